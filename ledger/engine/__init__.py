@@ -1,0 +1,39 @@
+"""The settlement engine: pure Python, no Django. Rules, tables, replay and settlement maths.
+
+`settle(raw_sheet)` is the whole engine seen from outside: a score sheet (parsed JSON) in, the
+settlement JSON out, or an `EngineError` naming the hand, the field and the rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .closing import close_session
+from .errors import EngineError
+from .replay import Replay, replay
+from .sheet import SETTLEMENT_FORMAT, Sheet, parse_sheet
+
+__all__ = ["EngineError", "Replay", "Sheet", "parse_sheet", "replay", "settle", "settlement_json"]
+
+
+def settlement_json(sheet: Sheet, run: Replay, hands: list[Any]) -> dict[str, Any]:
+    """The settlement JSON of `scoresheet.md` for a sheet already replayed."""
+    result: dict[str, Any] = {
+        "format": SETTLEMENT_FORMAT,
+        "variant": sheet.variant,
+        "hands": [h.as_json() for h in hands],
+        "balances": list(run.balances),
+        "pools": run.pools.as_list(),
+    }
+    if sheet.close is not None:
+        result["close"] = close_session(
+            run.balances, run.pools.as_list(), sheet.pools, sheet.close, sheet.stake, run.variant.multi_pool
+        )
+    return result
+
+
+def settle(raw: Any) -> dict[str, Any]:
+    sheet = parse_sheet(raw)
+    run = Replay(sheet)
+    hands = list(run)
+    return settlement_json(sheet, run, hands)

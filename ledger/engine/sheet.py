@@ -1,0 +1,204 @@
+"""The score sheet and the settlement as types, and the checks of the sheet's own fields.
+
+`scoresheet.md` is the contract. A sheet is parsed once into a frozen `Sheet`; its hands stay the raw
+JSON objects the scorer posted and are checked one by one, in deal order, by the replay, because the
+rules a hand must obey depend on the deals before it (belle, the pools, the game limit).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Literal
+
+from .errors import EngineError, sheet_error
+
+SHEET_FORMAT = "clubscore-sheet/1"
+SETTLEMENT_FORMAT = "clubscore-settlement/1"
+
+POOL: Literal["pool"] = "pool"
+Party = int | Literal["pool"]
+
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+SEATS = (0, 1, 2, 3)
+
+SHEET_KEYS = ("format", "variant", "rules", "players", "first_dealer", "pools", "stake", "hands", "close")
+REQUIRED_SHEET_KEYS = ("format", "variant", "players", "first_dealer", "hands")
+_PER_COUNTER = re.compile(r"\d+(\.\d{1,6})?")
+_CURRENCY = re.compile(r"[A-Z]{3}")
+
+
+def is_int(value: Any) -> bool:
+    """An integer that is not a boolean: JSON `true` is never a seat or an amount."""
+    return type(value) is int
+
+
+def is_seat(value: Any) -> bool:
+    return type(value) is int and 0 <= value <= 3
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    frm: Party
+    to: Party
+    counters: int
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One deal as recorded, checked and with its defaults filled in."""
+
+    bid: str
+    tricks: tuple[int, int, int, int] = (0, 0, 0, 0)
+    bidder: int | None = None
+    trump: str | None = None
+    partner: int | None = None
+    turned: str | None = None
+    honours: int = 0
+    conceded: bool = False
+    jack: int | None = None
+    revoke: int | None = None
+    last_trick: int | None = None
+    adjustments: tuple[Adjustment, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    currency: str
+    per_counter: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    pools: Literal["divide", "carry"] = "divide"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    variant: str
+    options: Any
+    rules: dict[str, Any]
+    players: tuple[str, str, str, str]
+    first_dealer: int
+    pools: tuple[int, ...]
+    stake: Stake | None
+    hands: tuple[Any, ...]
+    close: Close | None
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    frm: Party
+    to: Party
+    counters: int
+    reason: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"from": self.frm, "to": self.to, "counters": self.counters, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class SettledHand:
+    number: int
+    dealer: int
+    double: bool
+    transfers: tuple[Transfer, ...]
+    deltas: tuple[int, int, int, int]
+    pool_delta: int
+    balances: tuple[int, int, int, int]
+    pools: tuple[int, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "double": self.double,
+            "transfers": [t.as_json() for t in self.transfers],
+            "deltas": list(self.deltas),
+            "pool_delta": self.pool_delta,
+            "balances": list(self.balances),
+            "pools": list(self.pools),
+        }
+
+
+def parse_stake(raw: Any) -> Stake:
+    if not isinstance(raw, dict) or set(raw) != {"currency", "per_counter"}:
+        raise sheet_error("stake", "`stake` must be an object with exactly `currency` and `per_counter`")
+    currency, per_counter = raw["currency"], raw["per_counter"]
+    if not isinstance(currency, str) or not _CURRENCY.fullmatch(currency):
+        raise sheet_error("stake", "`stake.currency` must be three upper-case letters (an ISO 4217 code)")
+    if not isinstance(per_counter, str) or not _PER_COUNTER.fullmatch(per_counter):
+        raise sheet_error(
+            "stake",
+            '`stake.per_counter` must be a decimal string such as "0.01": digits, optionally a point and 1 to 6 digits',
+        )
+    value = Decimal(per_counter)
+    if value <= 0:
+        raise sheet_error("stake", "`stake.per_counter` must be greater than 0")
+    return Stake(currency, value)
+
+
+def parse_close(raw: Any) -> Close:
+    if not isinstance(raw, dict) or set(raw) - {"pools"}:
+        raise sheet_error("close", '`close` must be {} or {"pools": "divide"} or {"pools": "carry"}')
+    pools = raw.get("pools", "divide")
+    if pools not in ("divide", "carry"):
+        raise sheet_error("close", '`close.pools` must be "divide" or "carry"')
+    return Close(pools)
+
+
+def parse_sheet(raw: Any) -> Sheet:
+    """Check the sheet's own fields, its rules and its pools (`rules.md` §0.10, step 1)."""
+    from .variants import get_variant, variant_names
+
+    if not isinstance(raw, dict):
+        raise sheet_error("sheet", "a score sheet must be a JSON object")
+    for key in raw:
+        if key not in SHEET_KEYS:
+            raise sheet_error(key, f"`{key}` is not a field of a score sheet")
+    for key in REQUIRED_SHEET_KEYS:
+        if key not in raw:
+            raise sheet_error(key, f"`{key}` is required")
+    if raw["format"] != SHEET_FORMAT:
+        raise sheet_error("format", f'`format` must be "{SHEET_FORMAT}"')
+    name = raw["variant"]
+    if not isinstance(name, str) or name not in variant_names():
+        raise sheet_error("variant", "`variant` must be one of " + ", ".join(variant_names()))
+    variant = get_variant(name)
+    players = raw["players"]
+    if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
+        raise sheet_error("players", "`players` must be four names (strings), by seat")
+    if not is_seat(raw["first_dealer"]):
+        raise sheet_error("first_dealer", "`first_dealer` must be a seat 0-3")
+    pools = raw.get("pools", [])
+    if pools is None:
+        pools = []
+    if not isinstance(pools, list) or not all(is_int(p) and p >= 0 for p in pools):
+        raise sheet_error("pools", "`pools` must be a list of whole counter amounts, each 0 or more")
+    if not variant.multi_pool and len(pools) > 1:
+        raise sheet_error("pools", f"{variant.title} has one pool: `pools` takes at most one amount")
+    stake = parse_stake(raw["stake"]) if raw.get("stake") is not None else None
+    hands = raw["hands"]
+    if not isinstance(hands, list):
+        raise sheet_error("hands", "`hands` must be a list of hands")
+    close = parse_close(raw["close"]) if raw.get("close") is not None else None
+    rules = raw.get("rules")
+    if rules is None:
+        rules = {}
+    if not isinstance(rules, dict):
+        raise EngineError("invalid_option", {"rules": ["`rules` must be an object of house rules"]})
+    options = variant.parse_options(rules)
+    variant.check_pools(tuple(pools), options)
+    return Sheet(
+        variant=name,
+        options=options,
+        rules=dict(rules),
+        players=tuple(players),  # type: ignore[arg-type]
+        first_dealer=raw["first_dealer"],
+        pools=tuple(pools),
+        stake=stake,
+        hands=tuple(hands),
+        close=close,
+    )

@@ -1,0 +1,25 @@
+"""Shared fixtures. The project's own copy of the spec's examples lives in tests/data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+EXAMPLES = DATA / "examples"
+
+
+def load_json(path: Path) -> object:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def example_names(variant: str | None = None, kind: str = "settlement") -> list[str]:
+    """Names of the example sheets (with an expected settlement, or `kind="error"`)."""
+    names = []
+    for sheet in sorted(EXAMPLES.glob("*.sheet.json")):
+        name = sheet.name.removesuffix(".sheet.json")
+        if not (EXAMPLES / f"{name}.{kind}.json").exists():
+            continue
+        if variant is None or load_json(sheet)["variant"] == variant:
+            names.append(name)
+    return names
