@@ -1,0 +1,177 @@
+"""Every validation rule of rules.md §0.10 and §1 gives its code, hand, field and a message in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.engine.helpers import refusal, sheet
+
+SIX = {"bid": "six", "bidder": 0, "trump": "clubs", "tricks": [6, 3, 2, 2]}
+
+
+def _with(**changes: Any) -> dict[str, Any]:
+    raw = sheet("american", [SIX])
+    raw.update(changes)
+    return raw
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "words"),
+    [
+        (["not", "a", "sheet"], "sheet", "JSON object"),
+        (_with(format="clubscore-sheet/2"), "format", "clubscore-sheet/1"),
+        (_with(variant="bridge"), "variant", "must be one of"),
+        (_with(players=["Ann", "Ben", "Cleo"]), "players", "four names"),
+        (_with(players=["Ann", "Ben", "Cleo", 4]), "players", "four names"),
+        (_with(first_dealer=4), "first_dealer", "seat 0-3"),
+        (_with(first_dealer=True), "first_dealer", "seat 0-3"),
+        (_with(pools=[-5]), "pools", "0 or more"),
+        (_with(pools="10"), "pools", "list"),
+        (_with(pools=[True]), "pools", "whole counter"),
+        (_with(stake={"currency": "usd", "per_counter": "0.01"}), "stake", "upper-case"),
+        (_with(stake={"currency": "USD", "per_counter": "1e-2"}), "stake", "decimal string"),
+        (_with(stake={"currency": "USD", "per_counter": "0.0000001"}), "stake", "1 to 6 digits"),
+        (_with(stake={"currency": "USD", "per_counter": "0"}), "stake", "greater than 0"),
+        (_with(stake={"currency": "USD", "per_counter": 0.01}), "stake", "decimal string"),
+        (_with(stake={"currency": "USD"}), "stake", "exactly"),
+        (_with(close={"pools": "split"}), "close", "divide"),
+        (_with(close={"pool": "divide"}), "close", "carry"),
+        (_with(hands={"bid": "six"}), "hands", "list"),
+        (_with(tables=3), "tables", "not a field of a score sheet"),
+    ],
+)
+def test_sheet_fields(raw: Any, field: str, words: str) -> None:
+    error = refusal(raw)
+    assert error["code"] == "invalid_sheet"
+    assert "hand" not in error
+    assert list(error["fields"]) == [field]
+    assert words in error["fields"][field][0]
+
+
+@pytest.mark.parametrize("missing", ["format", "variant", "players", "first_dealer", "hands"])
+def test_required_sheet_fields(missing: str) -> None:
+    raw = _with()
+    del raw[missing]
+    error = refusal(raw)
+    assert error["code"] == "invalid_sheet" and error["fields"] == {missing: [f"`{missing}` is required"]}
+
+
+@pytest.mark.parametrize(
+    ("rules", "field", "words"),
+    [
+        ({"tabel": "classic"}, "rules.tabel", "not a house rule"),
+        ({"table": "modern"}, "rules.table", "one of"),
+        ({"ante": -1}, "rules.ante", "0 or more"),
+        ({"ante": True}, "rules.ante", "whole number"),
+        ({"pool_limit": 0}, "rules.pool_limit", "1 or more"),
+        ({"last_trick_hand": 1}, "rules.last_trick_hand", "true or false"),
+    ],
+)
+def test_options(rules: dict[str, Any], field: str, words: str) -> None:
+    error = refusal(_with(rules=rules))
+    assert error["code"] == "invalid_option"
+    assert list(error["fields"]) == [field] and words in error["fields"][field][0]
+
+
+def test_carried_pool_above_the_limit() -> None:
+    error = refusal(_with(rules={"pool_limit": 50}, pools=[60]))
+    assert error["code"] == "invalid_sheet" and "pool limit of 50" in error["fields"]["pools"][0]
+
+
+def test_sheet_fields_are_checked_before_rules() -> None:
+    assert refusal(_with(rules={"x": 1}, stake={"currency": "US"}))["code"] == "invalid_sheet"
+
+
+@pytest.mark.parametrize(
+    ("hand", "field", "words"),
+    [
+        ({**SIX, "bid": "sixty"}, "bid", "must be one of"),
+        ({**SIX, "bidder": None}, "bidder", "is required for six"),
+        ({**SIX, "bidder": 4}, "bidder", "a seat 0-3"),
+        ({**SIX, "bidder": True}, "bidder", "a seat 0-3"),
+        ({**SIX, "trump": "stars"}, "trump", "one of clubs, diamonds, hearts, spades"),
+        ({**SIX, "trump": "none"}, "trump", "one of clubs"),
+        ({**SIX, "turned": "moons"}, "turned", "one of clubs"),
+        ({**SIX, "tricks": [6, 3, 2]}, "tricks", "four integers"),
+        ({**SIX, "tricks": [6, 3, 2, 14]}, "tricks", "from 0 to 13"),
+        ({**SIX, "tricks": [6, 3, 2, 1]}, "tricks", "must add up to 13, not 12"),
+        ({"bid": "little_misere", "bidder": 1, "tricks": [4, 0, 5, 4]}, "tricks", "at most 12"),
+        ({"bid": "grand_misere", "bidder": 1, "tricks": [4, 0, 5, 5]}, "tricks", "at most 13, not 14"),
+        ({"bid": "pass", "tricks": [4, 3, 3, 2]}, "tricks", "must add up to 13, not 12"),
+        (
+            {"bid": "grand_misere", "bidder": 1, "trump": "hearts", "tricks": [4, 1, 4, 4]},
+            "trump",
+            "a misère is played without trumps",
+        ),
+        ({**SIX, "partner": 2}, "partner", "the variant has no partners"),
+        ({**SIX, "honours": 3}, "honours", "do not count"),
+        ({**SIX, "jack": 1}, "jack", "do not count"),
+        ({**SIX, "revoke": 1}, "revoke", "record its penalty as an adjustment"),
+        ({**SIX, "conceded": "yes"}, "conceded", "true or false"),
+        ({"bid": "pass", "tricks": [4, 3, 3, 3], "conceded": True}, "conceded", "nobody concedes"),
+        ({**SIX, "last_trick": 1}, "last_trick", "13th deal"),
+        ({"bid": "last_trick", "last_trick": 1}, "bid", "only the 13th deal"),
+        ({**SIX, "number": 3}, "number", "must be 2"),
+        ({**SIX, "number": "2"}, "number", "must be 2"),
+        ({**SIX, "score": 7}, "score", "not a field of a hand"),
+        ({**SIX, "adjustments": {"from": 0}}, "adjustments", "a list"),
+        (
+            {**SIX, "adjustments": [{"from": 0, "to": 1, "counters": 5, "note": "x", "reason": "r"}]},
+            "adjustments",
+            "unknown: reason",
+        ),
+        ({**SIX, "adjustments": [{"from": 0, "to": 0, "counters": 5, "note": "x"}]}, "adjustments", "must differ"),
+        ({**SIX, "adjustments": [{"from": 0, "to": 5, "counters": 5, "note": "x"}]}, "adjustments", '"pool"'),
+        ({**SIX, "adjustments": [{"from": 0, "to": 1, "counters": 0, "note": "x"}]}, "adjustments", "greater than 0"),
+        ({**SIX, "adjustments": [{"from": 0, "to": 1, "counters": 2, "note": " "}]}, "adjustments", "say why"),
+        ("six", "hands", "JSON object"),
+    ],
+)
+def test_hand_fields(hand: Any, field: str, words: str) -> None:
+    error = refusal(sheet("american", [SIX, hand]))
+    assert error["code"] == "invalid_hand"
+    assert error["hand"] == 2
+    assert field in error["fields"], error
+    assert any(words in msg for msg in error["fields"][field]), error["fields"][field]
+    assert error["message"].startswith("hand 2: ")
+
+
+def test_every_broken_field_of_the_hand_is_listed() -> None:
+    error = refusal(sheet("american", [{"bid": "six", "bidder": 9, "trump": "stars", "tricks": [1], "partner": 1}]))
+    assert set(error["fields"]) == {"bidder", "trump", "tricks", "partner"}
+
+
+def test_a_thirteenth_deal_needs_the_option() -> None:
+    error = refusal(sheet("american", [SIX] * 13))
+    assert error["hand"] == 13 and list(error["fields"]) == ["hands"]
+
+
+def test_the_game_limit_comes_before_the_hand_fields() -> None:
+    error = refusal(sheet("american", [SIX] * 12 + [{"bid": "nonsense"}]))
+    assert list(error["fields"]) == ["hands"]
+
+
+def test_with_the_option_deal_13_must_be_the_last_trick_and_there_is_no_14th() -> None:
+    error = refusal(sheet("american", [SIX] * 13, rules={"last_trick_hand": True}))
+    assert error["hand"] == 13 and list(error["fields"]) == ["bid"]
+    last = {"bid": "last_trick", "last_trick": 0}
+    error = refusal(sheet("american", [SIX] * 12 + [last, last], rules={"last_trick_hand": True}))
+    assert error["hand"] == 14 and list(error["fields"]) == ["hands"]
+
+
+def test_an_adjustment_cannot_take_more_than_the_pools_hold() -> None:
+    hand = {**SIX, "adjustments": [{"from": "pool", "to": 1, "counters": 6, "note": "refund"}]}
+    error = refusal(sheet("american", [hand], pools=[]))  # the six took the ante's pool of 5
+    assert error == {
+        "code": "invalid_hand",
+        "message": "hand 1: adjustment 1 takes 6 from the pool, which holds 0",
+        "fields": {"adjustments": ["adjustment 1 takes 6 from the pool, which holds 0"]},
+        "hand": 1,
+    }
+
+
+def test_the_first_broken_hand_is_reported() -> None:
+    error = refusal(sheet("american", [SIX, {**SIX, "bidder": 7}, {**SIX, "trump": "x"}]))
+    assert error["hand"] == 2
