@@ -19,42 +19,49 @@ _REASON_ORDER = {reason: i for i, reason in enumerate(REASONS)}
 _SEAT_REASONS = frozenset({"contract", "overtricks", "honours", "penalty"})
 
 
-def _party_key(party: Any) -> int:
-    return 4 if party == POOL else party
-
-
-def _step(t: Transfer) -> int:
+def _step(frm: Any, to: Any, reason: str) -> int:
     """`rules.md` §0.9: ante, seat-to-seat table payments, pool movements, the jack."""
-    if t.reason == "ante":
+    if reason == "ante":
         return 1
-    if t.reason == "jack":
+    if reason == "jack":
         return 4
-    if t.frm == POOL or t.to == POOL:
+    if frm == POOL or to == POOL:
         return 3
-    if t.reason in _SEAT_REASONS:
+    if reason in _SEAT_REASONS:
         return 2
-    raise AssertionError(f"a transfer {t} fits no step of §0.9")
+    raise AssertionError(f"a transfer {frm}->{to} for {reason} fits no step of §0.9")
 
 
-def order_transfers(moves: list[Transfer], adjustments: list[Transfer]) -> tuple[Transfer, ...]:
+_SORT_KEYS: dict[tuple[Any, Any, str], tuple[int, int, int, int]] = {}
+
+
+def _sort_key(move: tuple[Any, Any, str]) -> tuple[int, int, int, int]:
+    key = _SORT_KEYS.get(move)
+    if key is None:
+        frm, to, reason = move
+        key = (_step(frm, to, reason), 4 if frm == POOL else frm, 4 if to == POOL else to, _REASON_ORDER[reason])
+        _SORT_KEYS[move] = key
+    return key
+
+
+def order_transfers(
+    moves: list[tuple[Any, Any, int, str]], adjustments: list[tuple[Any, Any, int, str]]
+) -> tuple[Transfer, ...]:
     """Sum movements with the same (from, to, reason) and put them in the order of §0.9."""
     summed: dict[tuple[Any, Any, str], int] = {}
-    for t in moves:
-        key = (t.frm, t.to, t.reason)
-        summed[key] = summed.get(key, 0) + t.counters
-    table = sorted(
-        (Transfer(f, to, n, r) for (f, to, r), n in summed.items()),
-        key=lambda t: (_step(t), _party_key(t.frm), _party_key(t.to), _REASON_ORDER[t.reason]),
-    )
-    merged: dict[tuple[Any, Any], int] = {}
-    for t in adjustments:
-        key = (t.frm, t.to)
-        merged[key] = merged.get(key, 0) + t.counters
-    table.extend(Transfer(f, to, n, "adjustment") for (f, to), n in merged.items())
-    return tuple(table)
+    for frm, to, counters, reason in moves:
+        key = (frm, to, reason)
+        summed[key] = summed.get(key, 0) + counters
+    ordered = [Transfer(frm, to, summed[frm, to, reason], reason) for frm, to, reason in sorted(summed, key=_sort_key)]
+    if adjustments:
+        merged: dict[tuple[Any, Any], int] = {}
+        for frm, to, counters, _reason in adjustments:
+            merged[frm, to] = merged.get((frm, to), 0) + counters
+        ordered.extend(Transfer(frm, to, n, "adjustment") for (frm, to), n in merged.items())
+    return tuple(ordered)
 
 
-def _apply_adjustments(deal: Deal, hand: Hand, number: int) -> list[Transfer]:
+def _apply_adjustments(deal: Deal, hand: Hand, number: int) -> list[tuple[Any, Any, int, str]]:
     """Adjustments last, in the order listed (§0.8); never more out of the pools than they hold."""
     pools = deal.pools
     out = []
@@ -69,7 +76,7 @@ def _apply_adjustments(deal: Deal, hand: Hand, number: int) -> list[Transfer]:
             pools.withdraw(adj.counters)
         elif adj.to == POOL:
             pools.feed(adj.counters)
-        out.append(Transfer(adj.frm, adj.to, adj.counters, "adjustment"))
+        out.append((adj.frm, adj.to, adj.counters, "adjustment"))
     return out
 
 

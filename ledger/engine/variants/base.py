@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, ClassVar
 
 from ..errors import INVALID_HAND, INVALID_OPTION, EngineError
-from ..sheet import POOL, SUITS, Adjustment, Hand, Party, Transfer, is_int, is_seat
+from ..sheet import POOL, SUITS, Adjustment, Hand, Party, is_int, is_seat
 
 R, O = "R", "O"  # required, optional; a field a bid does not list is forbidden
 
@@ -113,12 +114,12 @@ class Deal:
     hand: Hand
     options: Any
     pools: Any
-    moves: list[Transfer] = field(default_factory=list)
+    moves: list[tuple[Party, Party, int, str]] = field(default_factory=list)
 
     def pay(self, frm: Party, to: Party, counters: int, reason: str) -> None:
-        """Record one movement; a payment of 0 is not a transfer (`rules.md` §0.1)."""
+        """Record one movement (from, to, counters, reason); a payment of 0 is not a transfer (§0.1)."""
         if counters:
-            self.moves.append(Transfer(frm, to, counters, reason))
+            self.moves.append((frm, to, counters, reason))
 
     def pay_each(self, payers: tuple[int, ...] | list[int], to: Party, counters: int, reason: str) -> None:
         for seat in payers:
@@ -215,6 +216,9 @@ class Variant:
     def forbidden_message(self, name: str, bid: str) -> str:
         return f"`{name}` must be absent: the bid {bid} does not use it"
 
+    def required_message(self, name: str, bid: str) -> str:
+        return f"`{name}` is required for {bid}: {_EXPECTED[name](self)}"
+
     def check_hand(self, hand: Hand, number: int, options: Any, state: Any) -> dict[str, list[str]]:
         """Variant rules on a well-typed hand; field -> messages."""
         return {}
@@ -227,46 +231,50 @@ class Variant:
         raise NotImplementedError
 
     # shared machinery
+    @cached_property
+    def required_fields(self) -> dict[str, tuple[str, ...]]:
+        return {bid: tuple(name for name, mode in table.items() if mode == R) for bid, table in self.fields.items()}
+
     def validate_hand(self, raw: Any, number: int, options: Any, state: Any) -> Hand:
         """All of a hand's checks but the adjustments against the pools (§0.10, step 2)."""
         limit = self.game_limit_error(number, options)
         if limit:
             raise EngineError(INVALID_HAND, {"hands": [limit]}, number)
-        if not isinstance(raw, dict):
+        if type(raw) is not dict:
             raise EngineError(INVALID_HAND, {"hands": ["a hand must be a JSON object"]}, number)
         errors = _Errors()
-        for key in raw:
-            if key not in HAND_FIELDS:
-                errors.add(key, f"`{key}` is not a field of a hand")
-        number_given = raw.get("number")
-        if number_given is not None and (not is_int(number_given) or number_given != number):
-            errors.add("number", f"`number` must be {number}, this deal's place on the sheet")
         bid = raw.get("bid")
-        table = self.fields.get(bid) if isinstance(bid, str) else None
+        table = self.fields.get(bid) if type(bid) is str else None
+        values: dict[str, Any] = {}
+        adjustments: tuple[Adjustment, ...] = ()
+        for name, value in raw.items():
+            kind = _KINDS.get(name)
+            if kind is _TABLE:
+                if value is None:
+                    continue
+                if table is not None and name not in table:
+                    if value != DEFAULTS.get(name, _ABSENT):
+                        errors.add(name, self.forbidden_message(name, bid))
+                elif not _VALID[name](self, value):
+                    errors.add(name, f"`{name}` must be {_EXPECTED[name](self)}")
+                else:
+                    values[name] = tuple(value) if name == "tricks" else value
+            elif kind is _NUMBER:
+                if value is not None and (not is_int(value) or value != number):
+                    errors.add("number", f"`number` must be {number}, this deal's place on the sheet")
+            elif kind is _ADJUSTMENTS:
+                adjustments = _parse_adjustments(value, errors)
+            elif kind is None:
+                errors.add(name, f"`{name}` is not a field of a hand")
         if table is None:
             errors.add("bid", "`bid` must be one of " + ", ".join(self.bids))
-        values: dict[str, Any] = {}
-        for name in TABLE_FIELDS:
-            value = raw.get(name)
-            if table is not None:
-                mode = table.get(name)
-                if mode is None:
-                    if value is not None and value != DEFAULTS.get(name, _ABSENT):
-                        errors.add(name, self.forbidden_message(name, bid))
-                    continue
-                if mode == R and value is None:
-                    errors.add(name, f"`{name}` is required for {bid}: {_EXPECTED[name](self)}")
-                    continue
-            if value is None:
-                continue
-            if not _VALID[name](self, value):
-                errors.add(name, f"`{name}` must be {_EXPECTED[name](self)}")
-                continue
-            values[name] = tuple(value) if name == "tricks" else value
-        adjustments = _parse_adjustments(raw.get("adjustments"), errors)
+        else:
+            for name in self.required_fields[bid]:
+                if raw.get(name) is None:
+                    errors.add(name, self.required_message(name, bid))
         if errors:
             raise EngineError(INVALID_HAND, errors.fields, number)
-        hand = Hand(bid=bid, adjustments=adjustments, **values)
+        hand = Hand(bid, adjustments=adjustments, **values)
         if hand.partner is not None and hand.partner == hand.bidder:
             errors.add("partner", "`partner` must be another seat than the bidder")
         sum_error = self._tricks_sum_error(hand, table)
@@ -298,6 +306,8 @@ class Variant:
 
 
 _ABSENT = object()
+_TABLE, _NUMBER, _ADJUSTMENTS = "table", "number", "adjustments"
+_KINDS = {**dict.fromkeys(TABLE_FIELDS, _TABLE), "number": _NUMBER, "adjustments": _ADJUSTMENTS, "bid": "bid"}
 
 
 class _Errors:
