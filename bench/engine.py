@@ -20,13 +20,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.engine import settle  # noqa: E402
-from ledger.engine.samples import random_sheet  # noqa: E402
-from ledger.engine.variants import variant_names  # noqa: E402
+from ledger.engine import settle
+from ledger.engine.samples import random_sheet
+from ledger.engine.variants import variant_names
 
 RULES = {
-    "french": {"neuf": {"base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 20),
-                        "extra": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 5)}},
+    "french": {
+        "neuf": {
+            "base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 20),
+            "extra": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 5),
+        }
+    },
     "russian": {"nine": {"base": 30, "extra": 5}, "misere": 40},
 }
 DEALS = {"american": 12, "fontainebleau": 12, "french": 40, "russian": 40}
@@ -34,8 +38,7 @@ DEALS = {"american": 12, "fontainebleau": 12, "french": 40, "russian": 40}
 
 def floor_loop(sheets: list[dict], rounds: int) -> int:
     """The least any settlement must do: one dict look-up and four additions per hand."""
-    amounts = {bid: i + 5 for i, bid in enumerate(
-        {h["bid"] for s in sheets for h in s["hands"]})}
+    amounts = {bid: i + 5 for i, bid in enumerate({h["bid"] for s in sheets for h in s["hands"]})}
     count = 0
     for _ in range(rounds):
         for sheet in sheets:
@@ -78,8 +81,14 @@ def main() -> int:
     for variant in args.variants:
         rng = random.Random(2026)
         sheets = [
-            random_sheet(variant, rng, DEALS[variant], rules=RULES.get(variant), close={"pools": "divide"},
-                         stake={"currency": "USD", "per_counter": "0.01"})
+            random_sheet(
+                variant,
+                rng,
+                DEALS[variant],
+                rules=RULES.get(variant),
+                close={"pools": "divide"},
+                stake={"currency": "USD", "per_counter": "0.01"},
+            )
             for _ in range(args.sessions)
         ]
         per_round = sum(len(s["hands"]) for s in sheets)
