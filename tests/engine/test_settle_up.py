@@ -1,0 +1,69 @@
+"""The club's settle-up: always squares everyone, never more than n - 1 transfers, minimal when exact."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ledger.engine.settle_up import EXACT_LIMIT, settle_up
+
+
+@st.composite
+def balances(draw: st.DrawFn, max_players: int) -> dict[str, int]:
+    amounts = draw(st.lists(st.integers(-5_000, 5_000), min_size=1, max_size=max_players - 1))
+    amounts.append(-sum(amounts))
+    return {f"p{i}": a for i, a in enumerate(amounts)}
+
+
+def _most_groups(amounts: tuple[int, ...]) -> int:
+    if not amounts:
+        return 0
+    first, rest = amounts[0], amounts[1:]
+    best = 0
+    for size in range(len(rest) + 1):
+        for picked in combinations(range(len(rest)), size):
+            if first + sum(rest[i] for i in picked) == 0:
+                left = tuple(a for i, a in enumerate(rest) if i not in picked)
+                best = max(best, 1 + _most_groups(left))
+    return best
+
+
+def _check_squares(balance: dict[str, int], transfers: list[tuple[str, str, int]]) -> None:
+    left = dict(balance)
+    for payer, payee, amount in transfers:
+        assert amount > 0 and balance[payer] < 0 < balance[payee]
+        left[payer] += amount
+        left[payee] -= amount
+    assert all(v == 0 for v in left.values())
+
+
+@settings(max_examples=200, deadline=None)
+@given(balances(7))
+def test_exactly_minimal_for_small_groups(balance: dict[str, int]) -> None:
+    transfers = settle_up(balance)
+    _check_squares(balance, transfers)
+    amounts = tuple(a for a in balance.values() if a)
+    assert len(transfers) == len(amounts) - _most_groups(amounts)
+
+
+@settings(max_examples=100, deadline=None)
+@given(balances(30))
+def test_always_squares_with_at_most_n_minus_one_transfers(balance: dict[str, int]) -> None:
+    transfers = settle_up(balance)
+    _check_squares(balance, transfers)
+    assert len(transfers) <= max(0, sum(1 for a in balance.values() if a) - 1)
+
+
+def test_pairs_that_cancel_are_found_among_twelve() -> None:
+    amounts = [-4, -6, 6, 4, -7, 7, -1, 1, -100, 50, 25, 25]
+    assert len(amounts) == EXACT_LIMIT
+    transfers = settle_up({i: a for i, a in enumerate(amounts)})
+    assert len(transfers) == 4 + 3  # four pairs, then one group of four
+
+
+def test_refuses_balances_that_do_not_add_up() -> None:
+    with pytest.raises(ValueError, match="add up to zero"):
+        settle_up({"a": 5, "b": -4})
