@@ -107,6 +107,8 @@ def test_sheet_fields_are_checked_before_rules() -> None:
         ),
         ({**SIX, "partner": 2}, "partner", "the variant has no partners"),
         ({**SIX, "honours": 3}, "honours", "do not count"),
+        ({**SIX, "honours": False}, "honours", "do not count"),
+        ({"bid": "pass", "tricks": [4, 3, 3, 3], "conceded": 0}, "conceded", "nobody concedes"),
         ({**SIX, "jack": 1}, "jack", "do not count"),
         ({**SIX, "revoke": 1}, "revoke", "record its penalty as an adjustment"),
         ({**SIX, "conceded": "yes"}, "conceded", "true or false"),

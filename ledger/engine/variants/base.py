@@ -253,7 +253,8 @@ class Variant:
                 if value is None:
                     continue
                 if table is not None and name not in table:
-                    if value != DEFAULTS.get(name, _ABSENT):
+                    default = DEFAULTS.get(name, _ABSENT)  # `false` is no 0 here: booleans are never integers
+                    if value != default or type(value) is not type(default):
                         errors.add(name, self.forbidden_message(name, bid))
                 elif not _VALID[name](self, value):
                     errors.add(name, f"`{name}` must be {_EXPECTED[name](self)}")
