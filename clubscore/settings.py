@@ -62,6 +62,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so it sees a view's exception first: a JSON 500 for /api/, even under DEBUG.
+    "api.middleware.ApiErrorMiddleware",
 ]
 
 ROOT_URLCONF = "clubscore.urls"
@@ -133,12 +135,37 @@ CACHES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.DeviceTokenAuthentication",  # first: its `Token` is the 401's WWW-Authenticate
+        "rest_framework.authentication.SessionAuthentication",  # the web pages (session login, CSRF)
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.UserThrottle", "api.throttling.AnonThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        # Generous: a table records a hand every minute or two, but the web pages and the
+        # acceptance checks read a lot. Tighten them per deployment with the environment.
+        "user": os.environ.get("THROTTLE_USER", "2000/min"),
+        "anon": os.environ.get("THROTTLE_ANON", "300/min"),
+        "login": os.environ.get("THROTTLE_LOGIN", "20/min"),
+    },
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "clubscore API",
     "DESCRIPTION": "Scorekeeping and settlement for Boston clubs: the mobile scorer API, version 1.",
     "VERSION": "1.0.0",
 }
+
+# The mobile API: device tokens live this long; Idempotency-Keys are kept this long (api.md: at least
+# 24 hours); a key's first request counts as dead (its key may be taken over) after this many seconds.
+CLUBSCORE_TOKEN_DAYS = int(os.environ.get("TOKEN_DAYS", "30"))
+IDEMPOTENCY_KEEP_HOURS = max(24, int(os.environ.get("IDEMPOTENCY_KEEP_HOURS", "48")))
+IDEMPOTENCY_IN_FLIGHT_SECONDS = int(os.environ.get("IDEMPOTENCY_IN_FLIGHT_SECONDS", "120"))
 
 RATING_MIN_SESSIONS = int(os.environ.get("RATING_MIN_SESSIONS", "5"))
 

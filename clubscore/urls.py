@@ -1,8 +1,18 @@
-"""Top-level routes: the admin, the API (api.urls) and the web pages."""
+"""Top-level routes: the admin, the API (api.urls) and the web pages.
+
+Under /api/ every answer is JSON: api.urls ends with a catch-all JSON 404 (so APPEND_SLASH never
+redirects there), and the handlers below answer JSON for /api/ when DEBUG is off.
+"""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/", include("api.urls")),
 ]
+
+handler400 = "api.errors.handler400"
+handler403 = "api.errors.handler403"
+handler404 = "api.errors.handler404"
+handler500 = "api.errors.handler500"

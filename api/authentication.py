@@ -1,0 +1,32 @@
+"""`Authorization: Token <key>`: a device token (`ledger.models.DeviceToken`), kept only as its hash."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import authentication, exceptions
+from rest_framework.request import Request
+
+from ledger.selectors import token_get
+
+
+class DeviceTokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Token"
+
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        parts = authentication.get_authorization_header(request).split()
+        if not parts or parts[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed("the header must be `Authorization: Token <key>`")
+        try:
+            key = parts[1].decode("ascii")
+        except UnicodeDecodeError:
+            raise exceptions.AuthenticationFailed("invalid token") from None
+        token = token_get(key=key)
+        if token is None:
+            raise exceptions.AuthenticationFailed("invalid, expired or revoked token")
+        return token.user, token
+
+    def authenticate_header(self, request: Request) -> str:
+        return self.keyword

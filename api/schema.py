@@ -1,0 +1,145 @@
+"""Shapes for the OpenAPI schema (drf-spectacular): documentation of `api.md`'s JSON, not validation.
+
+The views build their answers with `api.presenters` and validate their input with their own small
+serializers; these describe the answers and the score-sheet objects for `/api/schema/`.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class LoginIn(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField()
+    device = serializers.CharField(help_text="one token per (user, device); a new login replaces it")
+
+
+class TokenOut(serializers.Serializer):
+    token = serializers.CharField(help_text="send it as `Authorization: Token <key>`")
+    expires = serializers.DateTimeField()
+
+
+class ClubOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    role = serializers.ChoiceField(choices=["player", "scorer", "treasurer", "admin"])
+
+
+class PlayerOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.IntegerField()
+
+
+class NextDeal(serializers.Serializer):
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField(min_value=0, max_value=3)
+    double = serializers.BooleanField()
+
+
+class SessionOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = serializers.IntegerField()
+    variant = serializers.CharField()
+    rules = serializers.DictField()
+    players = serializers.ListField(child=serializers.IntegerField(), help_text="player ids by seat 0-3")
+    player_names = serializers.ListField(child=serializers.CharField())
+    first_dealer = serializers.IntegerField()
+    stake = serializers.DictField(allow_null=True)
+    status = serializers.ChoiceField(choices=["open", "closed"])
+    version = serializers.IntegerField()
+    balances = serializers.ListField(child=serializers.IntegerField())
+    pools = serializers.ListField(child=serializers.IntegerField())
+    next = NextDeal(allow_null=True, help_text="the deal that may be recorded next; null when none may")
+    hands = serializers.IntegerField(help_text="how many deals are recorded")
+    carried_in = serializers.ListField(child=serializers.IntegerField())
+    carry_pools_from = serializers.IntegerField(allow_null=True)
+    close = serializers.DictField(allow_null=True, help_text="the settlement's `close` once closed")
+    opened_by = serializers.CharField(allow_null=True)
+    opened_at = serializers.DateTimeField()
+    closed_by = serializers.CharField(allow_null=True)
+    closed_at = serializers.DateTimeField(allow_null=True)
+
+
+class HandIn(serializers.Serializer):
+    """The score-sheet hand of `scoresheet.md`; which fields a bid needs depends on the variant."""
+
+    number = serializers.IntegerField(required=False, help_text="the deal the scorer believes is next")
+    bid = serializers.CharField()
+    bidder = serializers.IntegerField(required=False)
+    trump = serializers.CharField(required=False)
+    partner = serializers.IntegerField(required=False)
+    turned = serializers.CharField(required=False)
+    tricks = serializers.ListField(child=serializers.IntegerField(), required=False)
+    honours = serializers.IntegerField(required=False)
+    conceded = serializers.BooleanField(required=False)
+    jack = serializers.IntegerField(required=False)
+    revoke = serializers.IntegerField(required=False)
+    adjustments = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+# `from` is a Python keyword: the class is built with type().
+Transfer = type(
+    "Transfer",
+    (serializers.Serializer,),
+    {
+        "from": serializers.JSONField(help_text='a seat 0-3 or "pool"'),
+        "to": serializers.JSONField(help_text='a seat 0-3 or "pool"'),
+        "counters": serializers.IntegerField(),
+        "reason": serializers.CharField(),
+    },
+)
+
+
+class HandOut(HandIn):
+    dealer = serializers.IntegerField()
+    double = serializers.BooleanField()
+    transfers = Transfer(many=True)
+    deltas = serializers.ListField(child=serializers.IntegerField())
+    pool_delta = serializers.IntegerField()
+    balances = serializers.ListField(child=serializers.IntegerField())
+    pools = serializers.ListField(child=serializers.IntegerField())
+    recorded_by = serializers.CharField(allow_null=True)
+    recorded_at = serializers.DateTimeField()
+    version = serializers.IntegerField(help_text="the session's current version")
+
+
+class RevisionOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    action = serializers.ChoiceField(choices=["recorded", "amended", "undone"])
+    old = serializers.DictField(allow_null=True)
+    new = serializers.DictField(allow_null=True)
+    reason = serializers.CharField()
+    version = serializers.IntegerField()
+    by = serializers.CharField(allow_null=True)
+    at = serializers.DateTimeField()
+
+
+class Sheet(serializers.Serializer):
+    """A score sheet (`scoresheet.md`)."""
+
+    format = serializers.CharField(default="clubscore-sheet/1")
+    variant = serializers.CharField()
+    rules = serializers.DictField(required=False)
+    players = serializers.ListField(child=serializers.CharField(), min_length=4, max_length=4)
+    first_dealer = serializers.IntegerField()
+    pools = serializers.ListField(child=serializers.IntegerField(), required=False)
+    stake = serializers.DictField(required=False)
+    hands = HandIn(many=True)
+    close = serializers.DictField(required=False)
+
+
+class Settlement(serializers.Serializer):
+    """The settlement (`scoresheet.md`): what `python manage.py settle` prints."""
+
+    format = serializers.CharField()
+    variant = serializers.CharField()
+    hands = serializers.ListField(child=serializers.DictField())
+    balances = serializers.ListField(child=serializers.IntegerField())
+    pools = serializers.ListField(child=serializers.IntegerField())
+    close = serializers.DictField(required=False)
+
+
+class Error(serializers.Serializer):
+    error = serializers.DictField(help_text='{"code", "message", "fields", "hand"?, "session"?}')

@@ -1,0 +1,73 @@
+"""The ledger's refusals. Each has the `code` of `api.md`; the API's one error handler maps them to
+their HTTP status. (The engine's own refusals are `ledger.engine.EngineError`.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class LedgerError(Exception):
+    code = "invalid_request"
+    default_message = "the request is not valid"
+
+    def __init__(self, message: str | None = None, fields: dict[str, list[str]] | None = None) -> None:
+        self.message = message or self.default_message
+        self.fields = fields or {}
+        super().__init__(self.message)
+
+    def extra(self) -> dict[str, Any]:
+        """More members of the error object (besides code, message and fields)."""
+        return {}
+
+
+class InvalidRequest(LedgerError):
+    code = "invalid_request"
+
+    @classmethod
+    def field(cls, name: str, message: str) -> InvalidRequest:
+        return cls(message, {name: [message]})
+
+
+class NotFound(LedgerError):
+    code = "not_found"
+    default_message = "not found"
+
+
+class PermissionDenied(LedgerError):
+    code = "permission_denied"
+    default_message = "your role in this club does not allow this"
+
+
+class SessionClosed(LedgerError):
+    code = "session_closed"
+    default_message = "the session is closed: reopen it first"
+
+
+class SessionNotClosed(LedgerError):
+    code = "session_not_closed"
+    default_message = "the session is open: only a closed session can be reopened"
+
+
+class NotLastHand(LedgerError):
+    code = "not_last_hand"
+    default_message = "only the last hand can be undone"
+
+
+class PoolsClaimed(LedgerError):
+    code = "pools_claimed"
+    default_message = "the carried pools are already claimed by another session"
+
+
+class VersionMismatch(LedgerError):
+    code = "version_mismatch"
+    default_message = "the session has changed since that version"
+
+
+class StaleNumber(LedgerError):
+    """The posted deal number is below the next one: another device recorded it."""
+
+    code = "stale_number"
+
+    def __init__(self, message: str, session: Any) -> None:
+        super().__init__(message, {"number": [message]})
+        self.session = session

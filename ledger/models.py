@@ -1,0 +1,272 @@
+"""The ledger: clubs, who belongs to them, their players, sessions, hands and the postings they produced.
+
+Invariants (kept by `services.py`, the only module that writes, and by the database where it can):
+
+- A session's hands are numbered 1..n without gaps: unique (session, number), number >= 1.
+- `Posting` rows are a projection of the engine: for every session, the postings of kind `hand` are
+  exactly the transfers of a fresh replay of its hands, and those of kind `close` the division and
+  payments of its close. Every amount is positive (a CheckConstraint); a posting never goes from a
+  party to itself. A reopen does not delete a close's postings: it appends their reversal.
+- `Session.version` starts at 1 and grows by one with every write to the session.
+- Tokens and idempotency records are stored per user; a token is kept only as its SHA-256.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class Role(models.TextChoices):
+    PLAYER = "player"
+    SCORER = "scorer"
+    TREASURER = "treasurer"
+    ADMIN = "admin"
+
+    @classmethod
+    def rank(cls, role: str) -> int:
+        """Each role may do everything the roles before it may."""
+        return [cls.PLAYER, cls.SCORER, cls.TREASURER, cls.ADMIN].index(role)
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.PLAYER)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique_club_user"),
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="membership_role_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role})"
+
+
+class Player(models.Model):
+    """Someone who sits at the club's tables; may have a login (`user`) or not."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=100)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_unique_club_name"),
+            models.UniqueConstraint(
+                fields=["club", "user"], condition=Q(user__isnull=False), name="player_unique_club_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Session(models.Model):
+    """One table's evening: its rules, seats, stake and carried-in pools, and the engine's projection."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        CLOSED = "closed"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
+    variant = models.CharField(max_length=32)
+    rules = models.JSONField(default=dict, blank=True)
+    first_dealer = models.PositiveSmallIntegerField()
+    stake = models.JSONField(null=True, blank=True)  # {"currency", "per_counter"} or null
+    pools_in = models.JSONField(default=list, blank=True)  # carried-in pools, the sheet's `pools`
+    carry_pools_from = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="pools_claimed_by"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    close = models.JSONField(null=True, blank=True)  # the sheet's `close` ({"pools": ...}) when closed
+    closing = models.JSONField(null=True, blank=True)  # the engine's `close` object when closed
+    version = models.PositiveIntegerField(default=1)
+    # The engine's state after the last hand (a projection, rewritten on every write).
+    hands_count = models.PositiveIntegerField(default=0)
+    balances = models.JSONField(default=list)
+    pools = models.JSONField(default=list)
+    next_deal = models.JSONField(null=True, blank=True)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="sessions_opened"
+    )
+    opened_at = models.DateTimeField(default=timezone.now, db_index=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="sessions_closed"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-opened_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(first_dealer__lte=3), name="session_first_dealer_seat"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="session_version_positive"),
+            models.CheckConstraint(condition=Q(status__in=["open", "closed"]), name="session_status_known"),
+            models.CheckConstraint(
+                condition=(Q(status="open", close__isnull=True) | Q(status="closed", close__isnull=False)),
+                name="session_closed_has_close",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"session {self.pk} ({self.variant}, {self.club})"
+
+
+class Seat(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["session", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seat"], name="seat_unique_session_seat"),
+            models.UniqueConstraint(fields=["session", "player"], name="seat_unique_session_player"),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="seat_is_0_to_3"),
+        ]
+
+
+class Hand(models.Model):
+    """One deal as the scorer recorded it (`raw`, the score-sheet hand) and as the engine settled it."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    raw = models.JSONField()
+    settled = models.JSONField()  # the engine's settled hand (SettledHand.as_json())
+    client_key = models.UUIDField(null=True, blank=True)  # the Idempotency-Key it was recorded with
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="hands_recorded"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="hand_unique_session_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+        ]
+
+
+class HandRevision(models.Model):
+    """Every version of a hand: recorded, amended, undone; who, when, old and new, and why."""
+
+    class Action(models.TextChoices):
+        RECORDED = "recorded"
+        AMENDED = "amended"
+        UNDONE = "undone"
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    action = models.CharField(max_length=8, choices=Action.choices)
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=500, blank=True)
+    version = models.PositiveIntegerField()  # the session's version after this change
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["session", "number", "id"]
+        indexes = [models.Index(fields=["session", "number"], name="revision_session_number")]
+
+
+class Posting(models.Model):
+    """One movement: counters a hand or a close moved, or minor units a close says to pay.
+
+    `party_from`/`party_to` are "0".."3" (seats) or "pool". `unit` is "counters" or a currency code.
+    """
+
+    class Kind(models.TextChoices):
+        HAND = "hand"
+        CLOSE = "close"
+        REVERSAL = "reversal"  # a reopen's reversal of a close's posting
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="postings")
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.CASCADE, related_name="postings")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    party_from = models.CharField(max_length=4)
+    party_to = models.CharField(max_length=4)
+    amount = models.BigIntegerField()
+    unit = models.CharField(max_length=8, default="counters")
+    reason = models.CharField(max_length=16)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="posting_amount_positive"),
+            models.CheckConstraint(condition=~Q(party_from=models.F("party_to")), name="posting_not_to_itself"),
+            models.CheckConstraint(
+                condition=Q(party_from__in=["0", "1", "2", "3", "pool"]) & Q(party_to__in=["0", "1", "2", "3", "pool"]),
+                name="posting_parties_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="hand", hand__isnull=False) | (~Q(kind="hand") & Q(hand__isnull=True)),
+                name="posting_hand_iff_kind_hand",
+            ),
+        ]
+
+
+class DeviceToken(models.Model):
+    """A login of one user on one device: only the key's SHA-256 is kept."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="device_tokens")
+    device = models.CharField(max_length=100)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "device"], name="token_unique_user_device")]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.device}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a request with an Idempotency-Key, per (user, method, path, key)."""
+
+    class State(models.TextChoices):
+        IN_FLIGHT = "in_flight"
+        DONE = "done"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    method = models.CharField(max_length=8)
+    path = models.CharField(max_length=255)
+    key = models.UUIDField()
+    body_hash = models.CharField(max_length=64)
+    state = models.CharField(max_length=9, choices=State.choices, default=State.IN_FLIGHT)
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response = models.JSONField(null=True, blank=True)
+    etag = models.CharField(max_length=32, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "method", "path", "key"], name="idempotency_unique_key"),
+            models.CheckConstraint(
+                condition=Q(state="in_flight") | Q(state="done", status__isnull=False),
+                name="idempotency_done_has_status",
+            ),
+        ]

@@ -1,0 +1,167 @@
+"""Reads. Everything a user reaches goes through `club_role`: what a user sees comes from club
+membership only (superusers are no exception), and another club's object is `NotFound`, never a
+`PermissionDenied` that would confirm it exists."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.utils import timezone
+
+from ledger.engine import settle
+from ledger.engine.sheet import SHEET_FORMAT
+
+from .exceptions import NotFound, PermissionDenied
+from .models import Club, DeviceToken, Hand, HandRevision, Membership, Player, Role, Seat, Session
+
+
+def club_role(*, user: AbstractBaseUser, club_id: int, role: str = Role.PLAYER) -> str:
+    """The user's role in the club; NotFound when not a member, PermissionDenied when below `role`."""
+    found = Membership.objects.filter(club_id=club_id, user_id=user.pk).values_list("role", flat=True).first()
+    if found is None:
+        raise NotFound("no such club")
+    if Role.rank(found) < Role.rank(role):
+        raise PermissionDenied(f"this needs the role {role} or above in the club; yours is {found}")
+    return found
+
+
+def club_list(*, user: AbstractBaseUser) -> QuerySet[Club]:
+    """The user's clubs, each with `role` (the user's role in it)."""
+    role = Membership.objects.filter(club=OuterRef("pk"), user_id=user.pk).values("role")[:1]
+    return Club.objects.filter(memberships__user_id=user.pk).annotate(role=Subquery(role)).order_by("name", "id")
+
+
+def club_get(*, user: AbstractBaseUser, club_id: int, role: str = Role.PLAYER) -> Club:
+    found = club_role(user=user, club_id=club_id, role=role)
+    club = Club.objects.get(pk=club_id)
+    club.role = found  # type: ignore[attr-defined]
+    return club
+
+
+def player_list(*, user: AbstractBaseUser, club_id: int) -> QuerySet[Player]:
+    club_role(user=user, club_id=club_id)
+    return Player.objects.filter(club_id=club_id).order_by("name", "id")
+
+
+def _sessions() -> QuerySet[Session]:
+    return Session.objects.select_related("opened_by", "closed_by").prefetch_related("seats__player")
+
+
+def session_list(
+    *,
+    user: AbstractBaseUser,
+    club: int | None = None,
+    status: str | None = None,
+    player: int | None = None,
+    date_from: dt.date | None = None,
+    date_to: dt.date | None = None,
+) -> QuerySet[Session]:
+    qs = _sessions().filter(club__memberships__user_id=user.pk)
+    if club is not None:
+        qs = qs.filter(club_id=club)
+    if status is not None:
+        qs = qs.filter(status=status)
+    if player is not None:
+        qs = qs.filter(seats__player_id=player)
+    if date_from is not None:
+        qs = qs.filter(opened_at__date__gte=date_from)
+    if date_to is not None:
+        qs = qs.filter(opened_at__date__lte=date_to)
+    return qs.order_by("-opened_at", "-id")
+
+
+def session_get(*, user: AbstractBaseUser, session_id: int, role: str = Role.PLAYER) -> Session:
+    """The session if the user is a member of its club with at least `role`."""
+    session = _sessions().filter(pk=session_id).first()
+    if session is None:
+        raise NotFound("no such session")
+    try:
+        club_role(user=user, club_id=session.club_id, role=role)
+    except NotFound:
+        raise NotFound("no such session") from None
+    return session
+
+
+def session_players(*, session: Session) -> list[Player]:
+    """The four players by seat."""
+    if "seats" in getattr(session, "_prefetched_objects_cache", {}):
+        seats = session.seats.all()
+    else:
+        seats = Seat.objects.filter(session=session).select_related("player")
+    return [seat.player for seat in sorted(seats, key=lambda s: s.seat)]
+
+
+def hand_list(*, session: Session) -> QuerySet[Hand]:
+    return Hand.objects.filter(session=session).select_related("recorded_by").order_by("number")
+
+
+def hand_get(*, session: Session, number: int) -> Hand:
+    hand = hand_list(session=session).filter(number=number).first()
+    if hand is None:
+        raise NotFound(f"the session has no hand {number}")
+    return hand
+
+
+def hand_history(*, session: Session, number: int) -> QuerySet[HandRevision]:
+    """Every version of deal `number`, oldest first (an undone hand keeps its history)."""
+    revisions = HandRevision.objects.filter(session=session, number=number).select_related("by").order_by("id")
+    if not revisions.exists():
+        raise NotFound(f"the session has no hand {number}")
+    return revisions
+
+
+def sheet_of(
+    *,
+    session: Session,
+    players: list[str],
+    hands: list[Any],
+    close: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The score sheet of `scoresheet.md` for a session's fields with these hands and close."""
+    sheet: dict[str, Any] = {
+        "format": SHEET_FORMAT,
+        "variant": session.variant,
+        "rules": session.rules,
+        "players": players,
+        "first_dealer": session.first_dealer,
+        "pools": session.pools_in,
+    }
+    if session.stake is not None:
+        sheet["stake"] = session.stake
+    sheet["hands"] = hands
+    if close is not None:
+        sheet["close"] = close
+    return sheet
+
+
+def session_sheet(*, session: Session) -> dict[str, Any]:
+    """The whole session as a score sheet, re-importable with `session_import`."""
+    return sheet_of(
+        session=session,
+        players=[p.name for p in session_players(session=session)],
+        hands=[h.raw for h in Hand.objects.filter(session=session).order_by("number")],
+        close=session.close,
+    )
+
+
+def session_settlement(*, session: Session) -> dict[str, Any]:
+    """Exactly what `settle` answers for the session's score sheet."""
+    return settle(session_sheet(session=session))
+
+
+def token_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def token_get(*, key: str) -> DeviceToken | None:
+    """The live token with this key (not revoked, not expired, its user active), or None."""
+    token = DeviceToken.objects.select_related("user").filter(key_hash=token_hash(key)).first()
+    if token is None or token.revoked_at is not None or token.expires_at <= timezone.now():
+        return None
+    if not token.user.is_active:
+        return None
+    return token

@@ -1,0 +1,677 @@
+"""Writes. Every function here is one `transaction.atomic(durable=True)`: it records all of its effects
+or none, and may not be called inside another transaction.
+
+A write to a session locks the session row (`select_for_update`; several rows in primary-key order),
+checks the caller's role under the lock, replays the whole session through the engine and rewrites
+the engine's projection: each hand's settled JSON, the hand postings, the session's balances, pools
+and next deal; then bumps the session's version. The engine computes every counter; nothing here
+does arithmetic on counters.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ledger.engine import EngineError, Replay, parse_sheet, settlement_json
+from ledger.engine.sheet import SettledHand
+from ledger.engine.variants import get_variant
+
+from .exceptions import (
+    InvalidRequest,
+    NotFound,
+    NotLastHand,
+    PoolsClaimed,
+    SessionClosed,
+    SessionNotClosed,
+    StaleNumber,
+    VersionMismatch,
+)
+from .models import (
+    Club,
+    DeviceToken,
+    Hand,
+    HandRevision,
+    IdempotencyRecord,
+    Membership,
+    Player,
+    Posting,
+    Role,
+    Seat,
+    Session,
+)
+from .selectors import club_role, session_players, sheet_of, token_hash
+
+# The database stores amounts as 64-bit integers; the engine's integers are unbounded.
+MAX_AMOUNT = 10**15
+NAME_MAX = 100
+
+
+# --- clubs, members, players -----------------------------------------------------------------------
+
+
+def _clean_name(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidRequest.field(field, "a name must be a non-empty string")
+    name = value.strip()
+    if len(name) > NAME_MAX:
+        raise InvalidRequest.field(field, f"a name has at most {NAME_MAX} characters")
+    if any(ord(c) < 32 for c in name):
+        raise InvalidRequest.field(field, "a name must not contain control characters")
+    return name
+
+
+def club_create(*, actor: AbstractBaseUser, name: str) -> Club:
+    """A new club; its creator becomes its admin."""
+    name = _clean_name(name, "name")
+    with transaction.atomic(durable=True):
+        club = Club.objects.create(name=name)
+        Membership.objects.create(club=club, user=actor, role=Role.ADMIN)
+    club.role = Role.ADMIN  # type: ignore[attr-defined]
+    return club
+
+
+def membership_set(*, actor: AbstractBaseUser, club_id: int, user: AbstractBaseUser, role: str) -> Membership:
+    """Add a member or change a member's role (admins only)."""
+    if role not in Role.values:
+        raise InvalidRequest.field("role", "role must be one of " + ", ".join(Role.values))
+    with transaction.atomic(durable=True):
+        club_role(user=actor, club_id=club_id, role=Role.ADMIN)
+        membership, _ = Membership.objects.update_or_create(club_id=club_id, user=user, defaults={"role": role})
+    return membership
+
+
+def player_create(*, actor: AbstractBaseUser, club_id: int, name: str, user: AbstractBaseUser | None = None) -> Player:
+    """A new player of the club (scorers and above); names are unique within a club."""
+    name = _clean_name(name, "name")
+    try:
+        with transaction.atomic(durable=True):
+            club_role(user=actor, club_id=club_id, role=Role.SCORER)
+            if Player.objects.filter(club_id=club_id, name=name).exists():
+                raise InvalidRequest.field("name", "the club already has a player of this name")
+            return Player.objects.create(club_id=club_id, name=name, user=user)
+    except IntegrityError:  # a concurrent create of the same name
+        raise InvalidRequest.field("name", "the club already has a player of this name") from None
+
+
+# --- the engine's projection -----------------------------------------------------------------------
+
+
+def _lock_sessions(*ids: int) -> dict[int, Session]:
+    """Lock the session rows in primary-key order (so concurrent writers never deadlock)."""
+    rows = Session.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+    return {s.pk: s for s in rows}
+
+
+def _lock_session(session_id: int, actor: AbstractBaseUser, role: str) -> Session:
+    session = _lock_sessions(session_id).get(session_id)
+    if session is None:
+        raise NotFound("no such session")
+    try:
+        club_role(user=actor, club_id=session.club_id, role=role)
+    except NotFound:
+        raise NotFound("no such session") from None
+    return session
+
+
+def _check_open(session: Session) -> None:
+    if session.status == Session.Status.CLOSED:
+        raise SessionClosed()
+
+
+def _check_version(session: Session, expected_version: int | None) -> None:
+    if expected_version != session.version:
+        raise VersionMismatch(f"the session is at version {session.version}, not {expected_version}")
+
+
+def hand_number_check(*, session: Session, number: Any) -> None:
+    """The deal number a scorer believes is next, against the session's (`api.md`).
+
+    Lower: another device recorded it (StaleNumber). Higher or not a number: invalid_hand. Absent: fine.
+    """
+    if number is None:
+        return
+    expected = session.hands_count + 1
+    if type(number) is not int or number < 1 or number > expected:
+        raise EngineError(
+            "invalid_hand", {"number": [f"`number` must be {expected}, the next deal of the session"]}, expected
+        )
+    if number < expected:
+        raise StaleNumber(f"deal {number} is already recorded: the next deal is {expected}", session)
+
+
+def _without_number(hand: Any) -> Any:
+    if isinstance(hand, dict):
+        return {k: v for k, v in hand.items() if k != "number"}
+    return hand
+
+
+def _replay(session: Session, hands: list[Any], close: dict[str, Any] | None = None) -> tuple[Any, Replay, list]:
+    """Settle the session's sheet with these hands; raises the engine's error naming the deal."""
+    names = [p.name for p in session_players(session=session)]
+    sheet = parse_sheet(sheet_of(session=session, players=names, hands=hands, close=close))
+    run = Replay(sheet)
+    settled = list(run)
+    return sheet, run, settled
+
+
+def _party(value: Any) -> str:
+    return str(value)
+
+
+def _bounded(amount: int, number: int | None) -> int:
+    if amount > MAX_AMOUNT:
+        if number is None:
+            raise EngineError("invalid_sheet", {"stake": [f"an amount above {MAX_AMOUNT} cannot be stored"]})
+        raise EngineError("invalid_hand", {"adjustments": [f"a movement above {MAX_AMOUNT} counters"]}, number)
+    return amount
+
+
+def _write_projection(
+    session: Session, hands: list[Hand], settled: list[SettledHand], run: Replay, *, bump: bool = True
+) -> None:
+    """Store the replay: each hand's settled JSON, the hand postings, the session's state; version + 1."""
+    changed = []
+    postings = []
+    for hand, result in zip(hands, settled, strict=True):
+        as_json = result.as_json()
+        if hand.settled != as_json:
+            hand.settled = as_json
+            changed.append(hand)
+        for t in result.transfers:
+            postings.append(
+                Posting(
+                    session=session,
+                    hand=hand,
+                    kind=Posting.Kind.HAND,
+                    party_from=_party(t.frm),
+                    party_to=_party(t.to),
+                    amount=_bounded(t.counters, result.number),
+                    reason=t.reason,
+                )
+            )
+    if changed:
+        Hand.objects.bulk_update(changed, ["settled"])
+    Posting.objects.filter(session=session, kind=Posting.Kind.HAND).delete()
+    Posting.objects.bulk_create(postings)
+    session.hands_count = len(hands)
+    session.balances = list(run.balances)
+    session.pools = run.pools.as_list()
+    session.next_deal = run.next_deal()
+    if bump:
+        session.version += 1
+    session.updated_at = timezone.now()
+    session.save()
+
+
+def _close_postings(session: Session, closing: dict[str, Any]) -> list[Posting]:
+    """The close's movements: the division of the pools (counters) and the payments (minor units)."""
+    out = [
+        Posting(
+            session=session,
+            kind=Posting.Kind.CLOSE,
+            party_from="pool",
+            party_to=str(seat),
+            amount=_bounded(share, None),
+            reason="division",
+        )
+        for seat, share in enumerate(closing["division"])
+        if share
+    ]
+    for payment in closing.get("payments", []):
+        out.append(
+            Posting(
+                session=session,
+                kind=Posting.Kind.CLOSE,
+                party_from=_party(payment["from"]),
+                party_to=_party(payment["to"]),
+                amount=_bounded(payment["cents"], None),
+                unit=closing["currency"],
+                reason="payment",
+            )
+        )
+    return out
+
+
+# --- sessions --------------------------------------------------------------------------------------
+
+
+def session_open(
+    *,
+    actor: AbstractBaseUser,
+    club_id: int,
+    variant: str,
+    rules: dict[str, Any] | None,
+    player_ids: list[int],
+    first_dealer: int,
+    stake: dict[str, Any] | None = None,
+    carry_pools_from: int | None = None,
+) -> Session:
+    """Open a session at version 1 (scorers and above); its rules and stake are the engine's to judge."""
+    with transaction.atomic(durable=True):
+        club_role(user=actor, club_id=club_id, role=Role.SCORER)
+        players = _club_players(club_id, player_ids)
+        names = [p.name for p in players]
+        session = Session(
+            club_id=club_id,
+            variant=variant,
+            rules=rules if rules is not None else {},
+            first_dealer=first_dealer,
+            stake=stake,
+            pools_in=[],
+            opened_by=actor,
+        )
+        sheet = parse_sheet(sheet_of(session=session, players=names, hands=[], close=None))
+        if carry_pools_from is not None:
+            source = _lock_sessions(carry_pools_from).get(carry_pools_from)
+            session.pools_in = _claimable_pools(source, club_id, variant)
+            session.carry_pools_from = source
+            sheet = parse_sheet(sheet_of(session=session, players=names, hands=[], close=None))
+        run = Replay(sheet)
+        session.balances = list(run.balances)
+        session.pools = run.pools.as_list()
+        session.next_deal = run.next_deal()
+        session.save()
+        Seat.objects.bulk_create(Seat(session=session, seat=i, player=p) for i, p in enumerate(players))
+    return session
+
+
+def _club_players(club_id: int, player_ids: list[int]) -> list[Player]:
+    if len(player_ids) != 4 or len(set(player_ids)) != 4:
+        raise InvalidRequest.field("players", "four different players, in seat order")
+    found = {p.pk: p for p in Player.objects.filter(club_id=club_id, pk__in=player_ids)}
+    missing = [pid for pid in player_ids if pid not in found]
+    if missing:
+        raise InvalidRequest.field("players", f"no player {missing[0]} in this club")
+    return [found[pid] for pid in player_ids]
+
+
+def _claimable_pools(source: Session | None, club_id: int, variant: str) -> list[int]:
+    """The `carried` pools of a closed session of the club, for a session of `variant`."""
+    if source is None or source.club_id != club_id:
+        raise InvalidRequest.field("carry_pools_from", "no such session in this club")
+    if source.status != Session.Status.CLOSED:
+        raise InvalidRequest.field("carry_pools_from", "only a closed session's carried pools can be claimed")
+    if Session.objects.filter(carry_pools_from=source).exists():
+        raise PoolsClaimed(f"session {source.pk}'s carried pools are already claimed")
+    multi_from, multi_to = get_variant(source.variant).multi_pool, get_variant(variant).multi_pool
+    if multi_from != multi_to:
+        message = (
+            "American pools go only to a session with several pools"
+            if multi_from
+            else "a single pool goes only to a single-pool variant"
+        )
+        raise InvalidRequest.field("carry_pools_from", message)
+    return list(source.closing["carried"])
+
+
+def session_close(
+    *, actor: AbstractBaseUser, session_id: int, pools: str = "divide", expected_version: int | None
+) -> tuple[Session, dict[str, Any]]:
+    """Close the session (treasurers and above): the engine settles it; returns it and its settlement."""
+    if pools not in ("divide", "carry"):
+        raise InvalidRequest.field("pools", '`pools` must be "divide" or "carry"')
+    with transaction.atomic(durable=True):
+        session = _lock_session(session_id, actor, Role.TREASURER)
+        _check_open(session)
+        _check_version(session, expected_version)
+        hands = list(Hand.objects.filter(session=session).order_by("number"))
+        close = {"pools": pools}
+        sheet, run, settled = _replay(session, [h.raw for h in hands], close)
+        settlement = settlement_json(sheet, run, settled)
+        session.status = Session.Status.CLOSED
+        session.close = close
+        session.closing = settlement["close"]
+        session.closed_by = actor
+        session.closed_at = timezone.now()
+        _write_projection(session, hands, settled, run)
+        Posting.objects.bulk_create(_close_postings(session, session.closing))
+    return session, settlement
+
+
+def session_reopen(*, actor: AbstractBaseUser, session_id: int, expected_version: int | None) -> Session:
+    """Open a closed session again (treasurers and above), reversing its close's postings."""
+    with transaction.atomic(durable=True):
+        session = _lock_session(session_id, actor, Role.TREASURER)
+        if session.status != Session.Status.CLOSED:
+            raise SessionNotClosed()
+        _check_version(session, expected_version)
+        claimant = Session.objects.filter(carry_pools_from=session).values_list("pk", flat=True).first()
+        if claimant is not None:
+            raise PoolsClaimed(f"session {claimant} claimed the pools this session carried")
+        last_reversal = (
+            Posting.objects.filter(session=session, kind=Posting.Kind.REVERSAL).order_by("-pk").values("pk").first()
+        )
+        closing = Posting.objects.filter(session=session, kind=Posting.Kind.CLOSE).order_by("pk")
+        if last_reversal:
+            closing = closing.filter(pk__gt=last_reversal["pk"])
+        Posting.objects.bulk_create(
+            Posting(
+                session=session,
+                kind=Posting.Kind.REVERSAL,
+                party_from=p.party_to,
+                party_to=p.party_from,
+                amount=p.amount,
+                unit=p.unit,
+                reason=p.reason,
+            )
+            for p in closing
+        )
+        session.status = Session.Status.OPEN
+        session.close = None
+        session.closing = None
+        session.closed_by = None
+        session.closed_at = None
+        hands = list(Hand.objects.filter(session=session).order_by("number"))
+        _, run, settled = _replay(session, [h.raw for h in hands])
+        _write_projection(session, hands, settled, run)
+    return session
+
+
+def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any) -> Session:
+    """A session from a score sheet (scorers; treasurers for a closed one), at version 1.
+
+    Players are matched by exact name within the club and created when missing.
+    """
+    closed = isinstance(sheet, dict) and sheet.get("close") is not None
+    with transaction.atomic(durable=True):
+        club_role(user=actor, club_id=club_id, role=Role.TREASURER if closed else Role.SCORER)
+        parsed = parse_sheet(sheet)
+        names = [_clean_name(name, "players") for name in parsed.players]
+        if len(set(names)) != 4:
+            raise InvalidRequest.field("players", "the four players must have different names")
+        run = Replay(parsed)
+        settled = list(run)
+        settlement = settlement_json(parsed, run, settled)
+        players = []
+        for name in names:
+            player, _ = Player.objects.get_or_create(club_id=club_id, name=name)
+            players.append(player)
+        now = timezone.now()
+        session = Session.objects.create(
+            club_id=club_id,
+            variant=parsed.variant,
+            rules=parsed.rules,
+            first_dealer=parsed.first_dealer,
+            stake=sheet.get("stake"),
+            pools_in=list(parsed.pools),
+            status=Session.Status.CLOSED if closed else Session.Status.OPEN,
+            close={"pools": parsed.close.pools} if parsed.close else None,
+            closing=settlement.get("close"),
+            closed_by=actor if closed else None,
+            closed_at=now if closed else None,
+            opened_by=actor,
+        )
+        Seat.objects.bulk_create(Seat(session=session, seat=i, player=p) for i, p in enumerate(players))
+        hands = Hand.objects.bulk_create(
+            Hand(session=session, number=s.number, raw=_without_number(raw), settled=s.as_json(), recorded_by=actor)
+            for raw, s in zip(parsed.hands, settled, strict=True)
+        )
+        HandRevision.objects.bulk_create(
+            HandRevision(
+                session=session,
+                number=h.number,
+                action=HandRevision.Action.RECORDED,
+                new=h.raw,
+                reason="imported",
+                version=1,
+                by=actor,
+            )
+            for h in hands
+        )
+        _write_projection(session, hands, settled, run, bump=False)
+        if closed:
+            Posting.objects.bulk_create(_close_postings(session, session.closing))
+    return session
+
+
+# --- hands -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IdempotencyClaim:
+    """A claimed Idempotency-Key: the write that answers it stores its answer in the same transaction."""
+
+    record_id: int
+
+
+Render = Callable[[Hand, Session], tuple[int, dict[str, Any], str]]
+
+
+def hand_record(
+    *,
+    actor: AbstractBaseUser,
+    session_id: int,
+    hand: Any,
+    client_key: uuid.UUID | None = None,
+    claim: IdempotencyClaim | None = None,
+    render: Render | None = None,
+) -> Hand:
+    """Record the next deal (scorers and above). `hand` may carry `number` (see `hand_number_check`).
+
+    With `claim` and `render`, the answer `render` builds is stored as the key's answer in the same
+    transaction, so a hand is never recorded without its key knowing.
+    """
+    with transaction.atomic(durable=True):
+        session = _lock_session(session_id, actor, Role.SCORER)
+        _check_open(session)
+        hand_number_check(session=session, number=hand.get("number") if isinstance(hand, dict) else None)
+        raw = _without_number(hand)
+        hands = list(Hand.objects.filter(session=session).order_by("number"))
+        _, run, settled = _replay(session, [h.raw for h in hands] + [raw])
+        new = Hand.objects.create(
+            session=session,
+            number=len(hands) + 1,
+            raw=raw,
+            settled=settled[-1].as_json(),
+            client_key=client_key,
+            recorded_by=actor,
+        )
+        _write_projection(session, [*hands, new], settled, run)
+        HandRevision.objects.create(
+            session=session,
+            number=new.number,
+            action=HandRevision.Action.RECORDED,
+            new=raw,
+            version=session.version,
+            by=actor,
+        )
+        if claim is not None and render is not None:
+            status, body, etag = render(new, session)
+            _idempotency_store(claim, status, body, etag)
+    new.session = session
+    return new
+
+
+def hand_amend(
+    *,
+    actor: AbstractBaseUser,
+    session_id: int,
+    number: int,
+    hand: Any,
+    expected_version: int | None,
+    reason: str = "",
+) -> Hand:
+    """Replace deal `number` and replay the session from it (scorers and above).
+
+    If the replay makes any hand invalid, nothing changes and the engine's error names that deal.
+    """
+    with transaction.atomic(durable=True):
+        session = _lock_session(session_id, actor, Role.SCORER)
+        _check_open(session)
+        _check_version(session, expected_version)
+        hands = list(Hand.objects.filter(session=session).order_by("number"))
+        if not 1 <= number <= len(hands):
+            raise NotFound(f"the session has no hand {number}")
+        if (
+            isinstance(hand, dict)
+            and "number" in hand
+            and (type(hand["number"]) is not int or hand["number"] != number)
+        ):
+            raise EngineError("invalid_hand", {"number": [f"`number` must be {number}, the hand's number"]}, number)
+        raw = _without_number(hand)
+        target = hands[number - 1]
+        old = target.raw
+        _, run, settled = _replay(session, [raw if h is target else h.raw for h in hands])
+        target.raw = raw
+        target.save(update_fields=["raw"])
+        _write_projection(session, hands, settled, run)
+        HandRevision.objects.create(
+            session=session,
+            number=number,
+            action=HandRevision.Action.AMENDED,
+            old=old,
+            new=raw,
+            reason=reason[:500],
+            version=session.version,
+            by=actor,
+        )
+    target.session = session
+    return target
+
+
+def hand_undo(
+    *, actor: AbstractBaseUser, session_id: int, number: int, expected_version: int | None, reason: str = ""
+) -> Session:
+    """Undo the last hand (scorers and above); any other is `NotLastHand`."""
+    with transaction.atomic(durable=True):
+        session = _lock_session(session_id, actor, Role.SCORER)
+        _check_open(session)
+        _check_version(session, expected_version)
+        hands = list(Hand.objects.filter(session=session).order_by("number"))
+        if not 1 <= number <= len(hands):
+            raise NotFound(f"the session has no hand {number}")
+        if number != len(hands):
+            raise NotLastHand(f"only the last hand ({len(hands)}) can be undone, not {number}")
+        last = hands.pop()
+        old = last.raw
+        last.delete()
+        _, run, settled = _replay(session, [h.raw for h in hands])
+        _write_projection(session, hands, settled, run)
+        HandRevision.objects.create(
+            session=session,
+            number=number,
+            action=HandRevision.Action.UNDONE,
+            old=old,
+            reason=reason[:500],
+            version=session.version,
+            by=actor,
+        )
+    return session
+
+
+# --- device tokens ---------------------------------------------------------------------------------
+
+
+def token_issue(*, user: AbstractBaseUser, device: str) -> tuple[str, DeviceToken]:
+    """A new key for the user on this device (replacing the device's previous one); only its hash is kept."""
+    device = _clean_name(device, "device")
+    key = secrets.token_urlsafe(32)
+    now = timezone.now()
+    with transaction.atomic(durable=True):
+        token, _ = DeviceToken.objects.update_or_create(
+            user=user,
+            device=device,
+            defaults={
+                "key_hash": token_hash(key),
+                "created_at": now,
+                "expires_at": now + timedelta(days=settings.CLUBSCORE_TOKEN_DAYS),
+                "revoked_at": None,
+            },
+        )
+    return key, token
+
+
+def token_revoke(*, token: DeviceToken) -> None:
+    with transaction.atomic(durable=True):
+        DeviceToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+# --- idempotency keys ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IdempotencyOutcome:
+    """What `idempotency_begin` found: a claim to go on with, or an answer to give at once."""
+
+    claim: IdempotencyClaim | None = None
+    replay: IdempotencyRecord | None = None
+    conflict: str | None = None  # "idempotency_in_flight" or "idempotency_key_reused"
+
+
+def idempotency_begin(
+    *, user: AbstractBaseUser, method: str, path: str, key: uuid.UUID, body_hash: str
+) -> IdempotencyOutcome:
+    """Claim the key for (user, method, path), or say why not: its stored answer, in flight, reused.
+
+    A key is kept `IDEMPOTENCY_KEEP_HOURS` (at least 24); an older one is claimed afresh. A claim left
+    in flight longer than `IDEMPOTENCY_IN_FLIGHT_SECONDS` (its request died) may be taken over.
+    """
+    now = timezone.now()
+    for _ in range(3):
+        try:
+            with transaction.atomic(durable=True):
+                record = IdempotencyRecord.objects.create(
+                    user=user, method=method, path=path, key=key, body_hash=body_hash, created_at=now
+                )
+            return IdempotencyOutcome(claim=IdempotencyClaim(record.pk))
+        except IntegrityError:
+            pass
+        found = IdempotencyRecord.objects.filter(user=user, method=method, path=path, key=key).first()
+        if found is None:  # deleted meanwhile (a 5xx answer is not kept): try again
+            continue
+        if found.created_at < now - timedelta(hours=settings.IDEMPOTENCY_KEEP_HOURS):
+            with transaction.atomic(durable=True):
+                IdempotencyRecord.objects.filter(pk=found.pk, created_at=found.created_at).delete()
+            continue
+        if found.body_hash != body_hash:
+            return IdempotencyOutcome(conflict="idempotency_key_reused")
+        if found.state == IdempotencyRecord.State.DONE:
+            return IdempotencyOutcome(replay=found)
+        if found.created_at < now - timedelta(seconds=settings.IDEMPOTENCY_IN_FLIGHT_SECONDS):
+            with transaction.atomic(durable=True):
+                taken = IdempotencyRecord.objects.filter(
+                    pk=found.pk, state=IdempotencyRecord.State.IN_FLIGHT, created_at=found.created_at
+                ).update(created_at=now)
+            if taken:
+                return IdempotencyOutcome(claim=IdempotencyClaim(found.pk))
+        return IdempotencyOutcome(conflict="idempotency_in_flight")
+    return IdempotencyOutcome(conflict="idempotency_in_flight")
+
+
+def _idempotency_store(claim: IdempotencyClaim, status: int, body: Any, etag: str) -> None:
+    IdempotencyRecord.objects.filter(pk=claim.record_id).update(
+        state=IdempotencyRecord.State.DONE, status=status, response=body, etag=etag
+    )
+
+
+def idempotency_finish(*, claim: IdempotencyClaim, status: int, body: Any, etag: str = "") -> None:
+    """Keep the answer for replays; a 5xx answer is not kept (the key is released)."""
+    with transaction.atomic(durable=True):
+        if status >= 500:
+            IdempotencyRecord.objects.filter(pk=claim.record_id).delete()
+        else:
+            _idempotency_store(claim, status, body, etag)
+
+
+def idempotency_release(*, claim: IdempotencyClaim) -> None:
+    """Forget a claim whose request failed without an answer to keep."""
+    with transaction.atomic(durable=True):
+        IdempotencyRecord.objects.filter(pk=claim.record_id, state=IdempotencyRecord.State.IN_FLIGHT).delete()
+
+
+def idempotency_purge(*, older_than_hours: int | None = None) -> int:
+    """Delete the records past their keeping time; returns how many."""
+    hours = older_than_hours if older_than_hours is not None else settings.IDEMPOTENCY_KEEP_HOURS
+    with transaction.atomic(durable=True):
+        deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=timezone.now() - timedelta(hours=hours)).delete()
+    return deleted
