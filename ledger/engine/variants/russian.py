@@ -1,0 +1,465 @@
+"""Russian Boston («Бостон»): старшая and младшая, the basket, the tariff.
+
+Source: «Бостон правила карточной игры» and its «Тариф платежей» (seed 002), as normalised in
+`rules.md` §4. rules.md is followed where the two disagree.
+
+House defaults applied (not in the source; `rules.md` §4):
+- the basket is formed at the start of every deal at which it holds 0 (the source describes only the
+  first deal), by each of the four, the dealer included; a carried-in basket or a division remainder
+  is not formed again;
+- all pass: the basket is doubled by floor(C/4) from each player, the dealer adding C mod 4;
+- a `solo` or `nine` in a suit that is neither старшая nor младшая pays at `third_suit_rate`;
+- the tariff has no nine and no misère: their amounts are the options `nine` and `misere`, required
+  when such a deal is played; a nine is made at 9 tricks and has no slam doubling;
+- a supported pair with both partners short: each pays each opponent 2 + 2 × (his quota − his
+  tricks); at T = 0 the pair pays R-T2[0] to each opponent, split G-3; the labet is split G-3;
+- a solo, nine or misère that fails pays a labet; a labet and the all-pass doubling pay the basket's
+  amount once even in double tours;
+- a successful pair is paid by pairing (§0.7); a failing pair is not paired;
+- a revoke by the buying side voids a made contract (the бостон is still paid) and never excuses a
+  failure; a revoke by an opponent is not priced (an adjustment).
+
+† Tariff corrections (rules.md §4.4), marked in the tables below and listed in `CORRECTED`:
+R-T1 старшая 9 tricks printed «3», read 8; R-T3 младшая 12 tricks printed «30», read 32; R-T3
+старшая «за 13 взяток — 64» read as the 12-trick value (144 is the 13-trick one). The seed's
+misprinted loss headings are read by the text under them: «Прикуп, купленный в старшей масти и
+выигранный» (text: a lost прикуп, 4 … 56) is R-T2 младшая; the second «Прикуп младшей масти, не
+купленный и выигранный» (text: «не взявший пяти взяток платит») is R-T6 младшая; «Прикуп большой
+масти, купленный и проигранный» (text: double the above) is R-T6 старшая. Under «Проигранная
+самостоятельная игра в большую масть» the text's «в младшую масть» is the slip: R-T4 старшая.
+Chips: the basket's default of 10 from each is the seed's «десяти фиш с каждого игрока».
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..pools import SinglePool
+from ..sheet import POOL, Hand, is_int
+from .base import (
+    SUIT_LIST,
+    Deal,
+    O,
+    R,
+    Variant,
+    int_at_least,
+    one_of,
+    others,
+    pairing,
+    parse_options,
+    split_joint,
+)
+
+STARSHAYA, MLADSHAYA = "starshaya", "mladshaya"  # the tariff's two rows, and `third_suit_rate`'s values
+RATE = {MLADSHAYA: 1, STARSHAYA: 2}  # r: старшая pays double
+ROW = {rate: row for row, rate in RATE.items()}
+
+SUIT_NAMES = {
+    "clubs": "clubs (трефы)",
+    "diamonds": "diamonds (бубны)",
+    "hearts": "hearts (черви)",
+    "spades": "spades (пики)",
+}
+
+# The contracts: what each must take.
+PAIR_CONTRACT = 8  # buyer and supporter together (прикуп купленный)
+BUYER_QUOTA, SUPPORTER_QUOTA = 5, 3  # who pays when the pair fails
+UNSUPPORTED_CONTRACT = 5  # прикуп не купленный
+SOLO_CONTRACT = 8  # соло, индепанданс
+NINE_CONTRACT = 9
+KONSOLYATSIYA = 2  # консоляция: 2 chips for the unfulfilled obligation
+SHORT_TRICK = 2  # and 2 for each trick short (supported failure)
+BOSTON_BONUS = 2  # the бостон: 2 chips from each other player
+DOUBLE_TOURS = range(33, 41)  # deals 33-40: two double tours of four deals
+
+# --- the tariff (chips per opponent, simple tour) -----------------------------------------------
+# Each table maps a row (младшая, старшая) to {tricks: chips}, as printed in the seed and rules.md §4.4.
+
+# R-T1, прикуп купленный и выигранный (supported, made): pair tricks T -> from each paired opponent.
+R_T1 = {
+    MLADSHAYA: {8: 2, 9: 4, 10: 6, 11: 8, 12: 10, 13: 24},
+    STARSHAYA: {8: 4, 9: 8, 10: 12, 11: 16, 12: 20, 13: 48},  # 9: 8†
+}
+# R-T2, прикуп купленный и проигранный (supported, failed): pair tricks T -> 2 + 2 × (8 − T); 0 as printed.
+R_T2 = {
+    MLADSHAYA: {7: 4, 6: 6, 5: 8, 4: 10, 3: 12, 2: 14, 1: 16, 0: 56},
+    STARSHAYA: {7: 8, 6: 12, 5: 16, 4: 20, 3: 24, 2: 28, 1: 32, 0: 112},
+}
+# R-T3, выигранная самостоятельная игра (solo, made): tricks t.
+R_T3 = {
+    MLADSHAYA: {8: 16, 9: 20, 10: 24, 11: 28, 12: 32, 13: 72},  # 12: 32†
+    STARSHAYA: {8: 32, 9: 40, 10: 48, 11: 56, 12: 64, 13: 144},  # 12: 64†
+}
+# R-T4, проигранная самостоятельная игра (solo, failed): 16 + 4 × (8 − t); 0 as printed.
+R_T4 = {
+    MLADSHAYA: {7: 20, 6: 24, 5: 28, 4: 32, 3: 36, 2: 40, 1: 44, 0: 136},
+    STARSHAYA: {7: 40, 6: 48, 5: 56, 4: 64, 3: 72, 2: 80, 1: 88, 0: 272},
+}
+# R-T5, прикуп не купленный и выигранный (unsupported, made): tricks t; the slam is at 13.
+R_T5 = {
+    MLADSHAYA: {5: 2, 6: 4, 7: 6, 8: 8, 9: 10, 10: 12, 11: 14, 12: 16, 13: 36},
+    STARSHAYA: {5: 4, 6: 8, 7: 12, 8: 16, 9: 20, 10: 24, 11: 28, 12: 32, 13: 72},
+}
+# R-T6, прикуп не купленный и проигранный (unsupported, failed): tricks t.
+R_T6 = {
+    MLADSHAYA: {4: 4, 3: 6, 2: 8, 1: 10, 0: 24},
+    STARSHAYA: {4: 8, 3: 12, 2: 16, 1: 20, 0: 48},
+}
+TARIFF = {"R-T1": R_T1, "R-T2": R_T2, "R-T3": R_T3, "R-T4": R_T4, "R-T5": R_T5, "R-T6": R_T6}
+# † The cells read differently from the seed's print: (table, row, tricks) -> what the seed prints.
+CORRECTED = {
+    ("R-T1", STARSHAYA, 9): "«за 9 взяток—3»: steps of 4, and the slam 48 = 2 × (4 + 5 × 4)",
+    ("R-T3", MLADSHAYA, 12): "«за 12 — 30 фиш»: steps of 4, and 72 = 2 × (16 + 5 × 4)",
+    ("R-T3", STARSHAYA, 12): "«за 13 взяток — 64 фиши»: 144 is the 13-trick value",
+}
+
+
+def tariff(table: dict[str, dict[int, int]], rate: int, tricks: int) -> int:
+    """A tariff cell: the row of rate r (младшая 1, старшая 2), the column of `tricks`."""
+    return table[ROW[rate]][tricks]
+
+
+# --- bids and fields ----------------------------------------------------------------------------
+BIDS = ("simple", "solo", "nine", "misere", "pass")
+BID_NAMES = {
+    "simple": "simple (прикуп)",
+    "solo": "solo (индепанданс)",
+    "nine": "nine (девять взяток)",
+    "misere": "misère (мизер)",
+    "pass": "pass (пас)",
+}
+FIELDS = {
+    "simple": {"bidder": R, "trump": R, "tricks": R, "partner": O, "jack": R, "revoke": O, "turned": R},
+    "solo": {"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+    "nine": {"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+    "misere": {"bidder": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+    "pass": {"turned": R},
+}
+TRICK_BIDS = frozenset({"simple", "solo", "nine"})
+
+
+# --- options ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class NineAmounts:
+    """`rules.nine`: chips per opponent at the младшая rate: base for nine tricks, extra per trick."""
+
+    base: int
+    extra: int
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    basket: int = 10
+    third_suit_rate: str = MLADSHAYA
+    nine: NineAmounts | None = None
+    misere: int | None = None
+
+
+def _nine(value: Any) -> NineAmounts | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"base", "extra"}:
+        raise ValueError('must be {"base": n, "extra": n}, chips per opponent at the младшая (petite) rate')
+    for key in ("base", "extra"):
+        if not is_int(value[key]) or value[key] < 0:
+            raise ValueError(f"`{key}` must be a whole number, 0 or more")
+    return NineAmounts(value["base"], value["extra"])
+
+
+def _misere(value: Any) -> int | None:
+    if value is None:
+        return None
+    return int_at_least(0)(value)
+
+
+OPTION_CHECKS = {
+    "basket": (int_at_least(1), 10),
+    "third_suit_rate": (one_of(MLADSHAYA, STARSHAYA), MLADSHAYA),
+    "nine": (_nine, None),
+    "misere": (_misere, None),
+}
+
+
+# --- the partie's memory ------------------------------------------------------------------------
+@dataclass(slots=True)
+class Partie:
+    """What a partie remembers across deals: старшая, deal 1's turned suit."""
+
+    starshaya: str | None = None
+
+
+def suits_of(hand: Hand, number: int, partie: Partie) -> tuple[str, str | None]:
+    """(старшая, младшая) of a deal; no младшая on deal 1 or when старшая is turned again."""
+    starshaya = hand.turned if number == 1 else partie.starshaya
+    assert starshaya is not None, "старшая is fixed by deal 1, settled before any later deal"
+    mladshaya = None if hand.turned == starshaya else hand.turned
+    return starshaya, mladshaya
+
+
+def rate_of(hand: Hand, starshaya: str, mladshaya: str | None, options: Options) -> int:
+    """r: 2 in старшая, 1 in младшая, `third_suit_rate` in another suit (a solo or a nine)."""
+    if hand.trump == starshaya:
+        return RATE[STARSHAYA]
+    if hand.trump == mladshaya:
+        return RATE[MLADSHAYA]
+    return RATE[options.third_suit_rate]
+
+
+# --- the basket ---------------------------------------------------------------------------------
+def form_basket(deal: Deal, each: int) -> None:
+    """Each of the four, the dealer included, puts `each` into an empty basket (reason `ante`)."""
+    for seat in range(4):
+        deal.pay(seat, POOL, each, "ante")
+    deal.pools.feed(4 * each)
+
+
+def all_pass(deal: Deal) -> None:
+    """All four passed: the basket C doubles; floor(C/4) from each, C mod 4 more from the dealer."""
+    basket = deal.pools.total
+    share, rest = divmod(basket, 4)
+    for seat in range(4):
+        deal.pay(seat, POOL, share + (rest if seat == deal.dealer else 0), "pool")
+    deal.pools.feed(basket)
+
+
+def labet(deal: Deal, payers: list[int]) -> None:
+    """Лабет: an amount equal to the basket paid into it; two payers split it G-3 (the buyer first)."""
+    amount = deal.pools.double()
+    if len(payers) == 1:
+        deal.pay(payers[0], POOL, amount, "pool")
+    else:
+        buyer, supporter = payers
+        lead, follow = split_joint(amount)
+        deal.pay(buyer, POOL, lead, "pool")
+        deal.pay(supporter, POOL, follow, "pool")
+
+
+def take_basket(deal: Deal, seat: int) -> None:
+    deal.pay(POOL, seat, deal.pools.take_all(), "pool")
+
+
+# --- the variant --------------------------------------------------------------------------------
+class Russian(Variant):
+    name = "russian"
+    title = "Russian Boston (Бостон)"
+    bids = BIDS
+    fields = FIELDS
+    trick_bids = TRICK_BIDS
+    deal_step = 3  # the deal passes to the right
+
+    def parse_options(self, raw: Any) -> Options:
+        return parse_options(raw, OPTION_CHECKS, Options)
+
+    def make_pools(self, carried_in: tuple[int, ...], options: Options) -> SinglePool:
+        return SinglePool(carried_in)
+
+    def is_double(self, number: int) -> bool:
+        return number in DOUBLE_TOURS
+
+    def new_state(self) -> Partie:
+        return Partie()
+
+    # messages
+    def forbidden_message(self, name: str, bid: str) -> str:
+        what = BID_NAMES.get(bid, bid)
+        if name == "honours":
+            return "`honours` is not used in Russian Boston: honours are not paid (the бостон is the field `jack`)"
+        if name == "conceded":
+            return "`conceded` is not used in Russian Boston: record the tricks as they were taken"
+        if name == "last_trick":
+            return "`last_trick` belongs to American Boston's last-trick hand; Russian Boston has none"
+        if bid == "misere" and name == "trump":
+            return "`trump` must be absent: a misère is played without trumps"
+        if name == "partner":
+            return f"`partner` must be absent: a {what} is played alone, without a supporter"
+        if bid == "pass":
+            if name == "jack":
+                return "`jack` must be absent: when all four pass the cards are thrown in and no бостон is paid"
+            if name == "tricks":
+                return "`tricks` must be absent: when all four pass the cards are thrown in and the basket doubles"
+            return f"`{name}` must be absent: when all four pass nothing is played"
+        return super().forbidden_message(name, bid)
+
+    def required_message(self, name: str, bid: str) -> str:
+        expected = {
+            "bidder": "the seat 0-3 of the buyer",
+            "trump": SUIT_LIST,
+            "tricks": "four integers from 0 to 13, the tricks each seat took",
+            "turned": f"the suit of the turned card, {SUIT_LIST} (deal 1's is старшая (belle) for the whole "
+            "partie, a later deal's is its младшая (petite))",
+            "jack": "the seat 0-3 holding the бостон (♦J, or ♥J when diamonds are trumps; ♦J in a misère)",
+        }
+        return f"`{name}` is required for a {BID_NAMES.get(bid, bid)}: {expected.get(name, 'see rules.md §4.3')}"
+
+    # hand checks
+    def check_hand(self, hand: Hand, number: int, options: Options, state: Partie) -> dict[str, list[str]]:
+        errors: dict[str, list[str]] = {}
+        starshaya, mladshaya = suits_of(hand, number, state)
+        if hand.bid == "simple" and hand.trump not in (starshaya, mladshaya):
+            belle = f"старшая (belle) is {SUIT_NAMES[starshaya]}"
+            if mladshaya is None:
+                why = "this is deal 1" if number == 1 else "старшая was turned again"
+                message = (
+                    f"`trump` must be старшая for a simple (прикуп): {belle}, and there is no младшая (petite) "
+                    f"on this deal ({why}); another suit needs a solo (индепанданс) or a nine"
+                )
+            else:
+                message = (
+                    f"`trump` must be старшая or младшая for a simple (прикуп): {belle}, младшая (petite) is "
+                    f"{SUIT_NAMES[mladshaya]}; another suit needs a solo (индепанданс) or a nine"
+                )
+            errors["trump"] = [message]
+        if hand.revoke is not None and hand.revoke not in (hand.bidder, hand.partner):
+            errors["revoke"] = ["a revoke by an opponent is not priced; record it as an adjustment"]
+        return errors
+
+    def required_option(self, hand: Hand, options: Options) -> tuple[str, str] | None:
+        if hand.bid == "nine" and options.nine is None:
+            return "rules.nine", "a nine needs the table's nine amounts (rules.nine); the tariff gives none"
+        if hand.bid == "misere" and options.misere is None:
+            return "rules.misere", "a misère needs the table's misère amount (rules.misere); the tariff gives none"
+        return None
+
+    # settling (rules.md §4.7)
+    def settle_deal(self, deal: Deal, state: Partie) -> None:
+        hand, options = deal.hand, deal.options
+        if deal.number == 1:
+            state.starshaya = hand.turned
+        tour = 2 if deal.double else 1
+        if deal.pools.total == 0:
+            form_basket(deal, options.basket * tour)
+        if hand.bid == "pass":
+            all_pass(deal)
+            return
+        starshaya, mladshaya = suits_of(hand, deal.number, state)
+        made = self.made(hand)
+        if not (made and hand.revoke is not None):  # a buyer's-side revoke voids a made contract
+            if hand.bid == "misere":
+                self.misere(deal, made, tour)
+            else:
+                rate = rate_of(hand, starshaya, mladshaya, options)
+                if hand.bid == "simple" and hand.partner is not None:
+                    self.supported(deal, rate, tour)
+                elif hand.bid == "simple":
+                    self.unsupported(deal, made, rate, tour)
+                elif hand.bid == "solo":
+                    self.solo(deal, made, rate, tour)
+                else:
+                    self.nine(deal, made, rate, tour)
+        self.boston(deal, made, tour)
+
+    @staticmethod
+    def made(hand: Hand) -> bool:
+        bidder, tricks = hand.bidder, hand.tricks
+        assert bidder is not None
+        if hand.bid == "misere":
+            return tricks[bidder] == 0
+        if hand.bid == "simple" and hand.partner is not None:
+            return tricks[bidder] + tricks[hand.partner] >= PAIR_CONTRACT
+        needed = {"simple": UNSUPPORTED_CONTRACT, "solo": SOLO_CONTRACT, "nine": NINE_CONTRACT}[hand.bid]
+        return tricks[bidder] >= needed
+
+    @staticmethod
+    def supported(deal: Deal, rate: int, tour: int) -> None:
+        """Прикуп купленный: buyer and supporter need 8 together; quotas 5 and 3 decide who pays."""
+        hand = deal.hand
+        buyer, supporter = hand.bidder, hand.partner
+        assert buyer is not None and supporter is not None
+        tricks = hand.tricks
+        pair_tricks = tricks[buyer] + tricks[supporter]
+        opponents = others(buyer, supporter)
+        if pair_tricks >= PAIR_CONTRACT:
+            amount = tariff(R_T1, rate, pair_tricks) * tour
+            for payer, payee in pairing(opponents):
+                deal.pay(payer, payee, amount, "contract")
+            deal.divide_pool((buyer, supporter), "pool")
+            return
+        quotas = ((buyer, BUYER_QUOTA), (supporter, SUPPORTER_QUOTA))
+        short = [seat for seat, quota in quotas if tricks[seat] < quota]
+        if pair_tricks == 0:
+            lead, follow = split_joint(tariff(R_T2, rate, 0) * tour)
+            deal.collect_from_each(opponents, buyer, lead, "contract")
+            deal.collect_from_each(opponents, supporter, follow, "contract")
+        elif len(short) == 1:
+            deal.collect_from_each(opponents, short[0], tariff(R_T2, rate, pair_tricks) * tour, "contract")
+        else:
+            for seat, quota in quotas:
+                amount = (KONSOLYATSIYA + SHORT_TRICK * (quota - tricks[seat])) * rate * tour
+                deal.collect_from_each(opponents, seat, amount, "contract")
+        labet(deal, short)
+
+    @staticmethod
+    def unsupported(deal: Deal, made: bool, rate: int, tour: int) -> None:
+        """Прикуп не купленный: alone against three, 5 tricks; a failure's basket goes to the three."""
+        buyer = deal.hand.bidder
+        assert buyer is not None
+        taken = deal.hand.tricks[buyer]
+        opponents = others(buyer)
+        if made:
+            deal.pay_each(opponents, buyer, tariff(R_T5, rate, taken) * tour, "contract")
+            take_basket(deal, buyer)
+        else:
+            deal.collect_from_each(opponents, buyer, tariff(R_T6, rate, taken) * tour, "contract")
+            deal.divide_pool(opponents, "division")
+
+    @staticmethod
+    def solo(deal: Deal, made: bool, rate: int, tour: int) -> None:
+        """Соло (индепанданс): 8 tricks alone, in any suit."""
+        buyer = deal.hand.bidder
+        assert buyer is not None
+        taken = deal.hand.tricks[buyer]
+        opponents = others(buyer)
+        if made:
+            deal.pay_each(opponents, buyer, tariff(R_T3, rate, taken) * tour, "contract")
+            take_basket(deal, buyer)
+        else:
+            deal.collect_from_each(opponents, buyer, tariff(R_T4, rate, taken) * tour, "contract")
+            labet(deal, [buyer])
+
+    @staticmethod
+    def nine(deal: Deal, made: bool, rate: int, tour: int) -> None:
+        """Девять взяток: 9 tricks alone, at the table's `rules.nine` amounts (the tariff has none)."""
+        buyer = deal.hand.bidder
+        assert buyer is not None
+        nine = deal.options.nine
+        taken = deal.hand.tricks[buyer]
+        opponents = others(buyer)
+        if made:
+            deal.pay_each(opponents, buyer, nine.base * rate * tour, "contract")
+            deal.pay_each(opponents, buyer, nine.extra * (taken - NINE_CONTRACT) * rate * tour, "overtricks")
+            take_basket(deal, buyer)
+        else:
+            amount = (nine.base + nine.extra * (NINE_CONTRACT - taken)) * rate * tour
+            deal.collect_from_each(opponents, buyer, amount, "contract")
+            labet(deal, [buyer])
+
+    @staticmethod
+    def misere(deal: Deal, made: bool, tour: int) -> None:
+        """Мизер: no trick, no trumps, at the table's `rules.misere` amount; no rate."""
+        buyer = deal.hand.bidder
+        assert buyer is not None
+        amount = deal.options.misere * tour
+        opponents = others(buyer)
+        if made:
+            deal.pay_each(opponents, buyer, amount, "contract")
+            take_basket(deal, buyer)
+        else:
+            deal.collect_from_each(opponents, buyer, amount, "contract")
+            labet(deal, [buyer])
+
+    @staticmethod
+    def boston(deal: Deal, made: bool, tour: int) -> None:
+        """The бостон: its holder gets 2 from each other player. A misère: a failed misère player who
+        does not hold it pays it to each of the three others; otherwise nothing."""
+        hand = deal.hand
+        bonus = BOSTON_BONUS * tour
+        if hand.bid == "misere":
+            if not made and hand.jack != hand.bidder:
+                deal.collect_from_each(others(hand.bidder), hand.bidder, bonus, "jack")
+            return
+        assert hand.jack is not None
+        deal.pay_each(others(hand.jack), hand.jack, bonus, "jack")
+
+
+VARIANT = Russian()
