@@ -74,54 +74,8 @@ def to_money(amounts: Sequence[int], stake: Stake) -> list[int]:
     return rounded
 
 
-def _tree_flows(
-    debtors: list[int], creditors: list[int], edges: tuple[tuple[int, int], ...], amount: dict[int, int]
-) -> list[tuple[int, int, int]] | None:
-    """The payments along a spanning tree of debtors and creditors, or None if one is not positive."""
-    left = dict(amount)
-    edges_left = list(edges)
-    flows = []
-    while edges_left:
-        degree: dict[int, int] = {}
-        for a, b in edges_left:
-            degree[a] = degree.get(a, 0) + 1
-            degree[b] = degree.get(b, 0) + 1
-        leaf_edge = None
-        for a, b in edges_left:
-            if degree[a] == 1 or degree[b] == 1:
-                leaf_edge = (a, b)
-                break
-        if leaf_edge is None:
-            return None  # a cycle: not a tree
-        a, b = leaf_edge  # a is the debtor, b the creditor
-        leaf = a if degree[a] == 1 else b
-        value = -left[a] if leaf == a else left[b]
-        if value <= 0:
-            return None
-        flows.append((a, b, value))
-        left[a] += value
-        left[b] -= value
-        edges_left.remove(leaf_edge)
-    if any(left[p] for p in debtors + creditors):
-        return None
-    return flows
-
-
-def _group_settlements(group: list[int], amount: dict[int, int]) -> list[list[tuple[int, int, int]]]:
-    """Every way to settle one zero-sum group with len(group) - 1 transfers (a spanning tree)."""
-    debtors = [p for p in group if amount[p] < 0]
-    creditors = [p for p in group if amount[p] > 0]
-    all_edges = [(d, c) for d in debtors for c in creditors]
-    found = []
-    for edges in combinations(all_edges, len(group) - 1):
-        flows = _tree_flows(debtors, creditors, edges, amount)
-        if flows is not None:
-            found.append(flows)
-    return found
-
-
 def _zero_sum_partitions(parties: list[int], amount: dict[int, int]) -> list[list[list[int]]]:
-    """Partitions of the parties into zero-sum groups, each group minimal (no zero-sum sub-group)."""
+    """Every partition of the parties into groups that each add up to zero."""
     if not parties:
         return [[]]
     first, rest = parties[0], parties[1:]
@@ -137,11 +91,36 @@ def _zero_sum_partitions(parties: list[int], amount: dict[int, int]) -> list[lis
     return out
 
 
+def _settle_group(group: list[int], amount: dict[int, int]) -> list[tuple[int, int, int]]:
+    """The lexicographically smallest settlement of one group that has no smaller zero-sum group.
+
+    Every settlement's smallest triple is paid by the lowest debtor, and the largest he can pay in one
+    transfer is min(his debt, a creditor's due): such a transfer squares one of the two, so it is a
+    leaf of some settlement with one transfer fewer than the group's size, and what remains is again
+    a group with no zero-sum part. Taking that triple first and repeating gives the smallest list
+    (a fixed triple merged into two sorted lists keeps their order). Tests hold it against an
+    exhaustive search.
+    """
+    left = {p: amount[p] for p in group}
+    triples = []
+    while True:
+        payer = next((p for p in group if left[p] < 0), None)
+        if payer is None:
+            return triples
+        owed = -left[payer]
+        value, payee = max((min(owed, left[p]), -p) for p in group if left[p] > 0)
+        payee = -payee
+        triples.append((payer, -value, payee))
+        left[payer] += value
+        left[payee] -= value
+
+
 def fewest_payments(amounts: Sequence[int]) -> list[tuple[int, int, int]]:
     """The settlement with the fewest transfers; among those, the lexicographically smallest.
 
-    Parties are indexed 0..n-1 (the pool last, as index 4). Each triple is (payer, payee, amount).
-    Exact by enumeration: fine for the five parties of a table; the club ledger has its own search.
+    Parties are indexed 0..n-1 (the pool last, as index 4). Returns (payer, payee, amount) triples in
+    the order of `scoresheet.md`: by payer, then the largest amount, then payee. The fewest transfers
+    split the parties into the most zero-sum groups; each group is settled inside itself.
     """
     amount = dict(enumerate(amounts))
     parties = [p for p, a in amount.items() if a]
@@ -150,20 +129,13 @@ def fewest_payments(amounts: Sequence[int]) -> list[tuple[int, int, int]]:
     partitions = _zero_sum_partitions(parties, amount)
     most_groups = max(len(p) for p in partitions)
     best: list[tuple[int, int, int]] | None = None
-    best_key: list[tuple[int, int, int]] | None = None
     for partition in partitions:
-        if len(partition) != most_groups:
-            continue
-        choices: list[list[tuple[int, int, int]]] = [[]]
-        for group in partition:
-            options = _group_settlements(group, amount)
-            choices = [c + o for c in choices for o in options]
-        for choice in choices:
-            key = sorted((payer, -value, payee) for payer, payee, value in choice)
-            if best_key is None or key < best_key:
-                best_key, best = key, choice
-    assert best_key is not None and best is not None
-    return [(payer, payee, -neg) for payer, neg, payee in best_key]
+        if len(partition) == most_groups:
+            triples = sorted(t for group in partition for t in _settle_group(group, amount))
+            if best is None or triples < best:
+                best = triples
+    assert best is not None
+    return [(payer, payee, -neg) for payer, neg, payee in best]
 
 
 def close_session(

@@ -110,3 +110,39 @@ def test_money_always_adds_up_to_zero_and_stays_within_a_unit(final, pool, per_c
     scale = Decimal(per_counter) * Decimal(10) ** minor_unit_exponent(currency)
     for amount, value in zip(amounts, money, strict=True):
         assert abs(Decimal(amount) * scale - value) < 2
+
+
+def _exhaustive(amounts: list[int]) -> list[tuple[int, int, int]]:
+    """Every settlement made of transfers that each square the payer or the payee, searched whole;
+    every settlement with the fewest transfers is of that kind (a forest, settled leaf by leaf)."""
+    found: list[tuple[int, list[tuple[int, int, int]]]] = []
+
+    def walk(left: list[int], done: list[tuple[int, int, int]]) -> None:
+        if not any(left):
+            found.append((len(done), sorted(done)))
+            return
+        for d, owed in enumerate(left):
+            for c, due in enumerate(left):
+                if owed < 0 < due:
+                    value = min(-owed, due)
+                    nxt = list(left)
+                    nxt[d] += value
+                    nxt[c] -= value
+                    walk(nxt, [*done, (d, -value, c)])
+
+    walk(list(amounts), [])
+    _, best = min(found)
+    return [(p, q, -n) for p, n, q in best]
+
+
+@settings(max_examples=400, deadline=None)
+@given(five_parties())
+def test_payments_are_the_lexicographically_smallest_of_the_fewest(amounts: list[int]) -> None:
+    assert fewest_payments(amounts) == _exhaustive(amounts)
+
+
+@pytest.mark.parametrize(
+    "amounts", [[-4, -6, 6, 4, 0], [-5, -5, 5, 5, 0], [-10, 10, -10, 10, 0], [-3, -3, -3, 9, 0], [6, -1, -2, -3, 0]]
+)
+def test_payments_on_ties_and_several_groups(amounts: list[int]) -> None:
+    assert fewest_payments(amounts) == _exhaustive(amounts)
