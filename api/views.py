@@ -53,6 +53,15 @@ class Strict(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class Text(serializers.CharField):
+    """A JSON string (DRF's CharField would take 5 for "5")."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 def valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -103,9 +112,9 @@ class TokenView(APIView):
     throttle_classes = [LoginThrottle, AnonThrottle]
 
     class Login(Strict):
-        username = serializers.CharField(max_length=150)
-        password = serializers.CharField(max_length=1024, trim_whitespace=False)
-        device = serializers.CharField(max_length=100)
+        username = Text(max_length=150)
+        password = Text(max_length=1024, trim_whitespace=False)
+        device = Text(max_length=100)
 
     def get_authenticators(self) -> list:
         if self.request is not None and self.request.method == "POST":
@@ -143,7 +152,7 @@ class TokenView(APIView):
 
 class ClubListView(APIView):
     class Create(Strict):
-        name = serializers.CharField(max_length=100)
+        name = Text(max_length=100)
 
     @extend_schema(responses=schema.ClubOut(many=True))
     def get(self, request: Request) -> Response:
@@ -159,7 +168,7 @@ class ClubListView(APIView):
 
 class PlayerListView(APIView):
     class Create(Strict):
-        name = serializers.CharField(max_length=100)
+        name = Text(max_length=100)
 
     @extend_schema(responses=schema.PlayerOut(many=True))
     def get(self, request: Request, club_id: int) -> Response:

@@ -1,0 +1,79 @@
+"""Devices racing: the same deal number from two phones, the same Idempotency-Key twice at once.
+
+These need a database where two connections really write at once: PostgreSQL. On SQLite the test
+database lives in memory and is shared between threads through one shared cache, where concurrent
+writers fail with "database table is locked" instead of waiting, so there they are skipped.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection, connections
+
+from ledger.models import Hand
+from tests.ledger_fixtures import AMERICAN_HANDS, fresh
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor == "sqlite",
+        reason="SQLite's shared in-memory test database cannot take concurrent writers; run with PostgreSQL "
+        "(DATABASE_URL=postgres://postgres@127.0.0.1:5432/clubscore)",
+    ),
+]
+
+
+def race(calls: list[Callable[[], Any]]) -> list[Any]:
+    """Run the calls at the same moment, each in its own thread with its own connection."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = calls[i]()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_two_devices_racing_for_the_same_deal_exactly_one_wins(
+    api_for: Any, admin: Any, scorer: Any, session: Any, attempt: int
+) -> None:
+    phones = [api_for(admin, "phone-a"), api_for(scorer, "phone-b")]
+    hands = [dict(AMERICAN_HANDS[0], number=1), dict(AMERICAN_HANDS[1], number=1)]
+    responses = race([lambda p=p, h=h: p.record(session.pk, h) for p, h in zip(phones, hands, strict=True)])
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses == [201, 409], [r.json() for r in responses]
+    loser = next(r for r in responses if r.status_code == 409).json()["error"]
+    assert loser["code"] == "stale_number"
+    assert loser["session"]["version"] == 2
+    assert Hand.objects.filter(session=session).count() == 1
+    assert fresh(session).version == 2
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_the_same_key_twice_at_once_records_one_hand(api_for: Any, admin: Any, session: Any, attempt: int) -> None:
+    key = str(uuid.uuid4())
+    phones = [api_for(admin, "phone-a"), api_for(admin, "phone-b")]
+    responses = race([lambda p=p: p.record(session.pk, AMERICAN_HANDS[0], key) for p in phones])
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses in ([201, 201], [201, 409]), [r.json() for r in responses]
+    if statuses == [201, 201]:
+        assert responses[0].json() == responses[1].json()
+    else:
+        assert next(r for r in responses if r.status_code == 409).json()["error"]["code"] == "idempotency_in_flight"
+    assert Hand.objects.filter(session=session).count() == 1
+    assert fresh(session).version == 2

@@ -1,0 +1,176 @@
+"""Fixtures and helpers shared by tests/services and tests/api (imported by their conftest.py).
+
+Everything is built through the services, as the API would: no model rows written behind their back
+except the users themselves (Django's own `create_user`).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+
+from ledger import selectors, services
+from ledger.engine import EngineError, settle
+from ledger.engine.samples import random_hand, random_sheet
+from ledger.engine.variants import get_variant, variant_names
+from ledger.models import Club, Hand, Player, Posting, Role, Session
+from tests.conftest import EXAMPLES, example_names, load_json
+
+PASSWORD = "bars-pass-1234"
+
+# Four valid American deals (decimal tables, ante 5): a failed seven feeds the pool, then a made
+# seven takes it, a pass, and a made boston.
+AMERICAN_HANDS: list[dict[str, Any]] = [
+    {"bid": "seven", "bidder": 1, "trump": "clubs", "tricks": [3, 6, 2, 2]},
+    {"bid": "seven", "bidder": 2, "trump": "hearts", "tricks": [2, 2, 7, 2]},
+    {"bid": "pass", "tricks": [4, 4, 3, 2]},
+    {"bid": "boston", "bidder": 3, "trump": "spades", "tricks": [2, 2, 4, 5]},
+]
+
+
+def make_user(username: str, *, superuser: bool = False) -> Any:
+    User = get_user_model()
+    if superuser:
+        return User.objects.create_superuser(username, f"{username}@example.org", PASSWORD)
+    return User.objects.create_user(username, f"{username}@example.org", PASSWORD)
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache() -> None:
+    cache.clear()  # throttle histories live in the cache
+
+
+@pytest.fixture
+def admin(db: None) -> Any:
+    return make_user("admin", superuser=True)
+
+
+@pytest.fixture
+def club(admin: Any) -> Club:
+    return services.club_create(actor=admin, name="Bars Club")
+
+
+def member(club: Club, admin: Any, username: str, role: str) -> Any:
+    user = make_user(username)
+    services.membership_set(actor=admin, club_id=club.pk, user=user, role=role)
+    return user
+
+
+@pytest.fixture
+def scorer(club: Club, admin: Any) -> Any:
+    return member(club, admin, "scorer", Role.SCORER)
+
+
+@pytest.fixture
+def treasurer(club: Club, admin: Any) -> Any:
+    return member(club, admin, "treasurer", Role.TREASURER)
+
+
+@pytest.fixture
+def player_user(club: Club, admin: Any) -> Any:
+    return member(club, admin, "player", Role.PLAYER)
+
+
+@pytest.fixture
+def other_admin(db: None) -> Any:
+    """The admin of another club: a superuser, yet a stranger to `club`."""
+    return make_user("other", superuser=True)
+
+
+@pytest.fixture
+def other_club(other_admin: Any) -> Club:
+    return services.club_create(actor=other_admin, name="Other Club")
+
+
+@pytest.fixture
+def players(club: Club, admin: Any) -> list[Player]:
+    return [services.player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ann", "Ben", "Cleo", "Dan")]
+
+
+def open_session(actor: Any, club: Club, players: list[Player], variant: str = "american", **extra: Any) -> Session:
+    return services.session_open(
+        actor=actor,
+        club_id=club.pk,
+        variant=variant,
+        rules=extra.pop("rules", {}),
+        player_ids=[p.pk for p in players],
+        first_dealer=extra.pop("first_dealer", 0),
+        **extra,
+    )
+
+
+@pytest.fixture
+def session(admin: Any, club: Club, players: list[Player]) -> Session:
+    return open_session(admin, club, players, stake={"currency": "USD", "per_counter": "0.01"})
+
+
+def record_all(actor: Any, session: Session, hands: list[dict[str, Any]]) -> None:
+    for hand in hands:
+        services.hand_record(actor=actor, session_id=session.pk, hand=hand)
+
+
+def fresh(session: Session) -> Session:
+    return Session.objects.get(pk=session.pk)
+
+
+def assert_projection(session: Session) -> None:
+    """The stored projection is exactly what a fresh replay of the session's sheet gives."""
+    session = fresh(session)
+    settlement = settle(selectors.session_sheet(session=session))
+    hands = list(Hand.objects.filter(session=session).order_by("number"))
+    assert [h.settled for h in hands] == settlement["hands"]
+    assert session.hands_count == len(hands)
+    assert session.balances == settlement["balances"]
+    assert session.pools == settlement["pools"]
+    stored = sorted(
+        (p.hand.number, p.party_from, p.party_to, p.amount, p.reason)
+        for p in Posting.objects.filter(session=session, kind=Posting.Kind.HAND).select_related("hand")
+    )
+    replayed = sorted(
+        (h["number"], str(t["from"]), str(t["to"]), t["counters"], t["reason"])
+        for h in settlement["hands"]
+        for t in h["transfers"]
+    )
+    assert stored == replayed
+    assert session.closing == settlement.get("close")
+
+
+def known_example_names() -> list[Any]:
+    """The example sheets with a settlement, each skipped while its variant is not in the engine."""
+    out = []
+    for name in example_names():
+        variant = load_json(EXAMPLES / f"{name}.sheet.json")["variant"]  # type: ignore[index]
+        marks = [] if variant in variant_names() else [pytest.mark.skip(reason=f"{variant} is not in the engine yet")]
+        out.append(pytest.param(name, marks=marks))
+    return out
+
+
+def example_sheet(name: str) -> dict[str, Any]:
+    return copy.deepcopy(load_json(EXAMPLES / f"{name}.sheet.json"))  # type: ignore[return-value]
+
+
+def long_sheet(variant: str, seed: int, deals: int = 24) -> dict[str, Any]:
+    """A valid sheet of up to `deals` deals (fewer when the variant's game ends first)."""
+    return random_sheet(variant, random.Random(seed), deals, adjust_rate=0.2)
+
+
+def other_valid_hand(sheet: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
+    """A different hand at `index` with which the whole sheet still settles."""
+    rng = random.Random(seed)
+    variant = get_variant(sheet["variant"])
+    for _ in range(5000):
+        candidate = random_hand(variant, rng)
+        if candidate == sheet["hands"][index]:
+            continue
+        trial = dict(sheet, hands=[*sheet["hands"][:index], candidate, *sheet["hands"][index + 1 :]])
+        try:
+            settle(trial)
+        except EngineError:
+            continue
+        return candidate
+    raise AssertionError("no other valid hand found")
