@@ -6,13 +6,23 @@ serializers; these describe the answers and the score-sheet objects for `/api/sc
 
 from __future__ import annotations
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import serializers
 
 
-class LoginIn(serializers.Serializer):
-    username = serializers.CharField()
-    password = serializers.CharField()
-    device = serializers.CharField(help_text="one token per (user, device); a new login replaces it")
+class DeviceTokenScheme(OpenApiAuthenticationExtension):
+    """`Authorization: Token <key>` in the schema (api.authentication.DeviceTokenAuthentication)."""
+
+    target_class = "api.authentication.DeviceTokenAuthentication"
+    name = "deviceToken"
+
+    def get_security_definition(self, auto_schema: object) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Token <key>`: the key `POST /api/v1/auth/token/` issued for this device",
+        }
 
 
 class TokenOut(serializers.Serializer):
@@ -141,5 +151,32 @@ class Settlement(serializers.Serializer):
     close = serializers.DictField(required=False)
 
 
-class Error(serializers.Serializer):
-    error = serializers.DictField(help_text='{"code", "message", "fields", "hand"?, "session"?}')
+ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message", "fields"],
+            "properties": {
+                "code": {"type": "string", "description": "the error code of api.md, e.g. invalid_hand"},
+                "message": {"type": "string"},
+                "fields": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+                "hand": {"type": "integer", "description": "the deal that broke the rule (engine errors)"},
+                "session": {"type": "object", "description": "the session (409 stale_number)"},
+            },
+        }
+    },
+}
+
+
+def error_responses(result: dict, generator: object, request: object, public: bool) -> dict:
+    """drf-spectacular post-processing hook: every operation may answer the error body (4XX, 5XX)."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    ref = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            responses.setdefault("4XX", {"description": "a refusal: `error.code` says which (api.md, Errors)", **ref})
+            responses.setdefault("5XX", {"description": "a server failure (never the client's input)", **ref})
+    return result

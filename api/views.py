@@ -85,7 +85,8 @@ def expected_version(request: Request, session: Session) -> int:
 
 def reason(request: Request) -> str:
     """Why a hand was amended or undone: the optional `X-Reason` header (percent-encoded UTF-8)."""
-    return unquote(request.headers.get("X-Reason", ""))[:500]
+    text = unquote(request.headers.get("X-Reason", ""), errors="replace")
+    return "".join(c if c.isprintable() else " " for c in text).strip()[:500]
 
 
 def paginated(request: Request, view: APIView, queryset: Any, present: Any, headers: dict | None = None) -> Response:
@@ -111,7 +112,7 @@ class TokenView(APIView):
 
     throttle_classes = [LoginThrottle, AnonThrottle]
 
-    class Login(Strict):
+    class LoginIn(Strict):
         username = Text(max_length=150)
         password = Text(max_length=1024, trim_whitespace=False)
         device = Text(max_length=100)
@@ -130,9 +131,9 @@ class TokenView(APIView):
     def get_authenticate_header(self, request: Request) -> str:
         return DeviceTokenAuthentication.keyword
 
-    @extend_schema(request=schema.LoginIn, responses={201: schema.TokenOut}, auth=[])
+    @extend_schema(request=LoginIn, responses={201: schema.TokenOut}, auth=[])
     def post(self, request: Request) -> Response:
-        data = valid(self.Login, request.data)
+        data = valid(self.LoginIn, request.data)
         user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None:
             raise AuthenticationFailed("wrong username or password")
@@ -151,7 +152,7 @@ class TokenView(APIView):
 
 
 class ClubListView(APIView):
-    class Create(Strict):
+    class ClubCreate(Strict):
         name = Text(max_length=100)
 
     @extend_schema(responses=schema.ClubOut(many=True))
@@ -159,15 +160,15 @@ class ClubListView(APIView):
         clubs = selectors.club_list(user=request.user)
         return paginated(request, self, clubs, lambda c: club_json(c, c.role))
 
-    @extend_schema(request=Create, responses={201: schema.ClubOut})
+    @extend_schema(request=ClubCreate, responses={201: schema.ClubOut})
     def post(self, request: Request) -> Response:
-        data = valid(self.Create, request.data)
+        data = valid(self.ClubCreate, request.data)
         club = services.club_create(actor=request.user, name=data["name"])
         return Response(club_json(club, Role.ADMIN), status=201)
 
 
 class PlayerListView(APIView):
-    class Create(Strict):
+    class PlayerCreate(Strict):
         name = Text(max_length=100)
 
     @extend_schema(responses=schema.PlayerOut(many=True))
@@ -175,10 +176,10 @@ class PlayerListView(APIView):
         players = selectors.player_list(user=request.user, club_id=club_id)
         return paginated(request, self, players, player_json)
 
-    @extend_schema(request=Create, responses={201: schema.PlayerOut})
+    @extend_schema(request=PlayerCreate, responses={201: schema.PlayerOut})
     def post(self, request: Request, club_id: int) -> Response:
         selectors.club_role(user=request.user, club_id=club_id, role=Role.SCORER)
-        data = valid(self.Create, request.data)
+        data = valid(self.PlayerCreate, request.data)
         player = services.player_create(actor=request.user, club_id=club_id, name=data["name"])
         return Response(player_json(player), status=201)
 
@@ -191,7 +192,7 @@ def _session_response(session: Session, status: int = 200) -> Response:
 
 
 class SessionListView(APIView):
-    class Filters(Strict):
+    class SessionFilters(Strict):
         club = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         status = serializers.ChoiceField(required=False, choices=["open", "closed"])
         player = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
@@ -200,7 +201,7 @@ class SessionListView(APIView):
         page = serializers.CharField(required=False)
         page_size = serializers.CharField(required=False)
 
-    class Open(Strict):
+    class SessionOpen(Strict):
         club = serializers.IntegerField(min_value=1, max_value=MAX_ID)
         variant = serializers.JSONField()
         rules = serializers.JSONField(required=False)
@@ -223,15 +224,15 @@ class SessionListView(APIView):
     )
     def get(self, request: Request) -> Response:
         params = {k: v for k, v in request.query_params.items()}
-        filters = valid(self.Filters, params)
+        filters = valid(self.SessionFilters, params)
         filters.pop("page", None)
         filters.pop("page_size", None)
         sessions = selectors.session_list(user=request.user, **filters)
         return paginated(request, self, sessions, session_json)
 
-    @extend_schema(request=Open, responses={201: schema.SessionOut})
+    @extend_schema(request=SessionOpen, responses={201: schema.SessionOut})
     def post(self, request: Request) -> Response:
-        data = valid(self.Open, request.data)
+        data = valid(self.SessionOpen, request.data)
         session = services.session_open(
             actor=request.user,
             club_id=data["club"],
@@ -252,28 +253,28 @@ class SessionDetailView(APIView):
 
 
 class SessionImportView(APIView):
-    class Import(Strict):
+    class SessionImport(Strict):
         club = serializers.IntegerField(min_value=1, max_value=MAX_ID)
         sheet = serializers.JSONField()
 
-    @extend_schema(request=Import, responses={201: schema.SessionOut})
+    @extend_schema(request=SessionImport, responses={201: schema.SessionOut})
     def post(self, request: Request) -> Response:
-        data = valid(self.Import, request.data)
+        data = valid(self.SessionImport, request.data)
         session = services.session_import(actor=request.user, club_id=data["club"], sheet=data["sheet"])
         return _session_response(session, 201)
 
 
 class SessionCloseView(APIView):
-    class Close(Strict):
+    class SessionClose(Strict):
         pools = serializers.ChoiceField(choices=["divide", "carry"], required=False, default="divide")
 
-    @extend_schema(request=Close, responses=schema.Settlement)
+    @extend_schema(request=SessionClose, responses=schema.Settlement)
     def post(self, request: Request, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id, role=Role.TREASURER)
         if session.status == Session.Status.CLOSED:
             raise SessionClosed()
         version = expected_version(request, session)
-        data = valid(self.Close, request.data)
+        data = valid(self.SessionClose, request.data)
         session, settlement = services.session_close(
             actor=request.user, session_id=session_id, pools=data["pools"], expected_version=version
         )

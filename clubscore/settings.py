@@ -124,6 +124,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 120
 CELERY_TASK_SOFT_TIME_LIMIT = 100
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE = {
+    "idempotency-purge": {"task": "ledger.tasks.idempotency_purge", "schedule": 3600.0},
+}
 
 CACHES = {
     "default": (
@@ -159,6 +162,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "clubscore API",
     "DESCRIPTION": "Scorekeeping and settlement for Boston clubs: the mobile scorer API, version 1.",
     "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.error_responses"],
 }
 
 # The mobile API: device tokens live this long; Idempotency-Keys are kept this long (api.md: at least

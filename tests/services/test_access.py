@@ -196,3 +196,16 @@ def test_session_filters(admin: Any, club: Any, players: list[Any], other_admin:
     assert [s.pk for s in selectors.session_list(user=other_admin)] == []
     with pytest.raises(NotFound):
         selectors.session_get(user=other_admin, session_id=first.pk)
+
+
+def test_the_purge_task_forgets_old_keys(admin: Any, settings: Any) -> None:
+    from ledger.tasks import idempotency_purge
+
+    old, new = uuid.uuid4(), uuid.uuid4()
+    services.idempotency_finish(claim=_begin(admin, old).claim, status=201, body={})
+    services.idempotency_finish(claim=_begin(admin, new).claim, status=201, body={})
+    IdempotencyRecord.objects.filter(key=old).update(
+        created_at=timezone.now() - dt.timedelta(hours=settings.IDEMPOTENCY_KEEP_HOURS, minutes=1)
+    )
+    assert idempotency_purge.delay().get() == 1
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == [new]
