@@ -7,7 +7,6 @@ of `api.md`. Django-level answers for /api/ (404, 500 and the rest) are JSON too
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.http import Http404, HttpRequest, JsonResponse
@@ -18,8 +17,6 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from ledger import exceptions as ledger
 from ledger.engine import EngineError
-
-log = logging.getLogger(__name__)
 
 LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.InvalidRequest: 400,

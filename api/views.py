@@ -16,7 +16,7 @@ from urllib.parse import unquote
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import AuthenticationFailed, ParseError, ValidationError
+from rest_framework.exceptions import AuthenticationFailed, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -96,12 +96,6 @@ def paginated(request: Request, view: APIView, queryset: Any, present: Any, head
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
-
-
-def data_object(request: Request) -> dict[str, Any]:
-    if not isinstance(request.data, dict):
-        raise ParseError("the body must be a JSON object")
-    return request.data
 
 
 # --- auth ------------------------------------------------------------------------------------------

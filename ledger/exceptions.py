@@ -15,10 +15,6 @@ class LedgerError(Exception):
         self.fields = fields or {}
         super().__init__(self.message)
 
-    def extra(self) -> dict[str, Any]:
-        """More members of the error object (besides code, message and fields)."""
-        return {}
-
 
 class InvalidRequest(LedgerError):
     code = "invalid_request"

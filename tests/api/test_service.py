@@ -206,7 +206,6 @@ def test_the_schema_and_docs_are_served_without_a_token(api_for: Any) -> None:
         "/api/v1/settle/",
     ):
         assert p in paths
-    assert not any("stats" in p or "leaderboard" in p or "ratings" in p for p in paths)
     assert client.get("/api/docs/").status_code == 200
 
 
