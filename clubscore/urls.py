@@ -10,6 +10,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
+    path("", include("ledger.web.urls")),  # the web pages, the login and logout
 ]
 
 handler400 = "api.errors.handler400"

@@ -1,0 +1,76 @@
+"""Template filters of the web pages: signed, grouped numbers that say their sign in text as well as in
+colour, and money in the currency's minor unit. The page script regroups them for the reader's locale."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+
+from ledger.engine.closing import minor_unit_exponent
+from ledger.web.reads import money_text
+
+register = template.Library()
+
+MINUS = "\u2212"
+
+
+def _grouped(value: int) -> str:
+    return f"{abs(value):,}"
+
+
+@register.filter
+def num(value: Any, style: str = "signed") -> str:
+    """A counter amount: `+60`, `−25`, `0` (signed), or plain `1,250`, in a span the script can regroup."""
+    if value is None or value == "":
+        return ""
+    value = int(value)
+    if style == "plain":
+        text = (MINUS if value < 0 else "") + _grouped(value)
+        return format_html('<span class="num" data-n="{}" data-style="plain">{}</span>', value, text)
+    sign = "+" if value > 0 else MINUS if value < 0 else ""
+    kind = "pos" if value > 0 else "neg" if value < 0 else "zero"
+    return format_html('<span class="num {}" data-n="{}">{}{}</span>', kind, value, sign, _grouped(value))
+
+
+@register.simple_tag
+def money(cents: Any, currency: str | None, style: str = "signed") -> str:
+    """An amount in minor units of `currency` (`money` and `payments` of a settlement)."""
+    if cents is None or not currency:
+        return ""
+    cents = int(cents)
+    text = money_text(cents, currency)
+    if style == "signed" and cents > 0:
+        text = "+" + text
+    kind = "pos" if cents > 0 else "neg" if cents < 0 else "zero"
+    if style != "signed":
+        kind = ""
+    return format_html(
+        '<span class="money {}" data-cents="{}" data-currency="{}" data-exp="{}" data-style="{}">{} {}</span>',
+        kind,
+        cents,
+        currency,
+        minor_unit_exponent(currency),
+        style,
+        text,
+        currency,
+    )
+
+
+@register.filter
+def seat_name(seat: Any, names: list[str]) -> str:
+    if seat == "pool":
+        return "pool"
+    return names[int(seat)]
+
+
+@register.filter
+def at(seq: Any, index: Any) -> Any:
+    """`seq[index]`: a list's item (the index may be a string) or a dict's value; None when absent."""
+    if isinstance(seq, dict):
+        return seq.get(index)
+    try:
+        return seq[int(index)]
+    except (IndexError, KeyError, TypeError, ValueError):
+        return None

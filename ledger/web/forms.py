@@ -1,0 +1,116 @@
+"""The "open a session" form: the posted inputs turned into the arguments of `services.session_open`.
+
+Only the shape of the inputs is checked here (a number is a number, four seats are chosen); whether the
+rules, stake and seats make a valid session is the engine's and the ledger's to say, in their words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import QueryDict
+
+from .catalog import HouseRule, RuleInput, house_rules, variant_choices
+
+
+def rule_input_name(variant: str, path: str) -> str:
+    return f"rule-{variant}-{path}"
+
+
+@dataclass
+class NewSession:
+    variant: str = ""
+    rules: dict[str, Any] = field(default_factory=dict)
+    players: list[int] = field(default_factory=list)
+    first_dealer: int | None = None
+    stake: dict[str, str] | None = None
+    carry_pools_from: int | None = None
+    errors: dict[str, list[str]] = field(default_factory=dict)
+
+    def error(self, name: str, message: str) -> None:
+        self.errors.setdefault(name, []).append(message)
+
+
+def _int(text: str) -> int | None:
+    text = text.strip()
+    if not text or not text.lstrip("-").isdigit():
+        return None
+    return int(text)
+
+
+def _scalar(item: RuleInput, raw: str | None) -> tuple[Any, str | None]:
+    """(value, error) for one input; a missing checkbox is False."""
+    if item.kind == "bool":
+        return raw == "on", None
+    text = (raw or "").strip()
+    if item.kind == "choice":
+        for choice in item.choices:
+            if str(choice) == text:
+                return choice, None
+        return None, "choose one of " + ", ".join(str(c) for c in item.choices)
+    if item.kind == "int":
+        if not text:
+            return (None, None) if item.optional else (None, "a whole number is needed")
+        value = _int(text)
+        return (value, None) if value is not None else (None, "must be a whole number")
+    return (text or None), None
+
+
+def _nested(rule: HouseRule, variant: str, post: QueryDict) -> tuple[Any, str | None]:
+    """A structured option (French `neuf`, Russian `nine`): all its amounts, or none of them."""
+    texts = {item.path: (post.get(rule_input_name(variant, item.path)) or "").strip() for item in rule.inputs}
+    if not any(texts.values()):
+        return None, None
+    if not all(texts.values()):
+        return None, "give every amount of this rule, or none of them"
+    out: dict[str, Any] = {}
+    for path, text in texts.items():
+        value = _int(text)
+        if value is None:
+            return None, f"{path.split('.', 1)[1]} must be a whole number"
+        node = out
+        parts = path.split(".")[1:]
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return out, None
+
+
+def parse_new_session(post: QueryDict) -> NewSession:
+    form = NewSession(variant=(post.get("variant") or "").strip())
+    if form.variant not in dict(variant_choices()):
+        form.error("variant", "choose a variant")
+    else:
+        for rule in house_rules(form.variant):
+            if rule.nested:
+                value, problem = _nested(rule, form.variant, post)
+            else:
+                item = rule.inputs[0]
+                value, problem = _scalar(item, post.get(rule_input_name(form.variant, item.path)))
+            if problem:
+                form.error(f"rules.{rule.name}", problem)
+            elif value is not None or rule.default is not None:
+                form.rules[rule.name] = value  # every rule explicit on the sheet, even at its default
+    for seat in range(4):
+        pid = _int(post.get(f"seat-{seat}") or "")
+        if pid is None:
+            form.error("players", f"choose the player in seat {seat + 1}")
+        else:
+            form.players.append(pid)
+    form.first_dealer = _int(post.get("first_dealer") or "")
+    if form.first_dealer is None:
+        form.error("first_dealer", "choose the first dealer")
+    currency = (post.get("stake_currency") or "").strip().upper()
+    per_counter = (post.get("stake_per_counter") or "").strip()
+    if currency or per_counter:
+        if not (currency and per_counter):
+            form.error("stake", "give both the currency and the value of one counter, or neither")
+        else:
+            form.stake = {"currency": currency, "per_counter": per_counter}
+    carry = (post.get("carry_pools_from") or "").strip()
+    if carry:
+        form.carry_pools_from = _int(carry)
+        if form.carry_pools_from is None:
+            form.error("carry_pools_from", "choose a session")
+    return form

@@ -1,0 +1,197 @@
+"""Reads the pages need, composed from `ledger.selectors` and scoped the same way: what a user sees comes
+from club membership only, and another club's object is `NotFound`.
+
+Every number here is one the engine already produced (a session's balances, its settlement, its
+closing); nothing is computed but sums of those numbers and their order.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+
+from ledger import selectors
+from ledger.engine.closing import minor_unit_exponent
+from ledger.exceptions import NotFound
+from ledger.models import Player, Session
+
+from .catalog import SUIT_SYMBOLS, bid_label
+
+
+def player_get(*, user: AbstractBaseUser, player_id: int) -> Player:
+    player = Player.objects.select_related("club").filter(pk=player_id).first()
+    if player is None:
+        raise NotFound("no such player")
+    try:
+        selectors.club_role(user=user, club_id=player.club_id)
+    except NotFound:
+        raise NotFound("no such player") from None
+    return player
+
+
+def claimable_pools(*, user: AbstractBaseUser, club_id: int) -> QuerySet[Session]:
+    """The club's closed sessions whose carried pools nobody has claimed yet (and that carried some)."""
+    closed = selectors.session_list(user=user, club=club_id, status=Session.Status.CLOSED)
+    return closed.filter(pools_claimed_by__isnull=True, closing__isnull=False)
+
+
+def carried_total(session: Session) -> int:
+    return sum((session.closing or {}).get("carried") or [])
+
+
+def money_text(cents: int, currency: str) -> str:
+    """Minor units as a decimal amount of the currency (no grouping; the template groups)."""
+    exponent = minor_unit_exponent(currency)
+    sign = "−" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 10**exponent)
+    return f"{sign}{whole:,}" + (f".{part:0{exponent}d}" if exponent else "")
+
+
+@dataclass
+class SessionResult:
+    session: Session
+    seat: int
+    players: list[str]
+    counters: int  # close.final when closed, else the running balance
+    final: bool
+    money: int | None = None
+    currency: str | None = None
+
+    @property
+    def money_display(self) -> str | None:
+        if self.money is None or self.currency is None:
+            return None
+        return money_text(self.money, self.currency)
+
+
+@dataclass
+class PlayerResults:
+    rows: list[SessionResult]
+    counters_by_variant: dict[str, int] = field(default_factory=dict)
+    sessions_by_variant: dict[str, int] = field(default_factory=dict)
+    money_by_currency: dict[str, int] = field(default_factory=dict)
+    series: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def player_results(*, user: AbstractBaseUser, player: Player) -> PlayerResults:
+    """The sessions the player sat in, newest first, with his result in each (from the engine's closing)."""
+    rows = []
+    for session in selectors.session_list(user=user, player=player.pk):
+        players = selectors.session_players(session=session)
+        seat = next(i for i, p in enumerate(players) if p.pk == player.pk)
+        closing = session.closing if session.status == Session.Status.CLOSED else None
+        row = SessionResult(
+            session=session,
+            seat=seat,
+            players=[p.name for p in players],
+            counters=closing["final"][seat] if closing else session.balances[seat],
+            final=closing is not None,
+        )
+        if closing and "money" in closing:
+            row.money, row.currency = closing["money"][seat], closing["currency"]
+        rows.append(row)
+    out = PlayerResults(rows)
+    closed = sorted((r for r in rows if r.final), key=lambda r: (r.session.closed_at, r.session.pk))
+    counters: dict[str, int] = defaultdict(int)
+    for r in closed:
+        variant = r.session.variant
+        counters[variant] += r.counters
+        out.sessions_by_variant[variant] = out.sessions_by_variant.get(variant, 0) + 1
+        out.series.setdefault(variant, []).append(
+            {
+                "session": r.session.pk,
+                "date": r.session.closed_at.date().isoformat() if r.session.closed_at else "",
+                "counters": r.counters,
+                "total": counters[variant],
+            }
+        )
+        if r.money is not None and r.currency:
+            out.money_by_currency[r.currency] = out.money_by_currency.get(r.currency, 0) + r.money
+    out.counters_by_variant = dict(counters)
+    return out
+
+
+# --- the score sheet and the settlement ------------------------------------------------------------
+
+
+def party_name(party: Any, names: list[str]) -> str:
+    return "pool" if party == "pool" else names[party]
+
+
+@dataclass
+class SheetRow:
+    number: int
+    dealer: str
+    double: bool
+    bidder: str
+    partner: str
+    bid: str
+    trump: str
+    tricks: str
+    tricks_all: str
+    deltas: list[int]
+    balances: list[int]
+    pools: list[int]
+    pool_delta: int
+    transfers: list[str]
+
+
+def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]) -> list[SheetRow]:
+    """Every deal of the session: what was played (the hand as recorded) and what the engine settled."""
+    hands = {h.number: h.raw for h in selectors.hand_list(session=session)}
+    rows = []
+    for settled in settlement["hands"]:
+        raw = hands.get(settled["number"], {})
+        bidder = raw.get("bidder")
+        partner = raw.get("partner")
+        tricks = raw.get("tricks")
+        side = [s for s in (bidder, partner) if s is not None]
+        rows.append(
+            SheetRow(
+                number=settled["number"],
+                dealer=names[settled["dealer"]],
+                double=settled["double"],
+                bidder=names[bidder] if bidder is not None else "",
+                partner=names[partner] if partner is not None else "",
+                bid=bid_label(session.variant, raw.get("bid", "")),
+                trump=SUIT_SYMBOLS.get(raw.get("trump"), "") if raw.get("trump") else "",
+                tricks="+".join(str(tricks[s]) for s in side) if tricks and side else "",
+                tricks_all=" · ".join(str(t) for t in tricks) if tricks else "",
+                deltas=settled["deltas"],
+                balances=settled["balances"],
+                pools=settled["pools"],
+                pool_delta=settled["pool_delta"],
+                transfers=[
+                    f"{party_name(t['from'], names)} → {party_name(t['to'], names)} {t['counters']} ({t['reason']})"
+                    for t in settled["transfers"]
+                ],
+            )
+        )
+    return rows
+
+
+@dataclass
+class Payment:
+    payer: str
+    payee: str
+    cents: int
+    text: str
+
+
+def payments(*, close: dict[str, Any], names: list[str]) -> list[Payment]:
+    currency = close.get("currency")
+    if not currency:
+        return []
+    names = [*names]
+
+    def who(party: Any) -> str:
+        return "the pool (held by the club)" if party == "pool" else names[party]
+
+    return [
+        Payment(who(p["from"]), who(p["to"]), p["cents"], money_text(p["cents"], currency))
+        for p in close.get("payments", [])
+    ]

@@ -1,0 +1,382 @@
+"""The page views: thin. Each reads through `ledger.selectors` (or `reads`, which composes them) and writes
+through one `ledger.services` function; a ledger refusal becomes a 404/403 page or an error beside the
+field it names. What a page does after loading (recording, previews, polling) its script asks the API."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from ledger import selectors, services
+from ledger.engine import EngineError
+from ledger.engine.variants import get_variant, variant_names
+from ledger.exceptions import LedgerError, NotFound, PermissionDenied
+from ledger.models import Role, Session
+
+from . import catalog, reads
+from .forms import parse_new_session, rule_input_name
+
+DEAL_LOOKAHEAD = 60  # deals past the recorded ones the scorer can number while offline
+
+
+def page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Login required; the ledger's NotFound is a 404 page, its PermissionDenied a 403 page."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except NotFound as exc:
+            raise Http404(exc.message) from None
+        except PermissionDenied as exc:
+            raise DjangoPermissionDenied(exc.message) from None
+
+    return wrapper
+
+
+def _may(role: str, needed: str) -> bool:
+    return Role.rank(role) >= Role.rank(needed)
+
+
+def _session_context(request: HttpRequest, session: Session) -> dict[str, Any]:
+    role = selectors.club_role(user=request.user, club_id=session.club_id)
+    players = selectors.session_players(session=session)
+    return {
+        "session": session,
+        "club": session.club,
+        "role": role,
+        "names": [p.name for p in players],
+        "players": players,
+        "variant_title": get_variant(session.variant).title,
+        "pool_label": catalog.POOL_LABELS.get(session.variant, "Pool"),
+        "can_score": _may(role, Role.SCORER),
+        "can_close": _may(role, Role.TREASURER),
+    }
+
+
+# --- home and clubs --------------------------------------------------------------------------------
+
+
+@page
+def home(request: HttpRequest) -> HttpResponse:
+    clubs = list(selectors.club_list(user=request.user))
+    open_sessions = list(selectors.session_list(user=request.user, status=Session.Status.OPEN)[:20])
+    return render(request, "web/home.html", {"clubs": clubs, "open_sessions": open_sessions})
+
+
+@page
+def club(request: HttpRequest, club_id: int) -> HttpResponse:
+    found = selectors.club_get(user=request.user, club_id=club_id)
+    sessions = selectors.session_list(user=request.user, club=club_id)
+    return render(
+        request,
+        "web/club.html",
+        {
+            "club": found,
+            "role": found.role,
+            "can_score": _may(found.role, Role.SCORER),
+            "open_sessions": list(sessions.filter(status=Session.Status.OPEN)),
+            "recent_sessions": list(sessions.filter(status=Session.Status.CLOSED)[:20]),
+            "players": list(selectors.player_list(user=request.user, club_id=club_id)),
+        },
+    )
+
+
+@page
+@require_POST
+def player_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    try:
+        player = services.player_create(actor=request.user, club_id=club_id, name=request.POST.get("name", ""))
+    except (NotFound, PermissionDenied):
+        raise
+    except (LedgerError, EngineError) as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{player.name} joined the club's players.")
+    return redirect("web:club", club_id=club_id)
+
+
+@page
+def session_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    found = selectors.club_get(user=request.user, club_id=club_id, role=Role.SCORER)
+    form = parse_new_session(request.POST) if request.method == "POST" else None
+    if form is not None and not form.errors:
+        try:
+            session = services.session_open(
+                actor=request.user,
+                club_id=club_id,
+                variant=form.variant,
+                rules=form.rules,
+                player_ids=form.players,
+                first_dealer=form.first_dealer,
+                stake=form.stake,
+                carry_pools_from=form.carry_pools_from,
+            )
+        except (NotFound, PermissionDenied):
+            raise
+        except (LedgerError, EngineError) as exc:
+            for name, msgs in (exc.fields or {"__all__": [exc.message]}).items():
+                for message in msgs:
+                    form.error(name, message)
+        else:
+            return redirect("web:score", session_id=session.pk)
+    variants = [
+        {
+            "name": name,
+            "title": title,
+            "rules": [
+                {
+                    "rule": rule,
+                    "inputs": [_rule_input(item, name, request.POST if form else None) for item in rule.inputs],
+                    "errors": (form.errors.get(f"rules.{rule.name}") if form and form.variant == name else None),
+                }
+                for rule in catalog.house_rules(name)
+            ],
+        }
+        for name, title in catalog.variant_choices()
+    ]
+    claimable = [
+        {"session": s, "carried": s.closing["carried"], "title": get_variant(s.variant).title}
+        for s in reads.claimable_pools(user=request.user, club_id=club_id)
+        if reads.carried_total(s) > 0
+    ]
+    chosen = form.variant if form else (request.GET.get("variant") or "american")
+    known_errors = {"variant", "players", "first_dealer", "stake", "carry_pools_from"}
+    other_errors = []
+    if form:
+        other_errors = [
+            m
+            for name, msgs in form.errors.items()
+            if name not in known_errors and not name.startswith("rules.")
+            for m in msgs
+        ]
+        other_errors += [
+            m
+            for name, msgs in form.errors.items()
+            if name.startswith("rules.") and name.split(".")[1] not in {r.name for r in catalog.house_rules(chosen)}
+            for m in msgs
+        ]
+    return render(
+        request,
+        "web/session_new.html",
+        {
+            "club": found,
+            "variants": variants,
+            "chosen": chosen if chosen in variant_names() else "american",
+            "players": list(selectors.player_list(user=request.user, club_id=club_id)),
+            "claimable": claimable,
+            "form": form,
+            "errors": form.errors if form else {},
+            "other_errors": other_errors,
+            "seats": [
+                {"seat": s, "chosen": _int_or_none(request.POST.get(f"seat-{s}")) if form else None} for s in range(4)
+            ],
+        },
+        status=400 if form and form.errors else 200,
+    )
+
+
+def _rule_input(item: catalog.RuleInput, variant: str, posted: Any) -> dict[str, Any]:
+    """One house-rule input as the template shows it: the posted value again, or the engine's default."""
+    name = rule_input_name(variant, item.path)
+    if posted is not None:
+        value = posted.get(name, "")
+        checked = posted.get(name) == "on"
+    else:
+        value = "" if item.default is None else str(item.default)
+        checked = item.default is True
+    return {
+        "input": item,
+        "name": name,
+        "id": name.replace(".", "-"),
+        "value": value,
+        "checked": checked,
+        "choices": [{"value": str(c), "selected": str(c) == value} for c in item.choices],
+        "default": catalog.value_text(item.default),
+    }
+
+
+def _int_or_none(text: str | None) -> int | None:
+    try:
+        return int(text) if text else None
+    except ValueError:
+        return None
+
+
+# --- a session -------------------------------------------------------------------------------------
+
+
+@page
+def session(request: HttpRequest, session_id: int) -> HttpResponse:
+    found = selectors.session_get(user=request.user, session_id=session_id)
+    role = selectors.club_role(user=request.user, club_id=found.club_id)
+    if found.status == Session.Status.OPEN and _may(role, Role.SCORER):
+        return redirect("web:score", session_id=session_id)
+    if found.status == Session.Status.CLOSED:
+        return redirect("web:settlement", session_id=session_id)
+    return redirect("web:sheet", session_id=session_id)
+
+
+@page
+def score(request: HttpRequest, session_id: int) -> HttpResponse:
+    found = selectors.session_get(user=request.user, session_id=session_id)
+    context = _session_context(request, found)
+    config = {
+        "session": found.pk,
+        "club": found.club_id,
+        "players": context["names"],
+        "variant": catalog.scorer_variant(found.variant),
+        "deals": catalog.deal_table(found.variant, found.rules, found.first_dealer, found.hands_count + DEAL_LOOKAHEAD),
+        "can_score": context["can_score"],
+        "role": context["role"],
+        "user": request.user.get_username(),
+        "api": {
+            "session": f"/api/v1/sessions/{found.pk}/",
+            "hands": f"/api/v1/sessions/{found.pk}/hands/",
+            "sheet": f"/api/v1/sessions/{found.pk}/sheet/",
+            "settle": "/api/v1/settle/",
+        },
+        "pages": {
+            "sheet": reverse("web:sheet", args=[found.pk]),
+            "settlement": reverse("web:settlement", args=[found.pk]),
+            "login": reverse("login") + "?next=" + request.path,
+        },
+    }
+    return render(request, "web/score.html", {**context, "config": config})
+
+
+def _sheet_context(request: HttpRequest, session_id: int) -> dict[str, Any]:
+    found = selectors.session_get(user=request.user, session_id=session_id)
+    context = _session_context(request, found)
+    settlement = selectors.session_settlement(session=found)
+    context["settlement"] = settlement
+    context["rows"] = reads.sheet_rows(session=found, names=context["names"], settlement=settlement)
+    context["multi_pool"] = get_variant(found.variant).multi_pool
+    return context
+
+
+@page
+def sheet(request: HttpRequest, session_id: int) -> HttpResponse:
+    return render(request, "web/sheet.html", _sheet_context(request, session_id))
+
+
+@page
+def sheet_rows(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The sheet's table alone, for the page's polling to swap in when the session's version moves."""
+    response = render(request, "web/_sheet_table.html", _sheet_context(request, session_id))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@page
+def settlement(request: HttpRequest, session_id: int) -> HttpResponse:
+    found = selectors.session_get(user=request.user, session_id=session_id)
+    if request.method == "POST":
+        return _settlement_action(request, found)
+    context = _session_context(request, found)
+    result = selectors.session_settlement(session=found)
+    close = result.get("close")
+    context.update(
+        {
+            "settlement": result,
+            "close": close,
+            "payments": reads.payments(close=close, names=context["names"]) if close else [],
+            "deals": len(result["hands"]),
+            "seats": [
+                {
+                    "name": name,
+                    "balance": result["balances"][i],
+                    "division": close["division"][i] if close else None,
+                    "final": close["final"][i] if close else None,
+                    "money": close["money"][i] if close and "money" in close else None,
+                }
+                for i, name in enumerate(context["names"])
+            ],
+            "claimed_by": Session.objects.filter(carry_pools_from=found).values_list("pk", flat=True).first(),
+        }
+    )
+    return render(request, "web/settlement.html", context)
+
+
+def _settlement_action(request: HttpRequest, found: Session) -> HttpResponse:
+    selectors.session_get(user=request.user, session_id=found.pk, role=Role.TREASURER)
+    action = request.POST.get("action")
+    version = _int_or_none(request.POST.get("version"))
+    try:
+        if action == "close":
+            pools = request.POST.get("pools", "divide")
+            services.session_close(actor=request.user, session_id=found.pk, pools=pools, expected_version=version)
+            messages.success(request, "The session is closed and settled.")
+        elif action == "reopen":
+            services.session_reopen(actor=request.user, session_id=found.pk, expected_version=version)
+            messages.success(request, "The session is open again.")
+        else:
+            messages.error(request, "Nothing to do: choose close or reopen.")
+    except (NotFound, PermissionDenied):
+        raise
+    except (LedgerError, EngineError) as exc:
+        messages.error(request, exc.message)
+    return redirect("web:settlement", session_id=found.pk)
+
+
+# --- players -----------------------------------------------------------------------------------------
+
+
+@page
+def player(request: HttpRequest, player_id: int) -> HttpResponse:
+    found = reads.player_get(user=request.user, player_id=player_id)
+    results = reads.player_results(user=request.user, player=found)
+    titles = {name: get_variant(name).title for name in variant_names()}
+    return render(
+        request,
+        "web/player.html",
+        {
+            "player": found,
+            "club": found.club,
+            "results": results,
+            "titles": titles,
+            "variant_totals": [
+                {
+                    "variant": v,
+                    "title": titles.get(v, v),
+                    "counters": c,
+                    "sessions": results.sessions_by_variant.get(v, 0),
+                }
+                for v, c in results.counters_by_variant.items()
+            ],
+            "config": {
+                "player": found.pk,
+                "club": found.club_id,
+                "stats": f"/api/v1/players/{found.pk}/stats/",
+                "ratings": f"/api/v1/players/{found.pk}/ratings/",
+                "series": results.series,
+                "titles": titles,
+                "bids": {v: {b: catalog.bid_label(v, b) for b in get_variant(v).bids} for v in variant_names()},
+            },
+        },
+    )
+
+
+# --- rules -------------------------------------------------------------------------------------------
+
+
+def rules_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/rules_index.html", {"variants": catalog.variant_choices()})
+
+
+def rules(request: HttpRequest, variant: str) -> HttpResponse:
+    if variant not in variant_names():
+        raise Http404("no such variant")
+    return render(
+        request, "web/rules.html", {"page": catalog.rules_page(variant), "variants": catalog.variant_choices()}
+    )

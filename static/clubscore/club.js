@@ -1,0 +1,51 @@
+/* The club page's leaderboard (stats.md), with its period and measure switches; when the endpoint does
+ * not answer, the page says so rather than show anything else. */
+(function () {
+  'use strict';
+  const CS = window.CS;
+  const el = CS.el;
+  const section = document.getElementById('leaderboard');
+  if (!section) return;
+  const form = section.querySelector('form');
+  const body = section.querySelector('.board-body');
+
+  function value(by, v, row) {
+    if (by === 'success') return Math.round(v * 1000) / 10 + '%';
+    if (by === 'money') {
+      const currency = row.currency || section.dataset.currency;
+      return currency ? CS.money(v, currency, 2, 'signed') : CS.signed(v);
+    }
+    return Number(v).toFixed(2);
+  }
+
+  async function load() {
+    const params = new URLSearchParams(new FormData(form));
+    const res = await CS.api('GET', section.dataset.url + '?' + params.toString());
+    if (!res.ok) {
+      const error = CS.errorOf(res);
+      body.replaceChildren(el('p', { class: 'muted', text: res.status === 404
+        ? 'The leaderboard is not available from this server yet.'
+        : res.networkError ? 'No network.' : (error ? error.message : 'The server answered ' + res.status + '.') }));
+      return;
+    }
+    const data = res.data;
+    const rows = data.rows || [];
+    if (!rows.length) {
+      body.replaceChildren(el('p', { class: 'muted', text: 'Nobody qualifies for this period and measure yet.' }));
+      return;
+    }
+    body.replaceChildren(el('div', { class: 'table-wrap' }, [el('table', { class: 'data' }, [
+      el('thead', {}, [el('tr', {}, [el('th', { scope: 'col', class: 'n', text: 'Rank' }), el('th', { scope: 'col', text: 'Player' }),
+        el('th', { scope: 'col', class: 'n', text: data.by || params.get('by') }), el('th', { scope: 'col', class: 'n', text: 'Sessions' })])]),
+      el('tbody', {}, rows.map(function (r) {
+        return el('tr', {}, [el('td', { class: 'n', text: String(r.rank) }),
+          el('td', {}, [el('a', { href: '/players/' + r.player.id + '/', text: r.player.name })]),
+          el('td', { class: 'n', text: value(data.by || params.get('by'), r.value, r) }),
+          el('td', { class: 'n', text: String(r.sessions) })]);
+      })),
+    ])]));
+  }
+
+  form.addEventListener('change', load);
+  load();
+})();

@@ -1,0 +1,147 @@
+/* clubscore: what every page's script shares. Talking to the REST API with the logged-in session
+ * (CSRF header), numbers in the reader's locale, ids. No payment is ever computed in the browser. */
+(function () {
+  'use strict';
+
+  function cookie(name) {
+    const found = document.cookie.split(';').map(function (c) { return c.trim(); })
+      .find(function (c) { return c.startsWith(name + '='); });
+    return found ? decodeURIComponent(found.slice(name.length + 1)) : null;
+  }
+
+  function csrfToken() {
+    const meta = document.querySelector('meta[name="csrf-token"]');
+    return cookie('csrftoken') || (meta ? meta.content : '');
+  }
+
+  /* One API call. Never throws: {ok, status, data, etag, networkError}. */
+  async function api(method, url, body, headers) {
+    const init = {
+      method: method,
+      credentials: 'same-origin',
+      cache: 'no-store',
+      headers: Object.assign({ 'Accept': 'application/json' }, headers || {}),
+    };
+    if (method !== 'GET' && method !== 'HEAD') {
+      init.headers['X-CSRFToken'] = csrfToken();
+    }
+    if (body !== undefined && body !== null) {
+      init.headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(url, init);
+    } catch (err) {
+      return { ok: false, status: 0, data: null, networkError: true };
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (err) {
+      data = null;
+    }
+    return {
+      ok: response.ok,
+      status: response.status,
+      data: data,
+      etag: response.headers.get('ETag'),
+      retryAfter: Number(response.headers.get('Retry-After')) || 0,
+      networkError: false,
+    };
+  }
+
+  /* Every page of a paginated list. */
+  async function apiAll(url) {
+    const out = [];
+    let next = url + (url.indexOf('?') >= 0 ? '&' : '?') + 'page_size=200';
+    while (next) {
+      const res = await api('GET', next);
+      if (!res.ok) return res;
+      out.push.apply(out, res.data.results || []);
+      next = res.data.next;
+    }
+    return { ok: true, status: 200, data: out };
+  }
+
+  function errorOf(res) {
+    return (res && res.data && res.data.error) || null;
+  }
+
+  function uuid4() {
+    if (window.crypto && typeof window.crypto.randomUUID === 'function') return window.crypto.randomUUID();
+    const b = new Uint8Array(16);
+    window.crypto.getRandomValues(b); // available outside secure contexts too
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    const h = Array.from(b, function (x) { return x.toString(16).padStart(2, '0'); }).join('');
+    return h.slice(0, 8) + '-' + h.slice(8, 12) + '-' + h.slice(12, 16) + '-' + h.slice(16, 20) + '-' + h.slice(20);
+  }
+
+  const plain = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+
+  /* A counter amount: "+60", "−25", "0", grouped for the reader's locale. */
+  function signed(n) {
+    if (n > 0) return '+' + plain.format(n);
+    if (n < 0) return '\u2212' + plain.format(-n);
+    return '0';
+  }
+
+  function signClass(n) {
+    return n > 0 ? 'pos' : n < 0 ? 'neg' : 'zero';
+  }
+
+  function money(cents, currency, exponent, style) {
+    const value = cents / Math.pow(10, exponent);
+    let text;
+    try {
+      text = new Intl.NumberFormat(undefined, {
+        style: 'currency', currency: currency,
+        minimumFractionDigits: exponent, maximumFractionDigits: exponent,
+        signDisplay: style === 'signed' ? 'exceptZero' : 'auto',
+      }).format(value);
+    } catch (err) {
+      text = (value > 0 && style === 'signed' ? '+' : '') + value.toFixed(exponent) + ' ' + currency;
+    }
+    return text.replace('-', '\u2212'); // the same minus sign as the counters
+  }
+
+  /* Server-rendered numbers ([data-n], [data-cents]) regrouped for the reader's locale. */
+  function localise(root) {
+    (root || document).querySelectorAll('[data-n]').forEach(function (el) {
+      const n = Number(el.dataset.n);
+      el.textContent = el.dataset.style === 'plain' ? (n < 0 ? '\u2212' : '') + plain.format(Math.abs(n)) : signed(n);
+    });
+    (root || document).querySelectorAll('[data-cents]').forEach(function (el) {
+      el.textContent = money(Number(el.dataset.cents), el.dataset.currency, Number(el.dataset.exp), el.dataset.style);
+    });
+  }
+
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    Object.entries(attrs || {}).forEach(function (kv) {
+      const k = kv[0], v = kv[1];
+      if (v === null || v === undefined || v === false) return;
+      if (k === 'text') node.textContent = v;
+      else if (k === 'class') node.className = v;
+      else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? '' : v);
+    });
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined) return;
+      node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    });
+    return node;
+  }
+
+  function numSpan(n) {
+    return el('span', { class: 'num ' + signClass(n), 'data-n': String(n), text: signed(n) });
+  }
+
+  window.CS = {
+    api: api, apiAll: apiAll, errorOf: errorOf, uuid4: uuid4, signed: signed, signClass: signClass,
+    money: money, localise: localise, el: el, numSpan: numSpan, plain: plain,
+  };
+
+  document.addEventListener('DOMContentLoaded', function () { localise(document); });
+})();

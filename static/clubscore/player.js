@@ -1,0 +1,159 @@
+/* The player page: the statistics and ratings endpoints when the server has them (stats.md), and a chart
+ * of the counters over the closed sessions from the server-rendered results. Nothing is made up: when an
+ * endpoint does not answer, the page says so. */
+(function () {
+  'use strict';
+  const CS = window.CS;
+  const el = CS.el;
+  const cfg = JSON.parse(document.getElementById('player-config').textContent);
+  const COLOURS = ['#0b5cad', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0f766e'];
+
+  function chartAvailable() { return typeof window.Chart === 'function'; }
+
+  function countersChart() {
+    const canvas = document.getElementById('counters-chart');
+    if (!canvas || !chartAvailable()) return;
+    const variants = Object.keys(cfg.series);
+    const longest = Math.max.apply(null, variants.map(function (v) { return cfg.series[v].length; }).concat([0]));
+    new window.Chart(canvas, {
+      type: 'line',
+      data: {
+        labels: Array.from({ length: longest }, function (_, i) { return String(i + 1); }),
+        datasets: variants.map(function (v, i) {
+          return {
+            label: cfg.titles[v] || v,
+            data: cfg.series[v].map(function (p) { return p.total; }),
+            borderColor: COLOURS[i % COLOURS.length], backgroundColor: COLOURS[i % COLOURS.length],
+            tension: 0, pointRadius: 3,
+          };
+        }),
+      },
+      options: {
+        responsive: true, maintainAspectRatio: false, animation: false,
+        scales: { x: { title: { display: true, text: 'closed session' } }, y: { title: { display: true, text: 'counters, running total' } } },
+        plugins: { tooltip: { callbacks: { afterLabel: function (ctx) {
+          const p = cfg.series[variants[ctx.datasetIndex]][ctx.dataIndex];
+          return 'session #' + p.session + ' (' + p.date + '): ' + CS.signed(p.counters);
+        } } } },
+      },
+    });
+  }
+
+  function unavailable(box, res, what) {
+    if (res.status === 404) {
+      box.replaceChildren(el('p', { class: 'muted', text: what + ' are not available from this server yet. The results below come from the sessions themselves.' }));
+    } else if (res.networkError) {
+      box.replaceChildren(el('p', { class: 'muted', text: what + ': no network.' }));
+    } else {
+      const error = CS.errorOf(res);
+      box.replaceChildren(el('p', { class: 'error', text: what + ': ' + (error ? error.message : 'the server answered ' + res.status) }));
+    }
+  }
+
+  function figure(label, value) {
+    return el('li', {}, [el('span', { class: 'label', text: label }), el('span', { class: 'value' }, [value])]);
+  }
+
+  function moneyNode(cents, currency) {
+    let exponent = 2;
+    try { exponent = new Intl.NumberFormat(undefined, { style: 'currency', currency: currency }).resolvedOptions().maximumFractionDigits; } catch (e) { /* keep 2 */ }
+    return el('span', { class: 'money ' + CS.signClass(cents), text: CS.money(cents, currency, exponent, 'signed') });
+  }
+
+  function text(value) { return document.createTextNode(String(value)); }
+
+  function renderStats(data) {
+    const box = document.getElementById('stats-body');
+    const parts = [];
+    const top = [figure('sessions', text(CS.plain.format(data.sessions))), figure('deals', text(CS.plain.format(data.deals)))];
+    Object.entries(data.money || {}).forEach(function (kv) { top.push(figure('money (' + kv[0] + ')', moneyNode(kv[1], kv[0]))); });
+    if (data.streak && data.streak.length) top.push(figure('current streak', text(data.streak.length + ' ' + data.streak.kind + (data.streak.length === 1 ? '' : 's'))));
+    if (data.rating) top.push(figure('rating (ordinal)', text(Number(data.rating.ordinal).toFixed(1) + (data.rating.ranked ? '' : ' · not ranked yet'))));
+    parts.push(el('ul', { class: 'figures', id: 'stats-figures' }, top));
+    Object.entries(data.variants || {}).forEach(function (kv, vi) {
+      const name = kv[0], v = kv[1];
+      const bids = cfg.bids[name] || {};
+      parts.push(el('h3', { text: cfg.titles[name] || name }));
+      const figs = [figure('sessions', text(v.sessions)), figure('deals', text(v.deals)), figure('counters', CS.numSpan(v.counters))];
+      if (v.best_session) figs.push(figure('best session', el('a', { href: '/sessions/' + v.best_session.id + '/', text: '#' + v.best_session.id + ' ' + CS.signed(v.best_session.counters) })));
+      if (v.worst_session) figs.push(figure('worst session', el('a', { href: '/sessions/' + v.worst_session.id + '/', text: '#' + v.worst_session.id + ' ' + CS.signed(v.worst_session.counters) })));
+      if (v.pools_won) figs.push(figure('pools won', text(v.pools_won.count + ' (' + CS.plain.format(v.pools_won.counters) + ' counters)')));
+      if (v.misere_partout) figs.push(figure('all-pass deals', text(v.misere_partout.played + ' played, ' + v.misere_partout.lost + ' lost')));
+      parts.push(el('ul', { class: 'figures' }, figs));
+      const contracts = v.contracts || [];
+      if (contracts.length) {
+        const label = function (c) { return (bids[c.bid] || c.bid) + (c.role === 'partner' ? ' (partner)' : ''); };
+        parts.push(el('div', { class: 'table-wrap' }, [el('table', { class: 'data contracts', 'data-variant': name }, [
+          el('thead', {}, [el('tr', {}, ['Contract', 'Played', 'Made', 'Rate', 'Over-tricks', 'Short'].map(function (h, i) {
+            return el('th', { scope: 'col', class: i ? 'n' : null, text: h });
+          }))]),
+          el('tbody', {}, contracts.map(function (c) {
+            return el('tr', {}, [el('th', { scope: 'row', text: label(c) }), el('td', { class: 'n', text: String(c.played) }),
+              el('td', { class: 'n', text: String(c.made) }), el('td', { class: 'n', text: Math.round(c.rate * 100) + '%' }),
+              el('td', { class: 'n', text: String(c.overtricks) }), el('td', { class: 'n', text: String(c.shortfall) })]);
+          })),
+        ])]));
+        if (chartAvailable()) {
+          const canvas = el('canvas', { role: 'img', 'aria-label': 'Success rate by contract, ' + (cfg.titles[name] || name) });
+          parts.push(el('div', { class: 'chart-box', style: 'height:' + Math.max(160, contracts.length * 28 + 60) + 'px' }, [canvas]));
+          setTimeout(function () {
+            new window.Chart(canvas, {
+              type: 'bar',
+              data: {
+                labels: contracts.map(function (c) { return label(c) + '  ' + c.made + '/' + c.played; }),
+                datasets: [{ label: 'made / played', data: contracts.map(function (c) { return Math.round(c.rate * 1000) / 10; }),
+                  backgroundColor: COLOURS[vi % COLOURS.length] }],
+              },
+              options: { indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false,
+                scales: { x: { min: 0, max: 100, title: { display: true, text: 'success rate, %' } } },
+                plugins: { legend: { display: false } } },
+            });
+          });
+        }
+      }
+    });
+    box.replaceChildren.apply(box, parts);
+  }
+
+  function renderRatings(data) {
+    const box = document.getElementById('ratings-body');
+    const rows = Array.isArray(data) ? data : (data && data.results) || [];
+    if (!rows.length) {
+      box.replaceChildren(el('p', { class: 'muted', text: 'No rating yet: it starts with the first closed session.' }));
+      return;
+    }
+    const last = rows[rows.length - 1];
+    const parts = [el('p', { text: 'After session #' + last.session + ': μ ' + Number(last.mu).toFixed(2) + ' ± σ ' + Number(last.sigma).toFixed(2) + ', ordinal ' + Number(last.ordinal).toFixed(2) + '.' })];
+    if (chartAvailable()) {
+      const canvas = el('canvas', { role: 'img', 'aria-label': 'Rating after each session, with its uncertainty band' });
+      parts.push(el('div', { class: 'chart-box' }, [canvas]));
+      setTimeout(function () {
+        new window.Chart(canvas, {
+          type: 'line',
+          data: {
+            labels: rows.map(function (r) { return '#' + r.session; }),
+            datasets: [
+              { label: 'μ + σ', data: rows.map(function (r) { return r.mu + r.sigma; }), borderWidth: 0, pointRadius: 0, fill: false },
+              { label: 'μ − σ', data: rows.map(function (r) { return r.mu - r.sigma; }), borderWidth: 0, pointRadius: 0,
+                fill: '-1', backgroundColor: 'rgba(11,92,173,0.18)' },
+              { label: 'μ', data: rows.map(function (r) { return r.mu; }), borderColor: COLOURS[0], backgroundColor: COLOURS[0] },
+              { label: 'ordinal (μ − 3σ)', data: rows.map(function (r) { return r.ordinal; }), borderColor: COLOURS[1], backgroundColor: COLOURS[1], borderDash: [4, 4] },
+            ],
+          },
+          options: { responsive: true, maintainAspectRatio: false, animation: false },
+        });
+      });
+    }
+    box.replaceChildren.apply(box, parts);
+  }
+
+  countersChart();
+  CS.api('GET', cfg.stats).then(function (res) {
+    if (res.ok && res.data) renderStats(res.data);
+    else unavailable(document.getElementById('stats-body'), res, 'Detailed statistics');
+  });
+  CS.api('GET', cfg.ratings).then(function (res) {
+    if (res.ok) renderRatings(res.data);
+    else unavailable(document.getElementById('ratings-body'), res, 'Ratings');
+  });
+})();

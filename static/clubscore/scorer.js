@@ -1,0 +1,878 @@
+/* The scorer page: enter a deal, preview its payments (the server's stateless settle), record it.
+ *
+ * Offline at the table: every deal is first written to localStorage with its Idempotency-Key and the
+ * number the scorer believes is next, then sent in order; a deal leaves the queue only when the server
+ * has answered for it. A lost answer is retried with the same key and body, so the server records it
+ * once. A refusal (a conflict with another phone, a closed session, a broken rule) stops the queue and
+ * is shown until the scorer decides; nothing is dropped silently.
+ *
+ * The browser never computes a payment: previews and balances come from the server.
+ */
+(function () {
+  'use strict';
+  const CS = window.CS;
+  const el = CS.el;
+  const cfg = JSON.parse(document.getElementById('scorer-config').textContent);
+  const V = cfg.variant;
+  const names = cfg.players;
+  const QKEY = 'clubscore.queue.' + cfg.session;
+  const SEAT_FIELDS = ['bidder', 'partner', 'jack', 'revoke', 'last_trick'];
+  const SUIT_FIELDS = ['trump', 'turned'];
+  const FORM_FIELDS = ['bid', 'bidder', 'trump', 'partner', 'turned', 'tricks', 'honours', 'conceded', 'jack', 'revoke', 'last_trick'];
+  const SYMBOL = { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠', none: 'NT' };
+  const RETRY_MS = 4000;
+  const POLL_MS = 15000;
+
+  const $ = function (id) { return document.getElementById(id); };
+  const root = $('scorer');
+  const form = $('hand-form');
+
+  const state = {
+    session: null,      // the API's session
+    hands: [],          // the API's hands (raw + settled)
+    sheet: null,        // the API's score sheet
+    form: blankForm(),
+    mode: 'new',        // 'new', 'amend' (a recorded deal) or 'fix' (the first waiting deal)
+    amending: null,     // the deal number being amended
+    sending: false,
+    online: navigator.onLine !== false,
+    awaiting: null,     // the key of the deal the form waits for (sent at once, online)
+    authProblem: null,
+    previewSeq: 0,
+    previewTimer: null,
+    undoArmed: false,
+    undoTimer: null,
+    notice: null,       // a refusal not tied to a waiting deal (an amendment, an undo), shown until dismissed
+    busy: false,
+    loadError: null,
+  };
+
+  function blankForm() {
+    return { bid: '', bidder: null, trump: null, partner: null, turned: null, tricks: [0, 0, 0, 0],
+      honours: 0, conceded: false, jack: null, revoke: null, last_trick: null };
+  }
+
+  // --- the queue (localStorage) -------------------------------------------------------------------
+
+  function loadQueue() {
+    try {
+      const q = JSON.parse(localStorage.getItem(QKEY));
+      return Array.isArray(q) ? q : [];
+    } catch (err) {
+      return [];
+    }
+  }
+
+  function saveQueue(q) {
+    if (q.length) localStorage.setItem(QKEY, JSON.stringify(q));
+    else localStorage.removeItem(QKEY);
+  }
+
+  /* Give the waiting deals consecutive numbers from `start`; a deal whose number changes gets a new key
+   * (its body changes; it was never recorded: the queue sends in order and stopped before it). */
+  function renumberQueue(start) {
+    const q = loadQueue();
+    q.forEach(function (item, i) {
+      if (item.hand.number !== start + i) {
+        item.hand.number = start + i;
+        item.key = CS.uuid4();
+      }
+      delete item.problem;
+    });
+    saveQueue(q);
+  }
+
+  // --- what the server knows ------------------------------------------------------------------------
+
+  async function refresh() {
+    const results = await Promise.all([
+      CS.api('GET', cfg.api.session), CS.api('GET', cfg.api.sheet), CS.apiAll(cfg.api.hands),
+    ]);
+    if (results.some(function (r) { return r.networkError; })) {
+      state.online = false;
+      return false;
+    }
+    const bad = results.find(function (r) { return !r.ok; });
+    if (bad) {
+      state.loadError = bad;
+      if (bad.status === 401 || bad.status === 403) state.authProblem = bad;
+      return false;
+    }
+    state.online = true;
+    state.loadError = null;
+    state.authProblem = null;
+    state.session = results[0].data;
+    state.sheet = results[1].data;
+    state.hands = results[2].data;
+    return true;
+  }
+
+  // --- deal numbers ------------------------------------------------------------------------------
+
+  /* The next deal to enter: the server's next, moved on by the deals waiting (looked up in the deal
+   * order the server sent with the page, not worked out here). */
+  function nextDeal() {
+    if (!state.session) return null;
+    const waiting = loadQueue().length;
+    if (!waiting) return state.session.next;
+    if (!state.session.next) return null;
+    const number = state.session.next.number + waiting;
+    return cfg.deals.find(function (d) { return d.number === number; }) || null;
+  }
+
+  function dealInfo(number) {
+    return cfg.deals.find(function (d) { return d.number === number; }) || null;
+  }
+
+  // --- the form -------------------------------------------------------------------------------------
+
+  function fieldsOf(bid) {
+    return (bid && V.fields[bid]) || {};
+  }
+
+  function buildHand() {
+    const f = state.form;
+    const table = fieldsOf(f.bid);
+    const hand = { bid: f.bid };
+    ['bidder', 'trump', 'partner', 'turned', 'jack', 'revoke', 'last_trick'].forEach(function (name) {
+      if (name in table && f[name] !== null && f[name] !== undefined) hand[name] = f[name];
+    });
+    if ('tricks' in table) hand.tricks = f.tricks.slice();
+    if ('honours' in table && f.honours) hand.honours = f.honours;
+    if ('conceded' in table && f.conceded) hand.conceded = true;
+    return hand;
+  }
+
+  function formFromHand(hand) {
+    const f = blankForm();
+    FORM_FIELDS.forEach(function (name) {
+      if (hand[name] !== undefined && hand[name] !== null) f[name] = name === 'tricks' ? hand.tricks.slice() : hand[name];
+    });
+    return f;
+  }
+
+  function missingRequired() {
+    const table = fieldsOf(state.form.bid);
+    return Object.keys(table).filter(function (name) {
+      return table[name] === 'R' && name !== 'tricks' && (state.form[name] === null || state.form[name] === undefined);
+    });
+  }
+
+  function optionButtons(group, options, value, onPick) {
+    const box = form.querySelector('[data-group="' + group + '"]');
+    box.replaceChildren();
+    options.forEach(function (opt) {
+      box.appendChild(el('button', {
+        type: 'button', class: 'opt' + (opt.cls ? ' ' + opt.cls : ''), 'aria-pressed': String(opt.value === value),
+        'data-value': opt.value === null ? '' : String(opt.value), title: opt.title || null,
+        onclick: function () { onPick(opt.value); },
+      }, [opt.label]));
+    });
+  }
+
+  function seatOptions(name, table) {
+    let seats = [0, 1, 2, 3];
+    if (name === 'partner') seats = seats.filter(function (s) { return s !== state.form.bidder; });
+    const options = seats.map(function (s) { return { value: s, label: names[s] }; });
+    if (table[name] === 'O') options.push({ value: null, label: 'none', cls: 'none' });
+    return options;
+  }
+
+  function suitOptions(name, table) {
+    const suits = V.suits.map(function (s) {
+      return { value: s.code, label: s.symbol, title: s.code, cls: 'suit suit-' + s.code };
+    });
+    if (name === 'trump' && V.no_trump) suits.push({ value: 'none', label: 'NT', title: 'no trump', cls: 'suit' });
+    if (table[name] === 'O') suits.push({ value: null, label: 'none', cls: 'none' });
+    return suits;
+  }
+
+  function set(name, value) {
+    state.form[name] = value;
+    if (name === 'bidder' && state.form.partner === value) state.form.partner = null;
+    clearErrors();
+    renderForm();
+    schedulePreview();
+  }
+
+  /* Rarely used optional fields (a revoke; American's first-preference suit) wait under "More". */
+  function moveRareFields() {
+    if (!form) return;
+    const more = $('more-fields');
+    const rare = ['revoke'];
+    const turnedModes = Object.values(V.fields).map(function (t) { return t.turned; }).filter(Boolean);
+    if (turnedModes.length && turnedModes.every(function (m) { return m === 'O'; })) rare.push('turned');
+    rare.forEach(function (name) { more.appendChild(form.querySelector('.frow[data-field="' + name + '"]')); });
+  }
+
+  function renderForm() {
+    if (!form) return;
+    const f = state.form;
+    const table = fieldsOf(f.bid);
+    $('f-bid').value = f.bid;
+    form.querySelectorAll('.frow[data-field]').forEach(function (row) {
+      const name = row.dataset.field;
+      row.hidden = name !== 'bid' && !(name in table) && !(name === 'bidder' && !f.bid);
+      row.classList.toggle('required', table[name] === 'R');
+    });
+    const more = $('more-fields');
+    const shown = Array.from(more.querySelectorAll('.frow')).filter(function (row) { return !row.hidden; });
+    more.hidden = !shown.length;
+    $('more-summary').textContent = 'More: ' + shown.map(function (row) { return V.field_labels[row.dataset.field].toLowerCase(); }).join(', ');
+    if (shown.some(function (row) { return state.form[row.dataset.field] !== null; })) more.open = true;
+    SEAT_FIELDS.forEach(function (name) {
+      if (name in table || (name === 'bidder' && !f.bid)) {
+        optionButtons(name, seatOptions(name, f.bid ? table : { bidder: 'R' }), f[name], function (v) { set(name, v); });
+      }
+    });
+    SUIT_FIELDS.forEach(function (name) {
+      if (name in table) optionButtons(name, suitOptions(name, table), f[name], function (v) { set(name, v); });
+    });
+    if ('honours' in table) {
+      optionButtons('honours', [0, 3, 4].map(function (h) { return { value: h, label: String(h) }; }), f.honours,
+        function (v) { set('honours', v); });
+    }
+    $('f-conceded').checked = !!f.conceded;
+    renderTricks();
+    const record = $('record');
+    const deal = state.mode === 'amend' ? { number: state.amending } : state.mode === 'fix' ? { number: loadQueue()[0].hand.number } : nextDeal();
+    if (deal) {
+      record.textContent = state.mode === 'amend' ? 'Save deal ' + deal.number
+        : state.mode === 'fix' ? 'Save waiting deal ' + deal.number : 'Record deal ' + deal.number;
+    }
+    record.disabled = state.busy || !f.bid;
+  }
+
+  function renderTricks() {
+    const box = form.querySelector('.steppers');
+    const total = state.form.tricks.reduce(function (a, b) { return a + b; }, 0);
+    const left = 13 - total;
+    $('tricks-left').textContent = left > 0 ? '(' + left + ' left)' : left === 0 ? '(all 13)' : '(' + (-left) + ' too many)';
+    box.replaceChildren();
+    [0, 1, 2, 3].forEach(function (seat) {
+      const value = state.form.tricks[seat];
+      const label = 'tricks of ' + names[seat];
+      box.appendChild(el('div', { class: 'stepper', role: 'group', 'aria-label': label }, [
+        el('span', { class: 'who', text: names[seat] }),
+        el('button', { type: 'button', class: 'step', 'aria-label': names[seat] + ' one trick fewer', disabled: value <= 0,
+          'data-seat': String(seat), 'data-step': '-1',
+          onclick: function () { stepTricks(seat, -1); } }, ['−']),
+        el('output', { class: 'count', 'aria-live': 'polite', 'data-seat': String(seat), text: String(value) }),
+        el('button', { type: 'button', class: 'step', 'aria-label': names[seat] + ' one trick more', disabled: left <= 0 || value >= 13,
+          'data-seat': String(seat), 'data-step': '1',
+          onclick: function () { stepTricks(seat, 1); } }, ['+']),
+      ]));
+    });
+  }
+
+  function stepTricks(seat, by) {
+    const tricks = state.form.tricks.slice();
+    tricks[seat] = Math.max(0, Math.min(13, tricks[seat] + by));
+    set('tricks', tricks);
+  }
+
+  function resetForm() {
+    state.form = blankForm();
+    state.mode = 'new';
+    state.amending = null;
+    clearErrors();
+    render();
+    state.previewSeq++; // an answer still on its way is for the old form
+    preview();
+  }
+
+  // --- errors next to their fields ------------------------------------------------------------------
+
+  function clearErrors() {
+    if (!form) return;
+    form.querySelectorAll('.ferr').forEach(function (p) { p.textContent = ''; });
+    form.querySelectorAll('.frow').forEach(function (row) { row.classList.remove('has-error'); });
+  }
+
+  /* The server's error, each message beside the field it names, in the server's words. */
+  function showErrors(error) {
+    clearErrors();
+    const other = [];
+    Object.entries(error.fields || {}).forEach(function (kv) {
+      const name = kv[0], msgs = kv[1];
+      const target = $('err-' + name);
+      const row = target && target.closest('.frow');
+      if (target && row && !row.hidden) {
+        target.textContent = msgs.join(' ');
+        row.classList.add('has-error');
+        if (row.parentElement.tagName === 'DETAILS') row.parentElement.open = true;
+      } else {
+        other.push(name + ': ' + msgs.join(' '));
+      }
+    });
+    if (!Object.keys(error.fields || {}).length || other.length) {
+      $('err-other').textContent = other.length ? other.join(' — ') : error.message;
+    }
+    const first = form.querySelector('.has-error');
+    if (first) first.scrollIntoView({ block: 'nearest' });
+  }
+
+  // --- preview (the server settles; the browser shows) ------------------------------------------------
+
+  function schedulePreview() {
+    clearTimeout(state.previewTimer);
+    state.previewTimer = setTimeout(preview, 200);
+  }
+
+  function previewSheet(hand) {
+    const sheet = Object.assign({}, state.sheet);
+    delete sheet.close;
+    const waiting = loadQueue().map(function (item) { const h = Object.assign({}, item.hand); delete h.number; return h; });
+    if (state.mode === 'amend') {
+      sheet.hands = state.sheet.hands.slice();
+      sheet.hands[state.amending - 1] = hand;
+      sheet.hands = sheet.hands.concat(waiting);
+    } else if (state.mode === 'fix') {
+      sheet.hands = state.sheet.hands.concat([hand], waiting.slice(1));
+    } else {
+      sheet.hands = state.sheet.hands.concat(waiting, [hand]);
+    }
+    return sheet;
+  }
+
+  function partyName(p) { return p === 'pool' ? 'pool' : names[p]; }
+
+  function deltasLine(deltas) {
+    return el('ul', { class: 'deltas' }, deltas.map(function (d, seat) {
+      return el('li', {}, [el('span', { class: 'who', text: names[seat] }), ' ', CS.numSpan(d)]);
+    }));
+  }
+
+  function transfersList(transfers) {
+    return el('details', { class: 'transfers' }, [
+      el('summary', { text: transfers.length + ' transfer' + (transfers.length === 1 ? '' : 's') }),
+      el('ul', {}, transfers.map(function (t) {
+        return el('li', { text: partyName(t.from) + ' → ' + partyName(t.to) + ': ' + CS.plain.format(t.counters) + ' (' + t.reason + ')' });
+      })),
+    ]);
+  }
+
+  function poolsText(pools) {
+    if (!pools || !pools.length) return V.pool_label + ' empty';
+    return V.pool_label + ' ' + pools.map(function (p) { return CS.plain.format(p); }).join(' · ');
+  }
+
+  async function preview() {
+    const box = $('preview');
+    if (!box || !state.sheet) return;
+    box.hidden = false;
+    delete box.dataset.hand;
+    const f = state.form;
+    if (!f.bid) {
+      box.replaceChildren(el('p', { class: 'muted', text: 'Choose the bid; every payment is shown here before you record it.' }));
+      return;
+    }
+    const missing = missingRequired();
+    if (missing.length) {
+      box.replaceChildren(el('p', { class: 'muted', text: 'Still to enter: ' + missing.map(function (m) { return V.field_labels[m] || m; }).join(', ') + '.' }));
+      return;
+    }
+    if (navigator.onLine === false) {
+      box.replaceChildren(el('p', { class: 'muted', text: 'No preview offline: the server checks and settles the deal when it is sent.' }));
+      return;
+    }
+    const hand = buildHand();
+    const seq = ++state.previewSeq;
+    const sheet = previewSheet(hand);
+    const position = state.mode === 'amend' ? state.amending
+      : state.mode === 'fix' ? state.sheet.hands.length + 1 : sheet.hands.length;
+    const res = await CS.api('POST', cfg.api.settle, sheet);
+    if (seq !== state.previewSeq) return;
+    if (!res.networkError && !state.online) {
+      state.online = true; // the server answered: send what waits
+      flush();
+    }
+    if (res.networkError) {
+      state.online = false;
+      renderStatus();
+      box.replaceChildren(el('p', { class: 'muted', text: 'No preview offline: the server checks and settles the deal when it is sent.' }));
+      return;
+    }
+    const error = CS.errorOf(res);
+    if (!res.ok) {
+      if (error && error.hand === position) {
+        showErrors(error);
+        box.replaceChildren(el('p', { class: 'warn', text: 'Not valid yet: ' + error.message }));
+      } else {
+        box.replaceChildren(el('p', { class: 'warn', text: error ? error.message : 'The preview failed (' + res.status + ').' }));
+      }
+      return;
+    }
+    clearErrors();
+    const settled = res.data.hands[position - 1];
+    const parts = [el('p', { class: 'preview-title', text: (state.mode === 'amend' ? 'Deal ' + position + ' would become:' : 'Deal ' + position + ' pays:') })];
+    if (state.mode === 'amend') {
+      const before = state.hands[position - 1];
+      parts.push(changeTable(before.deltas, settled.deltas, state.session.balances, res.data.balances));
+    } else {
+      parts.push(deltasLine(settled.deltas));
+    }
+    parts.push(el('p', { class: 'pools-after', text: poolsText(settled.pools) }));
+    parts.push(transfersList(settled.transfers));
+    box.replaceChildren.apply(box, parts);
+    box.dataset.hand = JSON.stringify(hand); // what this preview is of
+  }
+
+  /* An amendment's preview: each seat's change in that deal and its total, before and after. */
+  function changeTable(oldDeltas, newDeltas, oldTotals, newTotals) {
+    const rows = [0, 1, 2, 3].map(function (seat) {
+      const changed = oldDeltas[seat] !== newDeltas[seat] || oldTotals[seat] !== newTotals[seat];
+      return el('tr', { class: changed ? 'changed' : '' }, [
+        el('th', { scope: 'row', text: names[seat] }),
+        el('td', {}, [CS.numSpan(oldDeltas[seat])]), el('td', {}, [CS.numSpan(newDeltas[seat])]),
+        el('td', {}, [CS.numSpan(oldTotals[seat])]), el('td', {}, [CS.numSpan(newTotals[seat])]),
+      ]);
+    });
+    return el('table', { class: 'change-table' }, [
+      el('thead', {}, [el('tr', {}, [el('th', { text: '' }), el('th', { text: 'deal was' }), el('th', { text: 'becomes' }),
+        el('th', { text: 'total was' }), el('th', { text: 'becomes' })])]),
+      el('tbody', {}, rows),
+    ]);
+  }
+
+  // --- recording -------------------------------------------------------------------------------------
+
+  async function onRecord() {
+    if (state.busy) return;
+    if (state.mode === 'amend') return amend();
+    const hand = buildHand();
+    if (state.mode === 'fix') {
+      const q = loadQueue();
+      q[0].hand = Object.assign(hand, { number: q[0].hand.number });
+      q[0].key = CS.uuid4();
+      delete q[0].problem;
+      saveQueue(q);
+      resetForm();
+      flush();
+      return;
+    }
+    const deal = nextDeal();
+    if (!deal) return;
+    const q = loadQueue();
+    const item = { key: CS.uuid4(), hand: Object.assign(hand, { number: deal.number }), at: new Date().toISOString() };
+    const direct = q.length === 0 && state.online && !state.sending;
+    q.push(item);
+    saveQueue(q);
+    if (direct) {
+      state.awaiting = item.key;
+      state.busy = true;
+      $('record').textContent = 'Recording deal ' + deal.number + '…';
+      $('record').disabled = true;
+    } else {
+      resetForm();
+      notify('Deal ' + deal.number + ' is kept on this phone and waits to be sent.', null);
+    }
+    flush();
+  }
+
+  function done(item) {
+    if (state.awaiting === item.key) {
+      state.awaiting = null;
+      state.busy = false;
+      return true;
+    }
+    return false;
+  }
+
+  /* Send the waiting deals, oldest first, one at a time. */
+  async function flush() {
+    if (state.sending) return;
+    let q = loadQueue();
+    if (!q.length || q[0].problem || state.mode === 'fix') { render(); return; }
+    state.sending = true;
+    renderStatus();
+    let recorded = false;
+    try {
+      while ((q = loadQueue()).length && !q[0].problem) {
+        const item = q[0];
+        const res = await CS.api('POST', cfg.api.hands, item.hand, { 'Idempotency-Key': item.key });
+        if (res.networkError) {
+          state.online = false;
+          if (done(item)) { resetForm(); notify('No network: deal ' + item.hand.number + ' is kept on this phone and waits to be sent.', null); }
+          break;
+        }
+        state.online = true;
+        const error = CS.errorOf(res);
+        const code = error && error.code;
+        if (res.status === 201) {
+          q = loadQueue();
+          if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
+          recorded = true;
+          if (done(item)) resetForm();
+          notify('Deal ' + res.data.number + ' recorded.', res.data);
+          continue;
+        }
+        if (res.status >= 500 || res.status === 429 || code === 'idempotency_in_flight') {
+          if (done(item)) { resetForm(); notify('The server could not take deal ' + item.hand.number + ' yet; it waits on this phone.', null); }
+          break; // the retry timer sends it again, with the same key
+        }
+        if (res.status === 401 || res.status === 403) {
+          state.authProblem = res;
+          if (done(item)) { resetForm(); }
+          break;
+        }
+        if (done(item) && res.status === 400) {
+          // Entered just now and refused: back to the form, the server's words beside the fields.
+          q = loadQueue();
+          if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
+          showErrors(error || { message: 'refused (' + res.status + ')', fields: {} });
+          break;
+        }
+        // A conflict or a refusal of a deal that waited: stop and show it until the scorer decides.
+        if (state.awaiting === item.key) { state.awaiting = null; state.busy = false; resetForm(); }
+        q = loadQueue();
+        if (q.length && q[0].key === item.key) {
+          q[0].problem = { status: res.status, error: error || { code: 'error', message: 'refused (' + res.status + ')', fields: {} } };
+          saveQueue(q);
+        }
+        break;
+      }
+    } finally {
+      state.sending = false;
+      state.busy = false;
+    }
+    if (recorded || state.online) await refresh();
+    render();
+    schedulePreview();
+  }
+
+  async function amend() {
+    const number = state.amending;
+    const hand = buildHand();
+    state.busy = true;
+    renderForm();
+    const res = await CS.api('PUT', cfg.api.hands + number + '/', hand, { 'If-Match': '"' + state.session.version + '"' });
+    state.busy = false;
+    if (res.networkError) {
+      state.online = false;
+      render();
+      $('err-other').textContent = 'No network: the amendment was not saved. Try again when the network is back.';
+      return;
+    }
+    const error = CS.errorOf(res);
+    if (res.ok) {
+      await refresh();
+      resetForm();
+      notify('Deal ' + number + ' amended.', res.data);
+      return;
+    }
+    if (res.status === 412 || res.status === 409) {
+      await refresh();
+      state.notice = { status: res.status, error: error };
+      render();
+      return;
+    }
+    if (error && error.hand && error.hand !== number) {
+      showErrors({ message: error.message, fields: {} });
+    } else {
+      showErrors(error || { message: 'refused (' + res.status + ')', fields: {} });
+    }
+    renderForm();
+  }
+
+  // --- undo ----------------------------------------------------------------------------------------
+
+  async function onUndo() {
+    const q = loadQueue();
+    if (!state.undoArmed) {
+      state.undoArmed = true;
+      $('undo').textContent = q.length ? 'Tap again: remove waiting deal ' + q[q.length - 1].hand.number
+        : 'Tap again: undo deal ' + state.hands.length;
+      $('undo').classList.add('armed');
+      clearTimeout(state.undoTimer);
+      state.undoTimer = setTimeout(function () { state.undoArmed = false; renderActions(); }, 4000);
+      return;
+    }
+    state.undoArmed = false;
+    clearTimeout(state.undoTimer);
+    if (q.length) {
+      q.pop();
+      saveQueue(q);
+      notify('The waiting deal was removed; it was never sent.', null);
+      render();
+      return;
+    }
+    const number = state.hands.length;
+    const res = await CS.api('DELETE', cfg.api.hands + number + '/', null, { 'If-Match': '"' + state.session.version + '"' });
+    if (res.networkError) {
+      state.online = false;
+      render();
+      notify('No network: deal ' + number + ' was not undone.', null);
+      return;
+    }
+    await refresh();
+    if (res.ok) {
+      notify('Deal ' + number + ' undone.', null);
+    } else {
+      state.notice = { status: res.status, error: CS.errorOf(res) };
+    }
+    render();
+    schedulePreview();
+  }
+
+  // --- amend an earlier deal ---------------------------------------------------------------------------
+
+  function startAmend(number) {
+    const hand = state.hands[number - 1];
+    state.mode = 'amend';
+    state.amending = number;
+    state.form = formFromHand(hand);
+    clearErrors();
+    render();
+    schedulePreview();
+    root.scrollIntoView({ block: 'start' });
+  }
+
+  function startFix() {
+    const q = loadQueue();
+    state.mode = 'fix';
+    state.form = formFromHand(q[0].hand);
+    render();
+    showErrors(q[0].problem.error);
+    schedulePreview();
+  }
+
+  // --- messages --------------------------------------------------------------------------------------
+
+  function notify(text, hand) {
+    const box = $('confirmation');
+    const parts = [el('p', { text: text })];
+    if (hand && hand.deltas) {
+      parts.push(deltasLine(hand.deltas));
+      parts.push(el('p', { class: 'muted', text: poolsText(hand.pools) }));
+    }
+    box.replaceChildren.apply(box, parts);
+    box.hidden = false;
+  }
+
+  function summary(hand) {
+    const bid = V.bids.find(function (b) { return b.code === hand.bid; });
+    const bits = [hand.bidder !== undefined && hand.bidder !== null ? names[hand.bidder] : '', bid ? bid.label : hand.bid];
+    if (hand.trump) bits.push(SYMBOL[hand.trump] || hand.trump);
+    if (hand.tricks && hand.bidder !== undefined && hand.bidder !== null) bits.push(hand.tricks[hand.bidder] + ' tricks');
+    return bits.filter(Boolean).join(' ');
+  }
+
+  function showConflict(problem, item) {
+    const box = $('conflict');
+    const error = problem.error || { message: 'refused (' + problem.status + ')', code: 'error' };
+    const parts = [];
+    const buttons = [];
+    if (item && error.code === 'stale_number') {
+      const next = error.session && error.session.next;
+      parts.push(el('p', { class: 'conflict-title', text: 'Conflict: deal ' + item.hand.number + ' was already recorded by another device.' }));
+      parts.push(el('p', { text: 'Yours was not recorded: ' + summary(item.hand) + '. ' + error.message }));
+      if (next) {
+        buttons.push(el('button', { type: 'button', class: 'primary', onclick: function () { renumberQueue(next.number); flush(); } },
+          ['Record mine as deal ' + next.number]));
+      }
+      buttons.push(discardButton(item));
+    } else if (item && error.code === 'session_closed') {
+      parts.push(el('p', { class: 'conflict-title', text: 'The session was closed before deal ' + item.hand.number + ' was sent.' }));
+      parts.push(el('p', { text: 'Yours was not recorded: ' + summary(item.hand) + '. A treasurer can reopen the session; then send it again.' }));
+      buttons.push(el('button', { type: 'button', onclick: function () { retryHead(); } }, ['Try again']));
+      buttons.push(discardButton(item));
+    } else if (item) {
+      parts.push(el('p', { class: 'conflict-title', text: 'Deal ' + item.hand.number + ' was refused (' + summary(item.hand) + ').' }));
+      parts.push(el('p', { text: error.message }));
+      buttons.push(el('button', { type: 'button', class: 'primary', onclick: startFix }, ['Fix it']));
+      buttons.push(discardButton(item));
+    } else {
+      const title = problem.status === 412 ? 'The session changed on another device: look again, then retry.'
+        : 'Refused: ' + error.message;
+      parts.push(el('p', { class: 'conflict-title', text: title }));
+      if (problem.status === 412) parts.push(el('p', { class: 'muted', text: error.message }));
+      buttons.push(el('button', { type: 'button', onclick: function () { state.notice = null; box.hidden = true; } }, ['OK']));
+    }
+    parts.push(el('div', { class: 'buttons' }, buttons));
+    box.replaceChildren.apply(box, parts);
+    box.hidden = false;
+  }
+
+  function discardButton(item) {
+    return el('button', { type: 'button', class: 'danger', onclick: function () {
+      const q = loadQueue();
+      if (q.length && q[0].key === item.key) q.shift();
+      saveQueue(q);
+      if (state.session && state.session.next) renumberQueue(state.session.next.number);
+      if (state.mode === 'fix') resetForm();
+      notify('Your deal ' + item.hand.number + ' was discarded.', null);
+      flush();
+    } }, ['Discard mine']);
+  }
+
+  function retryHead() {
+    const q = loadQueue();
+    if (!q.length) return;
+    delete q[0].problem;
+    q[0].key = CS.uuid4(); // the refusal is stored with the old key; a new attempt needs a new one
+    saveQueue(q);
+    flush();
+  }
+
+  // --- rendering ------------------------------------------------------------------------------------
+
+  function renderStatus() {
+    const q = loadQueue();
+    const badge = $('queue-badge');
+    const banner = $('banner');
+    badge.hidden = !q.length;
+    badge.textContent = '⟳ ' + q.length + ' waiting';
+    const lines = [];
+    if (state.authProblem) {
+      lines.push(el('p', {}, ['You are logged out. ', el('a', { href: cfg.pages.login, target: '_blank', text: 'Log in again' }),
+        ' (in a new tab; deals on this phone are kept), then ',
+        el('button', { type: 'button', class: 'link', onclick: function () { state.authProblem = null; flush(); refresh().then(render); } }, ['retry']), '.']));
+    }
+    if (!state.online) lines.push(el('p', { class: 'offline', text: 'Offline: deals are kept on this phone and sent when the network returns.' }));
+    if (q.length) {
+      const text = q.length === 1 ? '1 deal waiting to be sent' : q.length + ' deals waiting to be sent';
+      lines.push(el('p', { class: 'waiting', text: text + ' (' + q.map(function (i) { return i.hand.number; }).join(', ') + ')' + (state.sending ? ': sending…' : '.') }));
+    }
+    banner.replaceChildren.apply(banner, lines);
+    banner.hidden = !lines.length;
+    banner.classList.toggle('is-offline', !state.online);
+    const head = q[0];
+    if (head && head.problem) showConflict(head.problem, head);
+    else if (state.notice) showConflict(state.notice, null);
+    else $('conflict').hidden = true;
+  }
+
+  function renderHead() {
+    const s = state.session;
+    if (!s) return;
+    const deal = state.mode === 'amend' ? dealInfo(state.amending) : state.mode === 'fix' ? dealInfo(loadQueue()[0].hand.number) : nextDeal();
+    const title = $('deal-title');
+    if (state.mode === 'amend') title.textContent = 'Amending deal ' + state.amending;
+    else if (state.mode === 'fix') title.textContent = 'Fixing waiting deal ' + deal.number;
+    else if (s.status === 'closed') title.textContent = 'Session closed';
+    else title.textContent = deal ? 'Deal ' + deal.number : 'The game is over';
+    $('deal-dealer').textContent = deal ? '· dealer ' + names[deal.dealer] : '';
+    $('deal-double').hidden = !(deal && deal.double);
+    $('pools-line').textContent = poolsText(s.pools);
+    const mode = $('mode-line');
+    if (state.mode === 'amend' || state.mode === 'fix') {
+      mode.replaceChildren(el('span', { text: state.mode === 'amend' ? 'Amending deal ' + state.amending + ': the preview shows what changes.' : 'Fix the waiting deal, then save it.' }),
+        el('button', { type: 'button', class: 'secondary', onclick: function () { resetForm(); schedulePreview(); } }, ['Cancel']));
+      mode.hidden = false;
+    } else {
+      mode.hidden = true;
+    }
+  }
+
+  function renderBalances() {
+    const s = state.session;
+    const list = $('balances');
+    if (!s) return;
+    list.replaceChildren.apply(list, s.balances.map(function (b, seat) {
+      return el('li', { 'data-seat': String(seat) }, [el('span', { class: 'who', text: names[seat] }), ' ', CS.numSpan(b)]);
+    }));
+    const waiting = loadQueue().length;
+    const note = $('balances-note');
+    note.hidden = !waiting;
+    note.textContent = !waiting ? '' : (s.hands ? 'After deal ' + s.hands : 'Before the first deal')
+      + ': the ' + (waiting === 1 ? 'deal' : waiting + ' deals') + ' waiting to be sent are not counted yet.';
+  }
+
+  function renderActions() {
+    const undo = $('undo');
+    if (!undo) return;
+    const q = loadQueue();
+    const s = state.session;
+    const open = s && s.status === 'open';
+    if (state.undoArmed) return;
+    undo.classList.remove('armed');
+    if (q.length) {
+      const last = q[q.length - 1];
+      undo.hidden = false;
+      undo.disabled = state.sending && q.length === 1;
+      undo.textContent = 'Remove waiting deal ' + last.hand.number;
+    } else {
+      undo.hidden = !(open && state.hands.length);
+      undo.disabled = !state.online || state.mode !== 'new';
+      undo.textContent = 'Undo deal ' + state.hands.length;
+    }
+  }
+
+  function renderDeals() {
+    const list = $('deal-list');
+    const canAmend = cfg.can_score && state.session && state.session.status === 'open' && !loadQueue().length && state.online;
+    const items = state.hands.slice().reverse().map(function (h) {
+      return el('li', { value: String(h.number) }, [
+        el('span', { class: 'deal-no', text: '#' + h.number }), ' ',
+        el('span', { class: 'muted', text: names[h.dealer] + ' dealt' + (h.double ? ' ×2' : '') + ': ' }),
+        el('span', { text: summary(h) }), ' ',
+        deltasLine(h.deltas),
+        canAmend ? el('button', { type: 'button', class: 'secondary small', 'data-amend': String(h.number),
+          onclick: function () { startAmend(h.number); } }, ['Amend']) : null,
+      ]);
+    });
+    list.replaceChildren.apply(list, items);
+  }
+
+  function render() {
+    if (!state.session) {
+      root.dataset.state = state.loadError ? 'error' : 'loading';
+      return;
+    }
+    root.dataset.state = 'ready';
+    const open = state.session.status === 'open';
+    const canEnter = cfg.can_score && open && (state.mode !== 'new' || !!nextDeal());
+    if (form) {
+      form.hidden = !canEnter;
+      $('record').hidden = !canEnter;
+      $('preview').hidden = !canEnter;
+      if (canEnter) renderForm();
+    }
+    renderHead();
+    renderStatus();
+    renderBalances();
+    renderActions();
+    renderDeals();
+    root.dataset.waiting = String(loadQueue().length);
+    root.dataset.version = String(state.session.version);
+  }
+
+  // --- wiring ----------------------------------------------------------------------------------------
+
+  moveRareFields();
+  if (form) {
+    $('f-bid').addEventListener('change', function (e) { set('bid', e.target.value); });
+    $('f-conceded').addEventListener('change', function (e) { set('conceded', e.target.checked); });
+    $('record').addEventListener('click', onRecord);
+    form.addEventListener('submit', function (e) { e.preventDefault(); onRecord(); });
+  }
+  if ($('undo')) $('undo').addEventListener('click', onUndo);
+
+  window.addEventListener('online', function () { state.online = true; renderStatus(); flush(); });
+  window.addEventListener('offline', function () { state.online = false; render(); });
+  window.addEventListener('storage', function (e) { if (e.key === QKEY) render(); });
+
+  setInterval(function () {
+    const q = loadQueue();
+    if (q.length && !q[0].problem && !state.sending && state.mode !== 'fix') flush();
+  }, RETRY_MS);
+
+  setInterval(async function () {
+    if (state.sending || state.busy || document.hidden) return;
+    const res = await CS.api('GET', cfg.api.session);
+    if (res.networkError) { if (state.online) { state.online = false; render(); } return; }
+    if (!state.online) { state.online = true; flush(); }
+    if (res.ok && state.session && res.data.version !== state.session.version) {
+      await refresh();
+      render();
+      schedulePreview();
+    }
+  }, POLL_MS);
+
+  refresh().then(function () {
+    render();
+    schedulePreview();
+    flush();
+  });
+})();

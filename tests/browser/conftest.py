@@ -1,0 +1,87 @@
+"""Browser tests: Playwright driving Debian's chromium against pytest-django's live server.
+
+Skipped, with the reason, only when /usr/bin/chromium is absent (`apt-get install chromium`; `.ci/run`
+installs it). No browser is ever downloaded. Screenshots go to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from tests.ledger_fixtures import *  # noqa: F403
+from tests.ledger_fixtures import PASSWORD
+
+# Playwright's sync API keeps an event loop in this thread; the test's own ORM calls are synchronous.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(settings.BASE_DIR) / "test-artifacts" / "screenshots"
+PHONE = {"width": 360, "height": 740}
+
+
+# Every module here starts with: pytestmark = BROWSER
+BROWSER = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian's chromium is not installed at {CHROMIUM}"),
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
+    """A fresh browser context (its own cookies and localStorage) per call: a phone, by default."""
+    contexts = []
+
+    def make(viewport: dict[str, int] | None = None) -> Any:
+        context = browser.new_context(viewport=viewport or PHONE, base_url=live_server.url, locale="en-US")
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []  # type: ignore[attr-defined]
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))  # type: ignore[attr-defined]
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def login(page: Any, username: str, to: str = "/") -> None:
+    page.goto(f"/login/?next={to}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**{to}")
+
+
+def screenshot(page: Any, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    print(f"screenshot: {path}")
+    return path

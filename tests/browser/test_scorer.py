@@ -1,0 +1,385 @@
+"""The scorer page in a real browser, on a 360 px phone: recording, previews, errors beside their fields,
+amending and undoing, and the offline queue (nothing lost, nothing recorded twice, conflicts shown)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from ledger import selectors, services
+from ledger.engine import settle
+from ledger.models import Club, Hand, HandRevision, Player, Session
+from tests.browser.conftest import BROWSER, login, screenshot
+from tests.ledger_fixtures import fresh, open_session
+
+pytestmark = BROWSER
+
+NAMES = ["Ann", "Ben", "Cleo", "Dan"]
+# Three American deals (decimal tables, ante 5): a made seven, a failed six, misère partout.
+THREE = [
+    {"bid": "seven", "bidder": 2, "trump": "hearts", "tricks": [2, 1, 8, 2]},
+    {"bid": "six", "bidder": 1, "trump": "clubs", "tricks": [3, 5, 3, 2]},
+    {"bid": "pass", "tricks": [4, 4, 3, 2]},
+]
+
+
+class Scorer:
+    """Drives the scorer page the way a scorer's thumb does."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    def open(self, session: Session) -> Scorer:
+        self.page.goto(f"/sessions/{session.pk}/score/")
+        expect(self.page.locator("#scorer")).to_have_attribute("data-state", "ready")
+        return self
+
+    def choose(self, group: str, value: Any) -> None:
+        self.page.click(f'[data-group="{group}"] button[data-value="{value}"]')
+
+    def enter(self, hand: dict[str, Any]) -> None:
+        page = self.page
+        page.select_option("#f-bid", hand["bid"])
+        for name in ("bidder", "turned", "trump", "partner", "jack", "revoke", "last_trick"):
+            if name in hand:
+                self.choose(name, hand[name])
+        if "honours" in hand:
+            self.choose("honours", hand["honours"])
+        if hand.get("conceded"):
+            page.check("#f-conceded")
+        for step in ("-1", "1"):  # fewer first: a + is disabled while the four hold 13
+            for seat, wanted in enumerate(hand.get("tricks", [])):
+                count = page.locator(f'.stepper output[data-seat="{seat}"]')
+                while (int(count.inner_text()) - wanted) * int(step) < 0:
+                    page.click(f'.stepper button[data-seat="{seat}"][data-step="{step}"]')
+
+    def record(self) -> None:
+        self.page.click("#record")
+
+    def wait_recorded(self, number: int) -> None:
+        expect(self.page.locator("#confirmation")).to_contain_text(f"Deal {number} recorded.")
+        expect(self.page.locator("#deal-title")).to_have_text(f"Deal {number + 1}")
+
+    def preview_deltas(self, hand: dict[str, Any]) -> list[int]:
+        """The deltas the preview shows, once it is the preview of `hand`."""
+        self.wait_preview(hand)
+        return [
+            int(v) for v in self.page.locator("#preview .deltas .num").evaluate_all("els => els.map(e => e.dataset.n)")
+        ]
+
+    def wait_preview(self, hand: dict[str, Any]) -> None:
+        self.page.wait_for_function(
+            """exp => {
+                const h = document.querySelector('#preview').dataset.hand;
+                if (!h) return false;
+                const got = JSON.parse(h);
+                const keys = Object.keys(exp);
+                return keys.length === Object.keys(got).length
+                    && keys.every(k => JSON.stringify(got[k]) === JSON.stringify(exp[k]));
+            }""",
+            arg=hand,
+        )
+
+    def balances(self) -> list[int]:
+        return [int(v) for v in self.page.locator("#balances .num").evaluate_all("els => els.map(e => e.dataset.n)")]
+
+    def queue(self) -> list[dict[str, Any]]:
+        return json.loads(self.page.evaluate("key => localStorage.getItem(key) || '[]'", self.queue_key))
+
+    @property
+    def queue_key(self) -> str:
+        return "clubscore.queue." + self.page.url.rstrip("/").split("/")[-2]
+
+
+@pytest.fixture
+def table(admin: Any, club: Club, players: list[Player], scorer: Any) -> Session:
+    """An open American session (defaults: decimal tables, ante 5), Ann dealing first, with a stake."""
+    return open_session(admin, club, players, stake={"currency": "USD", "per_counter": "0.01"})
+
+
+def sheet_with(session: Session, hands: list[dict[str, Any]]) -> dict[str, Any]:
+    sheet = selectors.session_sheet(session=fresh(session))
+    return {**sheet, "hands": hands}
+
+
+def raw_hands(session: Session) -> list[dict[str, Any]]:
+    return [h.raw for h in Hand.objects.filter(session=session).order_by("number")]
+
+
+def test_open_a_session_and_record_three_deals(new_page: Any, scorer: Any, club: Club, players: list[Player]) -> None:
+    page = new_page()
+    login(page, "scorer", f"/clubs/{club.pk}/")
+    screenshot(page, "club")
+    page.click("text=Open a new session")
+    for seat, name in enumerate(NAMES):
+        page.select_option(f"#seat-{seat}", label=name)
+    expect(page.locator('[data-seat-name="2"]')).to_have_text("Seat 3: Cleo")
+    page.fill("#stake_currency", "USD")
+    page.fill("#stake_per_counter", "0.01")
+    screenshot(page, "session-new")
+    page.click("text=Open the session")
+    page.wait_for_url("**/score/")
+    session = Session.objects.get()
+    assert session.rules == {"table": "decimal", "ante": 5, "pool_limit": 100, "last_trick_hand": False}
+    scorer_page = Scorer(page)
+    expect(page.locator("#scorer")).to_have_attribute("data-state", "ready")
+    expect(page.locator("#deal-title")).to_have_text("Deal 1")
+    expect(page.locator("#deal-dealer")).to_have_text("· dealer Ann")
+
+    for number, hand in enumerate(THREE, 1):
+        scorer_page.enter(hand)
+        expected = settle(sheet_with(session, THREE[:number]))["hands"][-1]
+        assert scorer_page.preview_deltas(hand) == expected["deltas"]  # the preview is the engine's, before recording
+        if number == 1:
+            screenshot(page, "scorer-preview")
+        scorer_page.record()
+        scorer_page.wait_recorded(number)
+
+    assert raw_hands(session) == THREE
+    settlement = settle(sheet_with(session, THREE))
+    assert scorer_page.balances() == settlement["balances"]
+    assert page.locator("#pools-line").inner_text() == (
+        "Pools " + " · ".join(str(p) for p in settlement["pools"]) if settlement["pools"] else "Pools empty"
+    )
+    expect(page.locator("#deal-dealer")).to_have_text("· dealer Dan")  # deal 4: the deal passed left three times
+    assert [t.inner_text() for t in page.locator("#balances .num").all()] == [
+        ("+" if b > 0 else "−" if b < 0 else "") + f"{abs(b):,}" for b in settlement["balances"]
+    ]
+    screenshot(page, "scorer")
+    assert page.errors == []
+
+
+def test_the_servers_error_is_shown_beside_its_field(new_page: Any, scorer: Any, table: Session) -> None:
+    page = new_page()
+    login(page, "scorer", f"/sessions/{table.pk}/score/")
+    scorer_page = Scorer(page)
+    expect(page.locator("#scorer")).to_have_attribute("data-state", "ready")
+    page.select_option("#f-bid", "seven")
+    expect(page.locator("#preview")).to_contain_text("Still to enter: Bidder, Trump")
+    scorer_page.record()  # recorded without a bidder: the server refuses, in its words, beside the field
+    expect(page.locator("#err-bidder")).to_have_text("`bidder` is required for seven: a seat 0-3")
+    expect(page.locator('.frow[data-field="bidder"]')).to_have_class("frow required has-error")
+    screenshot(page, "scorer-error")
+    assert Hand.objects.count() == 0 and scorer_page.queue() == []
+    assert page.locator("#f-bid").input_value() == "seven"  # the form is kept for the correction
+
+    scorer_page.choose("bidder", 0)
+    scorer_page.choose("trump", "spades")
+    scorer_page.enter({"bid": "seven", "tricks": [3, 3, 3, 3]})
+    scorer_page.record()
+    expect(page.locator("#err-tricks")).to_have_text("the four seats' tricks must add up to 13, not 12")
+    assert Hand.objects.count() == 0
+    page.click('.stepper button[data-seat="0"][data-step="1"]')
+    expect(page.locator("#err-tricks")).to_have_text("")
+    scorer_page.record()
+    scorer_page.wait_recorded(1)
+    assert raw_hands(table) == [{"bid": "seven", "bidder": 0, "trump": "spades", "tricks": [4, 3, 3, 3]}]
+
+
+def test_offline_deals_wait_and_are_sent_in_order(new_page: Any, scorer: Any, table: Session) -> None:
+    page = new_page()
+    login(page, "scorer", f"/sessions/{table.pk}/score/")
+    scorer_page = Scorer(page).open(table)
+    page.context.set_offline(True)
+    for number, hand in enumerate(THREE[:2], 1):
+        scorer_page.enter(hand)
+        scorer_page.record()
+        expect(page.locator("#confirmation")).to_contain_text(f"Deal {number} is kept on this phone")
+    expect(page.locator("#banner")).to_contain_text("2 deals waiting to be sent (1, 2)")
+    expect(page.locator("#queue-badge")).to_have_text("⟳ 2 waiting")
+    expect(page.locator("#deal-title")).to_have_text("Deal 3")
+    expect(page.locator("#deal-dealer")).to_have_text("· dealer Cleo")
+    screenshot(page, "scorer-offline")
+    waiting = scorer_page.queue()
+    assert [item["hand"] for item in waiting] == [{**h, "number": n} for n, h in enumerate(THREE[:2], 1)]
+    assert Hand.objects.count() == 0  # nothing reached the server
+
+    # The network returns but the server is still out of reach, and the phone reloads the page: the deals
+    # are still there, from localStorage.
+    page.route(
+        "**/api/v1/sessions/*/hands/",
+        lambda route: route.abort() if route.request.method == "POST" else route.continue_(),
+    )
+    page.context.set_offline(False)
+    page.reload()
+    expect(page.locator("#scorer")).to_have_attribute("data-state", "ready")
+    expect(page.locator("#banner")).to_contain_text("2 deals waiting to be sent (1, 2)")
+    assert Hand.objects.count() == 0
+    page.unroute("**/api/v1/sessions/*/hands/")
+    expect(page.locator("#scorer")).to_have_attribute("data-waiting", "0", timeout=20_000)
+    expect(page.locator("#banner")).to_be_hidden()
+    hands = list(Hand.objects.filter(session=table).order_by("number"))
+    assert [h.raw for h in hands] == THREE[:2]
+    assert [str(h.client_key) for h in hands] == [item["key"] for item in waiting]
+    assert scorer_page.balances() == settle(sheet_with(table, THREE[:2]))["balances"]
+
+
+def test_offline_while_the_page_stays_open(new_page: Any, scorer: Any, table: Session) -> None:
+    """The network drops and returns under an open page: the deals go out by themselves, in order."""
+    page = new_page()
+    login(page, "scorer", f"/sessions/{table.pk}/score/")
+    scorer_page = Scorer(page).open(table)
+    scorer_page.enter(THREE[0])
+    scorer_page.record()
+    scorer_page.wait_recorded(1)
+    page.context.set_offline(True)
+    for hand in THREE[1:]:
+        scorer_page.enter(hand)
+        scorer_page.record()
+    expect(page.locator("#banner")).to_contain_text("Offline")
+    expect(page.locator("#banner")).to_contain_text("2 deals waiting to be sent (2, 3)")
+    expect(page.locator("#preview")).to_be_visible()
+    assert Hand.objects.count() == 1
+    page.context.set_offline(False)
+    expect(page.locator("#scorer")).to_have_attribute("data-waiting", "0", timeout=20_000)
+    assert raw_hands(table) == THREE
+    assert HandRevision.objects.filter(session=table).count() == 3
+    expect(page.locator("#balances .num").first).to_have_attribute(
+        "data-n", str(settle(sheet_with(table, THREE))["balances"][0])
+    )
+
+
+def test_a_lost_answer_is_retried_and_recorded_once(new_page: Any, scorer: Any, table: Session) -> None:
+    """The server records the deal but its answer never reaches the phone: the retry, with the same key,
+    gets the first answer again and nothing is recorded twice."""
+    page = new_page()
+    login(page, "scorer", f"/sessions/{table.pk}/score/")
+    scorer_page = Scorer(page).open(table)
+    lost = []
+
+    def lose_first_answer(route: Any) -> None:
+        if route.request.method == "POST" and not lost:
+            lost.append(route.fetch())  # it reaches the server ...
+            route.abort("connectionreset")  # ... and the answer is lost on the way back
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/sessions/*/hands/", lose_first_answer)
+    scorer_page.enter(THREE[0])
+    scorer_page.record()
+    expect(page.locator("#confirmation")).to_contain_text("Deal 1 recorded.", timeout=20_000)
+    assert lost and lost[0].status == 201
+    assert Hand.objects.filter(session=table).count() == 1
+    assert HandRevision.objects.filter(session=table).count() == 1
+    assert fresh(table).version == 2
+
+
+def test_a_conflict_with_another_phone_is_shown(new_page: Any, scorer: Any, admin: Any, table: Session) -> None:
+    page = new_page()
+    login(page, "scorer", f"/sessions/{table.pk}/score/")
+    scorer_page = Scorer(page).open(table)
+    page.context.set_offline(True)
+    scorer_page.enter(THREE[0])
+    scorer_page.record()
+    expect(page.locator("#banner")).to_contain_text("1 deal waiting to be sent (1)")
+    # meanwhile another phone records deal 1
+    services.hand_record(actor=admin, session_id=table.pk, hand=THREE[1])
+    page.context.set_offline(False)
+    conflict = page.locator("#conflict")
+    expect(conflict).to_contain_text("Conflict: deal 1 was already recorded by another device.", timeout=20_000)
+    expect(conflict).to_contain_text("Yours was not recorded: Cleo seven ♥ 8 tricks.")
+    screenshot(page, "scorer-conflict")
+    assert raw_hands(table) == [THREE[1]]
+    assert len(scorer_page.queue()) == 1  # kept, never dropped silently
+    page.click("text=Record mine as deal 2")
+    expect(page.locator("#scorer")).to_have_attribute("data-waiting", "0", timeout=20_000)
+    expect(conflict).to_be_hidden()
+    assert raw_hands(table) == [THREE[1], THREE[0]]
+
+
+def test_amend_shows_what_changes_then_undo(new_page: Any, scorer: Any, table: Session) -> None:
+    for hand in THREE[:2]:
+        services.hand_record(actor=scorer, session_id=table.pk, hand=hand)
+    page = new_page()
+    login(page, "scorer", f"/sessions/{table.pk}/score/")
+    scorer_page = Scorer(page).open(table)
+    page.click("#deals summary")
+    page.click('button[data-amend="1"]')
+    expect(page.locator("#deal-title")).to_have_text("Amending deal 1")
+    scorer_page.enter({"bid": "seven", "tricks": [3, 2, 6, 2]})  # Cleo took 6, not 8: the seven failed
+    amended = {**THREE[0], "tricks": [3, 2, 6, 2]}
+    changed = settle(sheet_with(table, [amended, THREE[1]]))
+    scorer_page.wait_preview(amended)
+    table_rows = page.locator("#preview .change-table tbody tr")
+    expect(table_rows).to_have_count(4)
+    expect(page.locator("#preview .preview-title")).to_have_text("Deal 1 would become:")
+    becomes = table_rows.nth(2).locator(".num").evaluate_all("els => els.map(e => Number(e.dataset.n))")
+    assert becomes[1] == changed["hands"][0]["deltas"][2] and becomes[3] == changed["balances"][2]
+    screenshot(page, "scorer-amend")
+    scorer_page.record()
+    expect(page.locator("#confirmation")).to_contain_text("Deal 1 amended.")
+    assert raw_hands(table) == [amended, THREE[1]]
+    assert scorer_page.balances() == changed["balances"]
+
+    page.click("#undo")
+    expect(page.locator("#undo")).to_have_text("Tap again: undo deal 2")
+    page.click("#undo")
+    expect(page.locator("#confirmation")).to_contain_text("Deal 2 undone.")
+    assert raw_hands(table) == [amended]
+    assert scorer_page.balances() == settle(sheet_with(table, [amended]))["balances"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "hand", "shown", "hidden"),
+    [
+        (
+            "french",
+            {
+                "bid": "simple",
+                "bidder": 1,
+                "turned": "hearts",
+                "trump": "hearts",
+                "partner": 3,
+                "jack": 0,
+                "tricks": [2, 5, 3, 3],
+            },
+            ["turned", "trump", "partner", "jack", "honours", "tricks"],
+            ["conceded", "last_trick"],
+        ),
+        (
+            "russian",
+            {"bid": "simple", "bidder": 0, "turned": "spades", "trump": "spades", "jack": 2, "tricks": [6, 2, 3, 2]},
+            ["turned", "trump", "partner", "jack", "tricks"],
+            ["conceded", "honours"],
+        ),
+        (
+            "fontainebleau",
+            {"bid": "seven", "bidder": 3, "trump": "none", "tricks": [2, 2, 2, 7]},
+            ["trump", "partner", "honours", "conceded", "tricks"],
+            ["jack", "turned"],
+        ),
+    ],
+)
+def test_other_variants_offer_only_their_fields(
+    new_page: Any,
+    scorer: Any,
+    admin: Any,
+    club: Club,
+    players: list[Player],
+    variant: str,
+    hand: dict[str, Any],
+    shown: list[str],
+    hidden: list[str],
+) -> None:
+    session = open_session(admin, club, players, variant=variant)
+    page = new_page()
+    login(page, "scorer", f"/sessions/{session.pk}/score/")
+    scorer_page = Scorer(page).open(session)
+    options = page.locator("#f-bid option").evaluate_all("els => els.map(e => e.value)")
+    from ledger.engine.variants import get_variant
+
+    assert options == ["", *get_variant(variant).bids]
+    scorer_page.enter(hand)
+    for name in shown:
+        expect(page.locator(f'.frow[data-field="{name}"]')).to_be_visible()
+    for name in hidden:
+        expect(page.locator(f'.frow[data-field="{name}"]')).to_be_hidden()
+    expected = settle(sheet_with(session, [hand]))["hands"][0]
+    assert scorer_page.preview_deltas(hand) == expected["deltas"]
+    screenshot(page, f"scorer-{variant}")
+    scorer_page.record()
+    scorer_page.wait_recorded(1)
+    assert raw_hands(session) == [hand]
