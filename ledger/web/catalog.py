@@ -55,8 +55,8 @@ FIELD_LABELS = {
     "last_trick": "Last trick",
 }
 VARIANT_FIELD_LABELS = {
-    "french": {"jack": "♦J", "partner": "Partner (accepted)"},
-    "russian": {"jack": "Бостон (♦J / ♥J)", "partner": "Supporter", "turned": "Turned card", "bidder": "Buyer"},
+    "french": {"jack": "♦J", "partner": "Partner"},
+    "russian": {"jack": "Бостон (♦J / ♥J)", "partner": "Partner", "turned": "Turned card", "bidder": "Buyer"},
     "american": {"turned": "First-preference suit"},
 }
 # What each house rule means, in a line (rules.md, the options tables); the values and defaults are the engine's.

@@ -343,9 +343,10 @@
     }));
   }
 
-  function transfersList(transfers) {
+  function transfersList(transfers, pools) {
+    const count = transfers.length + ' transfer' + (transfers.length === 1 ? '' : 's');
     return el('details', { class: 'transfers' }, [
-      el('summary', { text: transfers.length + ' transfer' + (transfers.length === 1 ? '' : 's') }),
+      el('summary', { text: (pools ? 'after it: ' + poolsText(pools) + ' · ' : '') + count }),
       el('ul', {}, transfers.map(function (t) {
         return el('li', { text: partyName(t.from) + ' → ' + partyName(t.to) + ': ' + CS.plain.format(t.counters) + ' (' + t.reason + ')' });
       })),
@@ -412,8 +413,7 @@
     } else {
       parts.push(deltasLine(settled.deltas));
     }
-    parts.push(el('p', { class: 'pools-after', text: poolsText(settled.pools) }));
-    parts.push(transfersList(settled.transfers));
+    parts.push(transfersList(settled.transfers, settled.pools));
     box.replaceChildren.apply(box, parts);
     box.dataset.hand = JSON.stringify(hand); // what this preview is of
   }
@@ -536,6 +536,7 @@
       state.sending = false;
       state.busy = false;
     }
+    if (!recorded) render(); // at once; after a recording, the server's figures come first
     if (recorded || state.online) await refresh();
     render();
     schedulePreview();

@@ -487,7 +487,7 @@ def test_rules_page_lists_each_bids_fields(db: None) -> None:
     rows = table_rows(html, "bids")
     assert [r[1] for r in rows] == list(french.BIDS)
     simple = rows[0][2]
-    assert "♦J (required)" in simple and "Partner (accepted) (optional)" in simple
+    assert "♦J (required)" in simple and "Partner (optional)" in simple
     house = table_rows(html, "house-rules")
     assert house[0][0] == "neuf" and house[0][1] == "none"
 
