@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
-from . import views
+from . import stats, views
 from .errors import api_not_found
 
 
@@ -37,6 +37,9 @@ v1 = [
     path("sessions/<id:session_id>/reopen/", views.SessionReopenView.as_view(), name="session-reopen"),
     path("sessions/<id:session_id>/settlement/", views.SessionSettlementView.as_view(), name="session-settlement"),
     path("sessions/<id:session_id>/sheet/", views.SessionSheetView.as_view(), name="session-sheet"),
+    path("players/<id:player_id>/stats/", stats.PlayerStatsView.as_view(), name="player-stats"),
+    path("players/<id:player_id>/ratings/", stats.PlayerRatingsView.as_view(), name="player-ratings"),
+    path("clubs/<id:club_id>/leaderboard/", stats.LeaderboardView.as_view(), name="club-leaderboard"),
     path("settle/", views.SettleView.as_view(), name="settle"),
 ]
 

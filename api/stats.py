@@ -1,0 +1,385 @@
+"""Player statistics, ratings and leaderboards (`stats.md`): three read-only views, thin.
+
+- `GET /api/v1/players/{id}/stats/`: filters `variant`, `date_from`, `date_to`.
+- `GET /api/v1/players/{id}/ratings/`: the rating after each session, paginated; the same filters.
+- `GET /api/v1/clubs/{club}/leaderboard/`: `period`, `by`, `month`, `year`, `currency` and the filters.
+
+Each also answers CSV, chosen by `?format=csv` or by `Accept: text/csv` (`docs/stats.md` gives the
+columns); `?format=json` or any JSON `Accept` answers JSON. Errors are always the JSON error body.
+A bad filter is 400 `invalid_request` naming the field; another club's player or club is 404.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ledger.engine.variants import variant_names
+from ledger.stats import selectors
+from ledger.stats.selectors import BOARDS, PERIODS, Filters
+
+from .pagination import Pagination
+from .views import Strict, valid
+
+FORMATS = ("json", "csv")
+
+
+# --- CSV -------------------------------------------------------------------------------------------
+
+
+def _cell(value: Any) -> Any:
+    """A spreadsheet cell: text that a spreadsheet would run as a formula is quoted with a leading '."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+class CSVRenderer(BaseRenderer):
+    """Rows (lists, the first the header) as RFC 4180 CSV in UTF-8."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\r\n")
+        for row in data:
+            writer.writerow([_cell(v) for v in row])
+        return buffer.getvalue().encode("utf-8")
+
+
+class StatsView(APIView):
+    """JSON or CSV; refusals always in JSON."""
+
+    renderer_classes = [JSONRenderer, CSVRenderer]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        fmt = request.query_params.get("format")
+        if not force and fmt is not None and fmt not in FORMATS:
+            raise ValidationError({"format": ["`format` must be json or csv"]})
+        return super().perform_content_negotiation(request, force)
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if isinstance(response, Response) and response.status_code >= 400:
+            response.accepted_renderer = JSONRenderer()
+            response.accepted_media_type = JSONRenderer.media_type
+            response.content_type = None
+        return response
+
+    @staticmethod
+    def wants_csv(request: Request) -> bool:
+        return getattr(request.accepted_renderer, "format", None) == "csv"
+
+    @staticmethod
+    def csv_response(rows: list[list[Any]], filename: str) -> Response:
+        return Response(rows, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+# --- filters ---------------------------------------------------------------------------------------
+
+MONTH = re.compile(r"^([0-9]{4})-(0[1-9]|1[0-2])$")
+YEAR = re.compile(r"^[0-9]{4}$")
+CURRENCY = re.compile(r"^[A-Z]{3}$")
+
+
+class StatsFilters(Strict):
+    variant = serializers.ChoiceField(required=False, choices=list(variant_names()))
+    date_from = serializers.DateField(required=False, input_formats=["iso-8601"])
+    date_to = serializers.DateField(required=False, input_formats=["iso-8601"])
+    format = serializers.ChoiceField(required=False, choices=list(FORMATS))
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "date_from" in attrs and "date_to" in attrs and attrs["date_from"] > attrs["date_to"]:
+            raise ValidationError({"date_to": ["`date_to` must not be before `date_from`"]})
+        return attrs
+
+
+class RatingFilters(StatsFilters):
+    page = serializers.CharField(required=False)
+    page_size = serializers.CharField(required=False)
+
+
+class LeaderboardFilters(StatsFilters):
+    period = serializers.ChoiceField(required=False, choices=list(PERIODS))
+    by = serializers.ChoiceField(required=False, choices=list(BOARDS), default="rating")
+    month = serializers.RegexField(MONTH, required=False, error_messages={"invalid": "`month` must be YYYY-MM"})
+    year = serializers.RegexField(YEAR, required=False, error_messages={"invalid": "`year` must be YYYY"})
+    currency = serializers.RegexField(
+        CURRENCY, required=False, error_messages={"invalid": "`currency` must be three capital letters (ISO 4217)"}
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        period = attrs.get("period")
+        for name in ("month", "year"):
+            if name in attrs:
+                if period is None:
+                    period = name
+                elif period != name:
+                    raise ValidationError({name: [f"`{name}` goes with period={name}, not period={period}"]})
+        if "year" in attrs and int(attrs["year"]) < 1:
+            raise ValidationError({"year": ["`year` must be 0001 or later"]})
+        attrs["period"] = period or "all"
+        return attrs
+
+
+def filters_of(data: dict[str, Any]) -> Filters:
+    return Filters(variant=data.get("variant"), date_from=data.get("date_from"), date_to=data.get("date_to"))
+
+
+def query(request: Request) -> dict[str, Any]:
+    return {k: v for k, v in request.query_params.items()}
+
+
+FILTER_PARAMETERS = [
+    OpenApiParameter("variant", str, enum=list(variant_names()), description="only sessions of this variant"),
+    OpenApiParameter("date_from", dt.date, description="only sessions closed on this date or later (ISO date)"),
+    OpenApiParameter("date_to", dt.date, description="only sessions closed on this date or earlier (ISO date)"),
+    OpenApiParameter(
+        "format",
+        str,
+        enum=list(FORMATS),
+        description="`csv` answers CSV (as does `Accept: text/csv`); default JSON",
+    ),
+]
+CSV_RESPONSE = OpenApiResponse(OpenApiTypes.STR, description="the same figures as CSV (docs/stats.md)")
+
+
+# --- shapes for the schema -------------------------------------------------------------------------
+
+
+class StatsPlayerOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.IntegerField()
+
+
+class ContractOut(serializers.Serializer):
+    bid = serializers.CharField(help_text="the variant's bid code")
+    role = serializers.ChoiceField(choices=["bidder", "partner"])
+    played = serializers.IntegerField()
+    made = serializers.IntegerField(help_text="conceded counts as made; a revoke by the side as not made")
+    rate = serializers.FloatField(help_text="made / played, rounded to 4 decimals")
+    overtricks = serializers.IntegerField()
+    shortfall = serializers.IntegerField()
+
+
+class SessionCountersOut(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the session")
+    counters = serializers.IntegerField(help_text="the player's close.final there")
+
+
+class PoolsWonOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    counters = serializers.IntegerField()
+
+
+class MiserePartoutOut(serializers.Serializer):
+    played = serializers.IntegerField()
+    lost = serializers.IntegerField()
+
+
+class VariantStatsOut(serializers.Serializer):
+    sessions = serializers.IntegerField()
+    deals = serializers.IntegerField()
+    counters = serializers.IntegerField(help_text="sum of close.final")
+    best_session = SessionCountersOut()
+    worst_session = SessionCountersOut()
+    pools_won = PoolsWonOut()
+    misere_partout = MiserePartoutOut(allow_null=True, help_text="null in French and Russian Boston")
+    contracts = ContractOut(many=True)
+
+
+class StreakOut(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["win", "loss"], allow_null=True, help_text="null: no current run")
+    length = serializers.IntegerField()
+
+
+class RatingOut(serializers.Serializer):
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField(help_text="mu - 3 sigma")
+    sessions = serializers.IntegerField()
+    ranked = serializers.BooleanField(help_text="at least RATING_MIN_SESSIONS closed sessions")
+
+
+class PlayerStatsOut(serializers.Serializer):
+    player = StatsPlayerOut()
+    sessions = serializers.IntegerField()
+    deals = serializers.IntegerField()
+    money = serializers.DictField(child=serializers.IntegerField(), help_text="minor units per currency")
+    variants = serializers.DictField(child=VariantStatsOut(), help_text="per variant code")
+    streak = StreakOut()
+    rating = RatingOut(allow_null=True, help_text="current; not filtered; null before the first closed session")
+
+
+class RatingEntryOut(serializers.Serializer):
+    session = serializers.IntegerField()
+    closed_at = serializers.DateTimeField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+
+
+class RatingPageOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = RatingEntryOut(many=True)
+
+
+class BoardPlayerOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class LeaderboardRowOut(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="ties share a rank (1, 2, 2, 4)")
+    player = BoardPlayerOut()
+    value = serializers.FloatField(help_text="money: minor units; rating: ordinal; success: made / played")
+    sessions = serializers.IntegerField(help_text="the player's closed sessions in the period")
+
+
+class LeaderboardOut(serializers.Serializer):
+    period = serializers.ChoiceField(choices=list(PERIODS))
+    by = serializers.ChoiceField(choices=list(BOARDS))
+    month = serializers.CharField(required=False, help_text="YYYY-MM, with period=month")
+    year = serializers.CharField(required=False, help_text="YYYY, with period=year")
+    currency = serializers.CharField(required=False, allow_null=True, help_text="with by=money")
+    rows = LeaderboardRowOut(many=True)
+
+
+# --- views -----------------------------------------------------------------------------------------
+
+
+class PlayerStatsView(StatsView):
+    """A player's statistics (`stats.md`) over his closed sessions, all variants and per variant.
+
+    CSV (`?format=csv` or `Accept: text/csv`): one figure a line, `figure,variant,currency,bid,role,value`.
+    """
+
+    @extend_schema(
+        summary="A player's statistics",
+        parameters=FILTER_PARAMETERS,
+        responses={(200, "application/json"): PlayerStatsOut, (200, "text/csv"): CSV_RESPONSE},
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        data = valid(StatsFilters, query(request))
+        stats = selectors.player_stats(user=request.user, player_id=player_id, filters=filters_of(data))
+        if self.wants_csv(request):
+            return self.csv_response(stats_rows(stats), f"player-{player_id}-stats.csv")
+        return Response(stats)
+
+
+class PlayerRatingsView(StatsView):
+    """The player's rating after each of his closed sessions, oldest first (paginated).
+
+    CSV: the whole history, unpaginated, `session,closed_at,mu,sigma,ordinal`.
+    """
+
+    @extend_schema(
+        summary="A player's rating after each of his closed sessions",
+        parameters=[
+            *FILTER_PARAMETERS,
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int, description="at most 200"),
+        ],
+        responses={(200, "application/json"): RatingPageOut, (200, "text/csv"): CSV_RESPONSE},
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        data = valid(RatingFilters, query(request))
+        _, entries = selectors.player_ratings(user=request.user, player_id=player_id, filters=filters_of(data))
+        if self.wants_csv(request):  # the whole history: an export is not paginated
+            rows: list[list[Any]] = [["session", "closed_at", "mu", "sigma", "ordinal"]]
+            for entry in entries.iterator():
+                e = selectors.rating_entry_json(entry)
+                rows.append([e["session"], e["closed_at"], e["mu"], e["sigma"], e["ordinal"]])
+            return self.csv_response(rows, f"player-{player_id}-ratings.csv")
+        paginator = Pagination()
+        page = paginator.paginate_queryset(entries, request, view=self)
+        return paginator.get_paginated_response([selectors.rating_entry_json(e) for e in page])
+
+
+class LeaderboardView(StatsView):
+    """The club's leaderboard by money, rating or success over a month, a year or all time.
+
+    Ties share a rank (1, 2, 2, 4), ordered by name. CSV: `rank,player_id,player,value,sessions`.
+    """
+
+    @extend_schema(
+        summary="The club's leaderboard",
+        parameters=[
+            OpenApiParameter("period", str, enum=list(PERIODS), description="default all"),
+            OpenApiParameter("by", str, enum=list(BOARDS), description="default rating"),
+            OpenApiParameter("month", str, description="YYYY-MM, with period=month (default: this month)"),
+            OpenApiParameter("year", str, description="YYYY, with period=year (default: this year)"),
+            OpenApiParameter("currency", str, description="by=money: required when the period has several"),
+            *FILTER_PARAMETERS,
+        ],
+        responses={(200, "application/json"): LeaderboardOut, (200, "text/csv"): CSV_RESPONSE},
+    )
+    def get(self, request: Request, club_id: int) -> Response:
+        data = valid(LeaderboardFilters, query(request))
+        month = MONTH.match(data["month"]) if "month" in data else None
+        board = selectors.leaderboard(
+            user=request.user,
+            club_id=club_id,
+            by=data["by"],
+            period=data["period"],
+            month=(int(month.group(1)), int(month.group(2))) if month else None,
+            year=int(data["year"]) if "year" in data else None,
+            currency=data.get("currency"),
+            filters=filters_of(data),
+        )
+        if self.wants_csv(request):
+            rows: list[list[Any]] = [["rank", "player_id", "player", "value", "sessions"]]
+            for r in board["rows"]:
+                rows.append([r["rank"], r["player"]["id"], r["player"]["name"], r["value"], r["sessions"]])
+            return self.csv_response(rows, f"club-{club_id}-leaderboard-{board['by']}.csv")
+        return Response(board)
+
+
+def stats_rows(stats: dict[str, Any]) -> list[list[Any]]:
+    """A player's statistics as one figure a line: figure, variant, currency, bid, role, value."""
+    rows: list[list[Any]] = [["figure", "variant", "currency", "bid", "role", "value"]]
+    rows.append(["sessions", None, None, None, None, stats["sessions"]])
+    rows.append(["deals", None, None, None, None, stats["deals"]])
+    for currency, amount in stats["money"].items():
+        rows.append(["money", None, currency, None, None, amount])
+    for name, v in stats["variants"].items():
+        for figure in ("sessions", "deals", "counters"):
+            rows.append([figure, name, None, None, None, v[figure]])
+        for which in ("best_session", "worst_session"):
+            rows.append([f"{which}.id", name, None, None, None, v[which]["id"]])
+            rows.append([f"{which}.counters", name, None, None, None, v[which]["counters"]])
+        rows.append(["pools_won.count", name, None, None, None, v["pools_won"]["count"]])
+        rows.append(["pools_won.counters", name, None, None, None, v["pools_won"]["counters"]])
+        if v["misere_partout"] is not None:
+            rows.append(["misere_partout.played", name, None, None, None, v["misere_partout"]["played"]])
+            rows.append(["misere_partout.lost", name, None, None, None, v["misere_partout"]["lost"]])
+        for c in v["contracts"]:
+            for figure in ("played", "made", "rate", "overtricks", "shortfall"):
+                rows.append([f"contract.{figure}", name, None, c["bid"], c["role"], c[figure]])
+    streak = stats["streak"]
+    rows.append(["streak.kind", None, None, None, None, streak["kind"]])
+    rows.append(["streak.length", None, None, None, None, streak["length"]])
+    if stats["rating"] is not None:
+        for figure in ("mu", "sigma", "ordinal", "sessions", "ranked"):
+            rows.append([f"rating.{figure}", None, None, None, None, stats["rating"][figure]])
+    return rows

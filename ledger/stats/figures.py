@@ -1,0 +1,224 @@
+"""A closed session's figures per seat, from its hands and the engine's settlement (`stats.md`).
+
+Pure Python, no Django: the same function serves the incremental handler, the rebuild, the
+benchmark's naive aggregate and the tests.
+
+What a bid needs is read from the engine's own variant modules (their bid tables and constants),
+never typed again here. The one place a per-variant rule is written down is `CONTRACTS`: for each
+variant, which bids are trick contracts (t >= n), which are exact ones (misères, spreads and
+piccolissimo: t == n), and what a pair must take together. `tests/stats/test_figures.py` holds it
+against the engine: every bid of every variant is covered, and on thousands of random deals "made"
+here is "paid as made" there.
+
+Rules common to every variant (`stats.md`, "contracts"):
+- conceded counts as made (and has no over-tricks: the engine pays none);
+- a revoke by the bidder's side counts as not made for that side; a revoke by an opponent leaves the
+  contract to be judged by the tricks;
+- over-tricks: tricks above the contract when made; shortfall: tricks below it when not; both 0 for
+  exact contracts (misères, spreads, piccolissimo).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from ledger.engine.variants import american, fontainebleau, french, russian
+
+BIDDER, PARTNER = "bidder", "partner"
+ROLES = (BIDDER, PARTNER)
+POOL = "pool"
+
+
+@dataclass(frozen=True)
+class ContractRules:
+    """What the bidder's side of each bid of one variant must take.
+
+    tricks: trick contracts, made when the bidder alone takes at least n.
+    exact: misères, spreads, piccolissimo, made when the bidder takes exactly n.
+    pair: trick contracts played with a partner, made when the two together take at least n.
+    """
+
+    tricks: Mapping[str, int]
+    exact: Mapping[str, int]
+    pair: Mapping[str, int]
+    # Where an all-pass deal is played as misère partout (`stats.md`): how its loser is told.
+    misere_partout: str | None = None
+
+
+def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
+    return MappingProxyType(dict(mapping))
+
+
+# The one table of per-variant rules, every number taken from the variant's own module.
+CONTRACTS: Mapping[str, ContractRules] = MappingProxyType(
+    {
+        "american": ContractRules(
+            tricks=_frozen(american.TRICK_BIDS),
+            exact=_frozen(dict.fromkeys(american.MISERES, 0)),
+            pair=_frozen({}),
+            misere_partout="paid",  # the players with the most tricks pay the others (§1.6)
+        ),
+        "fontainebleau": ContractRules(
+            tricks=_frozen(fontainebleau.TRICK_BIDS),
+            exact=_frozen(fontainebleau.NO_TRUMP_BIDS),
+            pair=_frozen(
+                {bid: fontainebleau.TRICK_BIDS[bid] + fontainebleau.PARTNER_EXTRA for bid in fontainebleau.PARTNER_BIDS}
+            ),
+            misere_partout="no_share",  # the fewest-tricks players divide the pool (§2.6)
+        ),
+        "french": ContractRules(
+            tricks=_frozen(
+                {
+                    "simple": french.FORCED_SOLO_TRICKS,
+                    "neuf": french.NEUF_TRICKS,
+                    **{bid: n for bid, (n, _row) in french.INDEPENDENCES.items()},
+                }
+            ),
+            exact=_frozen(dict.fromkeys(french.MISERES, 0)),
+            pair=_frozen({"simple": french.DEMANDER_QUOTA + french.ACCEPTOR_QUOTA}),
+        ),
+        "russian": ContractRules(
+            tricks=_frozen(
+                {
+                    "simple": russian.UNSUPPORTED_CONTRACT,
+                    "solo": russian.SOLO_CONTRACT,
+                    "nine": russian.NINE_CONTRACT,
+                }
+            ),
+            exact=_frozen({"misere": 0}),
+            pair=_frozen({"simple": russian.PAIR_CONTRACT}),
+        ),
+    }
+)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One contract as the statistics count it."""
+
+    bid: str
+    bidder: int
+    partner: int | None
+    made: bool
+    overtricks: int
+    shortfall: int
+
+    def seats(self) -> Iterable[tuple[int, str]]:
+        yield self.bidder, BIDDER
+        if self.partner is not None:
+            yield self.partner, PARTNER
+
+
+def contract_outcome(variant: str, hand: Mapping[str, Any]) -> Outcome | None:
+    """The contract of a recorded (engine-valid) hand; None for a deal without a bidder (pass, last trick)."""
+    rules = CONTRACTS[variant]
+    bid = hand["bid"]
+    bidder = hand.get("bidder")
+    if bidder is None:
+        return None
+    partner = hand.get("partner")
+    tricks = hand["tricks"]
+    taken = tricks[bidder] + (tricks[partner] if partner is not None else 0)
+    side = (bidder,) if partner is None else (bidder, partner)
+    revoked = hand.get("revoke") is not None and hand["revoke"] in side
+    if bid in rules.exact:
+        made = not revoked and (hand.get("conceded") is True or taken == rules.exact[bid])
+        return Outcome(bid, bidder, partner, made, 0, 0)
+    need = rules.pair[bid] if partner is not None else rules.tricks[bid]
+    if revoked:
+        made = False
+    elif hand.get("conceded") is True:
+        return Outcome(bid, bidder, partner, True, 0, 0)
+    else:
+        made = taken >= need
+    if made:
+        return Outcome(bid, bidder, partner, True, taken - need, 0)
+    return Outcome(bid, bidder, partner, False, 0, max(0, need - taken))
+
+
+@dataclass
+class Tally:
+    """played, made, over-tricks and shortfall of one (bid, role)."""
+
+    played: int = 0
+    made: int = 0
+    overtricks: int = 0
+    shortfall: int = 0
+
+    def add(self, outcome: Outcome) -> None:
+        self.played += 1
+        self.made += outcome.made
+        self.overtricks += outcome.overtricks
+        self.shortfall += outcome.shortfall
+
+
+@dataclass
+class SeatFigures:
+    """One seat's figures in one closed session."""
+
+    seat: int
+    deals: int
+    counters: int  # close.final
+    currency: str | None = None
+    money: int | None = None  # close.money, minor units; None without a stake
+    pools_won: int = 0
+    pools_won_counters: int = 0
+    misere_partout_played: int = 0
+    misere_partout_lost: int = 0
+    contracts: dict[tuple[str, str], Tally] = field(default_factory=dict)
+
+    @property
+    def bidder_played(self) -> int:
+        return sum(t.played for (_bid, role), t in self.contracts.items() if role == BIDDER)
+
+    @property
+    def bidder_made(self) -> int:
+        return sum(t.made for (_bid, role), t in self.contracts.items() if role == BIDDER)
+
+
+def session_figures(
+    variant: str, hands: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]], closing: Mapping[str, Any]
+) -> list[SeatFigures]:
+    """The four seats' figures of a closed session: `hands` are (recorded hand, settled hand) in deal order."""
+    rules = CONTRACTS[variant]
+    hands = list(hands)
+    money = closing.get("money")
+    seats = [
+        SeatFigures(
+            seat=seat,
+            deals=len(hands),
+            counters=closing["final"][seat],
+            currency=closing.get("currency") if money is not None else None,
+            money=money[seat] if money is not None else None,
+        )
+        for seat in range(4)
+    ]
+    for raw, settled in hands:
+        transfers = settled["transfers"]
+        for t in transfers:
+            if t["from"] == POOL and t["reason"] == "pool" and t["to"] != POOL:
+                seats[t["to"]].pools_won += 1
+                seats[t["to"]].pools_won_counters += t["counters"]
+        if raw["bid"] == "pass" and rules.misere_partout is not None:
+            for s in seats:
+                s.misere_partout_played += 1
+            for seat in _misere_partout_losers(rules.misere_partout, transfers):
+                seats[seat].misere_partout_lost += 1
+            continue
+        outcome = contract_outcome(variant, raw)
+        if outcome is None:
+            continue
+        for seat, role in outcome.seats():
+            seats[seat].contracts.setdefault((outcome.bid, role), Tally()).add(outcome)
+    return seats
+
+
+def _misere_partout_losers(kind: str, transfers: Iterable[Mapping[str, Any]]) -> set[int]:
+    if kind == "paid":  # American: whoever paid the misère partout
+        return {t["from"] for t in transfers if t["reason"] == "contract" and t["from"] != POOL}
+    # Fontainebleau: whoever took no share of the pool while others did
+    sharers = {t["to"] for t in transfers if t["reason"] == "division" and t["from"] == POOL}
+    return set(range(4)) - sharers if sharers else set()
