@@ -9,11 +9,19 @@
   const form = section.querySelector('form');
   const body = section.querySelector('.board-body');
 
-  function value(by, v, row) {
+  function digits(currency) {
+    try {
+      return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency }).resolvedOptions().maximumFractionDigits;
+    } catch (err) {
+      return 2;
+    }
+  }
+
+  function value(by, v, row, data) {
     if (by === 'success') return Math.round(v * 1000) / 10 + '%';
     if (by === 'money') {
-      const currency = row.currency || section.dataset.currency;
-      return currency ? CS.money(v, currency, 2, 'signed') : CS.signed(v);
+      const currency = row.currency || data.currency;
+      return currency ? CS.money(v, currency, digits(currency), 'signed') : CS.signed(v);
     }
     return Number(v).toFixed(2);
   }
@@ -40,7 +48,7 @@
       el('tbody', {}, rows.map(function (r) {
         return el('tr', {}, [el('td', { class: 'n', text: String(r.rank) }),
           el('td', {}, [el('a', { href: '/players/' + r.player.id + '/', text: r.player.name })]),
-          el('td', { class: 'n', text: value(data.by || params.get('by'), r.value, r) }),
+          el('td', { class: 'n', text: value(data.by || params.get('by'), r.value, r, data) }),
           el('td', { class: 'n', text: String(r.sessions) })]);
       })),
     ])]));

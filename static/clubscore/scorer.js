@@ -151,10 +151,15 @@
     return f;
   }
 
+  /* What the form still lacks before a preview is worth asking for (the server decides the rest). No
+   * trick counted yet is "still to enter", unless the deal was conceded before a trick was played. */
   function missingRequired() {
-    const table = fieldsOf(state.form.bid);
+    const f = state.form;
+    const table = fieldsOf(f.bid);
     return Object.keys(table).filter(function (name) {
-      return table[name] === 'R' && name !== 'tricks' && (state.form[name] === null || state.form[name] === undefined);
+      if (table[name] !== 'R') return false;
+      if (name === 'tricks') return !f.conceded && f.tricks.every(function (t) { return t === 0; });
+      return f[name] === null || f[name] === undefined;
     });
   }
 
@@ -289,7 +294,8 @@
     form.querySelectorAll('.frow').forEach(function (row) { row.classList.remove('has-error'); });
   }
 
-  /* The server's error, each message beside the field it names, in the server's words. */
+  /* The server's error, each message beside the field it names, in the server's words. Returns whether
+   * every message found its field. */
   function showErrors(error) {
     clearErrors();
     const other = [];
@@ -310,6 +316,7 @@
     }
     const first = form.querySelector('.has-error');
     if (first) first.scrollIntoView({ block: 'nearest' });
+    return Object.keys(error.fields || {}).length > 0 && !other.length;
   }
 
   // --- preview (the server settles; the browser shows) ------------------------------------------------
@@ -397,8 +404,8 @@
     const error = CS.errorOf(res);
     if (!res.ok) {
       if (error && error.hand === position) {
-        showErrors(error);
-        box.replaceChildren(el('p', { class: 'warn', text: 'Not valid yet: ' + error.message }));
+        const placed = showErrors(error);
+        box.replaceChildren(el('p', { class: 'warn', text: placed ? 'Not valid yet: see the marked fields.' : 'Not valid yet: ' + error.message }));
       } else {
         box.replaceChildren(el('p', { class: 'warn', text: error ? error.message : 'The preview failed (' + res.status + ').' }));
       }
