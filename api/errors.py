@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions as drf
@@ -120,6 +122,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             extra["session"] = session_json(exc.session)
         status = next(s for cls, s in LEDGER_STATUS.items() if isinstance(exc, cls))
         return Response(error_body(exc.code, exc.message, exc.fields, **extra), status=status)
+    if isinstance(exc, RequestDataTooBig):  # Django's own 400, which would otherwise reach the JSON 500
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(error_body("invalid_request", f"the request body is larger than {limit} bytes"), status=400)
     response = drf_exception_handler(exc, context)  # converts Http404 and Django's PermissionDenied
     if response is None:
         return None

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
+# NUL (no database text type takes it) and lone UTF-16 surrogates (JSON's "\ud800" escapes: not
+# text, so neither PostgreSQL nor the UTF-8 encoder of the answer can take them).
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
-def _has_nul(value: Any) -> bool:
+
+def has_unstorable_text(value: Any) -> bool:
+    """True when a string anywhere in the parsed JSON (keys included) holds NUL or a lone surrogate."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item:
+            if UNSTORABLE.search(item):
                 return True
         elif isinstance(item, dict):
             stack.extend(item.keys())
@@ -29,6 +35,6 @@ class JSONParser(parsers.JSONParser):
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise ParseError("JSON parse error - the document is nested too deeply") from None
-        if _has_nul(data):
-            raise ParseError("JSON parse error - strings must not contain the NUL character")
+        if has_unstorable_text(data):
+            raise ParseError("JSON parse error - strings must not contain NUL or lone surrogates (\\u0000, \\ud800)")
         return data

@@ -33,6 +33,7 @@ from .authentication import DeviceTokenAuthentication
 from .errors import PreconditionRequired
 from .idempotency import idempotency_key, idempotent
 from .pagination import Pagination
+from .parsers import has_unstorable_text
 from .presenters import club_json, hand_json, player_json, revision_json, session_json, timestamp
 from .throttling import AnonThrottle, LoginThrottle
 
@@ -396,4 +397,6 @@ class SettleView(APIView):
             sheet = json.loads(request.body)
         except (ValueError, RecursionError):
             raise sheet_error("sheet", "the score sheet is not valid JSON") from None
+        if has_unstorable_text(sheet):  # the answer echoes names and keys: it could not be encoded
+            raise sheet_error("sheet", "strings must not contain NUL or lone surrogates (\\u0000, \\ud800)")
         return Response(settle(sheet))

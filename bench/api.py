@@ -1,0 +1,576 @@
+"""The API under load, as it runs in production, against a floor measured in the same run.
+
+    .venv/bin/python bench/api.py [--workers 5] [--scorers 16] [--capacity-seconds 20]
+                                  [--rate 100] [--sessions 200] [--latency-seconds 30]
+
+What it starts: a fresh PostgreSQL database (`--database`, default clubscore_bench_api, dropped at
+the end unless --keep), migrated; Redis db `--redis-url` (flushed first: throttle histories live
+there); gunicorn (`--workers` sync workers, default 2 x cores + 1) and one Celery worker, both with
+CLUBSCORE_ENV=production, DEBUG=0, SECURE_SSL_REDIRECT=0, a generated SECRET_KEY,
+ALLOWED_HOSTS=127.0.0.1, CONN_MAX_AGE=60 and the throttle rates of the settings (each scorer is its
+own user, so none trips them), on 127.0.0.1 at a free port. Through the services it creates a club,
+one scorer user and device token per scorer, and valid sessions (`ledger.engine.samples.random_sheet`,
+the four variants in turn), with `--preload` hands already recorded in each so that they sit in the
+middle of an evening. Load comes from threads in this process over loopback HTTP (http.client; each
+request is one connection, as gunicorn's sync workers close it), bounded in time.
+
+The floor (`CLUBSCORE_BENCH_FLOOR=1` mounts `POST /api/v1/bench/floor/`, `api/bench_floor.py`): the
+same gunicorn, middleware, DRF, token authentication, throttle and JSON parser, the same body, then
+one row inserted in one transaction. A hand costs more by the idempotency claim, the session lock,
+the replay of the session through the engine and the rewrite of its projection.
+
+1. capacity: `--scorers` scorers in a closed loop (each posts its next hand as soon as the last one
+   is answered, moving to a fresh session when one is over): hands recorded per second; then the
+   same loop against the floor. Target: hands/s >= 1/3 of the floor's requests/s.
+2. latency: hands arrive at `--rate` per second, evenly spaced, round-robin over `--sessions` open
+   sessions (one scorer each); a hand's latency runs from the moment it was due (so a slow answer
+   delays the next of its session and that shows). p50/p95/p99; then the same schedule against the
+   floor. Targets: p95 < 50 ms, p99 < 150 ms.
+
+Every answer that is not a 201 is counted and printed. Afterwards every session's stored projection
+(settled hands, balances, pools, hand postings) is compared with a fresh replay of its sheet. The
+peak RSS (VmHWM) of each gunicorn worker is read before the workers stop. Target: < 150 MB.
+Exits 1 when a request failed or a projection differs; a missed speed target only prints MISS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchlib import (
+    ROOT,
+    VARIANTS,
+    django_setup,
+    drop_postgres,
+    fresh_postgres,
+    machine,
+    migrate,
+    percentile,
+    projection_mismatches,
+    random_session_sheet,
+)
+
+VENV_BIN = Path(sys.executable).parent
+FLOOR_PATH = "/api/v1/bench/floor/"
+
+
+# --- the service ------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def service_env(args: argparse.Namespace, database_url: str) -> dict[str, str]:
+    return {
+        "DJANGO_SETTINGS_MODULE": "clubscore.settings",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": args.redis_url,
+        "CLUBSCORE_ENV": "production",
+        "DEBUG": "0",
+        "SECURE_SSL_REDIRECT": "0",
+        "SECRET_KEY": secrets.token_urlsafe(64),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "CONN_MAX_AGE": str(args.conn_max_age),
+        "CLUBSCORE_BENCH_FLOOR": "1",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+class Service:
+    """gunicorn and a Celery worker, started with the environment; stopped by `stop()`."""
+
+    def __init__(self, args: argparse.Namespace, env: dict[str, str], logdir: Path) -> None:
+        self.port = free_port()
+        self.logdir = logdir
+        full = {**os.environ, **env}
+        self.gunicorn_log = logdir / "gunicorn.log"
+        self.celery_log = logdir / "celery.log"
+        self.gunicorn = subprocess.Popen(
+            [
+                str(VENV_BIN / "gunicorn"),
+                "clubscore.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(args.workers),
+                "--worker-class",
+                "sync",
+                "--timeout",
+                "30",
+                "--graceful-timeout",
+                "5",
+                "--backlog",
+                "2048",
+                "--log-level",
+                "warning",
+                "--error-logfile",
+                str(self.gunicorn_log),
+            ],
+            cwd=ROOT,
+            env=full,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+        self.celery = subprocess.Popen(
+            [
+                str(VENV_BIN / "celery"),
+                "-A",
+                "clubscore",
+                "worker",
+                "--concurrency",
+                "1",
+                "--loglevel",
+                "warning",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                f"bench-{os.getpid()}@%h",
+                "--logfile",
+                str(self.celery_log),
+            ],
+            cwd=ROOT,
+            env=full,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait_ready(self, token: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.gunicorn.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: see {self.gunicorn_log}\n{self.tail(self.gunicorn_log)}")
+            try:
+                status, _ = Client(self.port, token).call("GET", "/api/v1/clubs/")
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError("gunicorn did not answer in time")
+
+    def workers(self) -> list[int]:
+        try:
+            text = Path(f"/proc/{self.gunicorn.pid}/task/{self.gunicorn.pid}/children").read_text()
+        except OSError:
+            return []
+        return [int(p) for p in text.split()]
+
+    @staticmethod
+    def tail(path: Path, lines: int = 30) -> str:
+        try:
+            return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        for proc in (self.gunicorn, self.celery):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in (self.gunicorn, self.celery):
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+
+
+class MemoryWatch(threading.Thread):
+    """Samples every gunicorn worker's VmRSS and VmHWM (peak RSS) until stopped."""
+
+    def __init__(self, service: Service) -> None:
+        super().__init__(daemon=True)
+        self.service = service
+        self.peak_kb: dict[int, int] = {}
+        self.stopping = threading.Event()
+
+    def sample(self) -> None:
+        for pid in self.service.workers():
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
+                if line.startswith(("VmHWM:", "VmRSS:")):
+                    self.peak_kb[pid] = max(self.peak_kb.get(pid, 0), int(line.split()[1]))
+
+    def run(self) -> None:
+        while not self.stopping.wait(0.5):
+            self.sample()
+
+
+# --- the load -------------------------------------------------------------------------------------
+
+
+class Client:
+    """One scorer's phone: its token, one HTTP connection at a time."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.port = port
+        self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body: bytes | None = None, **headers: str) -> tuple[int, bytes]:
+        for attempt in range(2):
+            try:
+                self.conn.request(method, path, body=body, headers={**self.headers, **headers})
+                response = self.conn.getresponse()
+                return response.status, response.read()
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.conn.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+
+@dataclass
+class Scorer:
+    client: Client
+    sessions: deque  # of [session_id, hands (list of bytes), next index]
+    done: int = 0
+
+    def next_hand(self) -> tuple[int, bytes] | None:
+        while self.sessions:
+            current = self.sessions[0]
+            if current[2] < len(current[1]):
+                return current[0], current[1][current[2]]
+            self.sessions.popleft()
+        return None
+
+    def advance(self) -> None:
+        self.sessions[0][2] += 1
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)  # seconds
+    ends: list[float] = field(default_factory=list)  # monotonic time each answer came
+    errors: Counter = field(default_factory=Counter)
+    behind: int = 0  # open loop: hands never sent because the schedule ran too far behind
+    error_samples: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def ok(self, latency: float, end: float) -> None:
+        with self.lock:
+            self.latencies.append(latency)
+            self.ends.append(end)
+
+    def error(self, what: str, detail: str) -> None:
+        with self.lock:
+            self.errors[what] += 1
+            if len(self.error_samples) < 5:
+                self.error_samples.append(f"{what}: {detail[:300]}")
+
+
+def post_hand(scorer: Scorer, tally: Tally, due: float | None = None) -> bool:
+    """Record the scorer's next hand (retrying the same key after a transport error). False when the
+    scorer has no hand left."""
+    nxt = scorer.next_hand()
+    if nxt is None:
+        return False
+    session_id, body = nxt
+    key = str(uuid.uuid4())
+    start = time.monotonic() if due is None else due
+    try:
+        status, data = scorer.client.call(
+            "POST", f"/api/v1/sessions/{session_id}/hands/", body, **{"Idempotency-Key": key}
+        )
+    except OSError as exc:
+        tally.error(type(exc).__name__, str(exc))
+        return True
+    end = time.monotonic()
+    if status == 201:
+        tally.ok(end - start, end)
+        scorer.advance()
+        scorer.done += 1
+    else:
+        tally.error(str(status), data.decode("utf-8", "replace"))
+        scorer.sessions.popleft()  # its state is in doubt: go on with the next session
+    return True
+
+
+def post_floor(scorer: Scorer, body: bytes, tally: Tally, due: float | None = None) -> None:
+    start = time.monotonic() if due is None else due
+    try:
+        status, data = scorer.client.call("POST", FLOOR_PATH, body)
+    except OSError as exc:
+        tally.error(type(exc).__name__, str(exc))
+        return
+    end = time.monotonic()
+    if status == 201:
+        tally.ok(end - start, end)
+    else:
+        tally.error(str(status), data.decode("utf-8", "replace"))
+
+
+def closed_loop(scorers: list[Scorer], seconds: float, work: Any) -> tuple[Tally, float, float]:
+    """Each scorer calls `work(scorer, tally)` in a loop until time is up; the tally and the window."""
+    tally = Tally()
+    start = time.monotonic()
+    deadline = start + seconds
+
+    def run(scorer: Scorer) -> None:
+        while time.monotonic() < deadline:
+            if work(scorer, tally) is False:
+                return
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in scorers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(seconds + 60)
+    return tally, start, deadline
+
+
+def rate_in_window(tally: Tally, start: float, end: float, ramp: float) -> float:
+    """Answers per second between start+ramp and end (the first seconds fill the pipeline)."""
+    lo = start + ramp
+    count = sum(1 for t in tally.ends if lo <= t <= end)
+    return count / (end - lo)
+
+
+def open_loop(scorers: list[Scorer], rate: float, seconds: float, work: Any, grace: float = 30) -> Tally:
+    """Arrivals at `rate` per second, round-robin over the scorers: scorer i is due at
+    t0 + i/rate + k*len(scorers)/rate. Latency counts from the due time."""
+    tally = Tally()
+    period = len(scorers) / rate
+    t0 = time.monotonic() + 1.0  # every thread started before the first hand is due
+    end = t0 + seconds
+
+    def run(i: int, scorer: Scorer) -> None:
+        due = t0 + i / rate
+        while due < end:
+            pause = due - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+            elif -pause > grace:  # so far behind that the run would not end in time: stop sending
+                with tally.lock:
+                    tally.behind += int((end - due) / period) + 1
+                return
+            if work(scorer, tally, due) is False:
+                return
+            due += period
+
+    threads = [threading.Thread(target=run, args=(i, s)) for i, s in enumerate(scorers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(seconds + 120)
+    return tally
+
+
+# --- set-up through the services ------------------------------------------------------------------
+
+
+def set_up(args: argparse.Namespace, rng: random.Random) -> dict[str, Any]:
+    from django.contrib.auth import get_user_model
+
+    from ledger import services
+    from ledger.models import Role
+
+    User = get_user_model()
+    admin = User.objects.create_user("bench-admin")  # no password: the bench logs in with tokens
+    club = services.club_create(actor=admin, name="Bench Club")
+    players = [services.player_create(actor=admin, club_id=club.pk, name=f"Player {i:02}") for i in range(40)]
+    admin_key, _ = services.token_issue(user=admin, device="bench")
+
+    count = max(args.sessions, args.scorers)
+    users = []
+    for i in range(count):
+        user = User.objects.create_user(f"scorer-{i:03}")
+        services.membership_set(actor=admin, club_id=club.pk, user=user, role=Role.SCORER)
+        key, _ = services.token_issue(user=user, device=f"phone-{i:03}")
+        users.append((user, key))
+
+    def new_session(user: Any, index: int, preload: int) -> list:
+        """A session opened by importing its sheet's first `preload` hands (one service call); the
+        rest are the bodies the scorer will post, each with its `number`."""
+        variant = VARIANTS[index % len(VARIANTS)]
+        sheet = random_session_sheet(variant, rng, args.deals)
+        hands = sheet["hands"]
+        preload = min(preload, max(0, len(hands) - 2))
+        seated = [p.name for p in rng.sample(players, 4)]
+        session = services.session_import(
+            actor=user, club_id=club.pk, sheet=dict(sheet, players=seated, hands=hands[:preload])
+        )
+        bodies = [json.dumps(dict(h, number=n)).encode() for n, h in enumerate(hands, 1)]
+        return [session.pk, bodies, preload]
+
+    # Latency: one scorer per session; a second session each, for when a short variant ends.
+    latency = []
+    for i in range(args.sessions):
+        user, key = users[i]
+        latency.append((key, deque([new_session(user, i, args.preload), new_session(user, i + 1, 0)])))
+    # Capacity: each scorer a queue of sessions, more than it can record in the time.
+    capacity = []
+    per_scorer = max(2, int(args.capacity_hands_budget / max(1, args.scorers) / 16) + 1)
+    for i in range(args.scorers):
+        user, key = users[i]
+        capacity.append((key, deque(new_session(user, i * per_scorer + j, args.preload) for j in range(per_scorer))))
+    return {"admin_key": admin_key, "keys": [k for _, k in users], "latency": latency, "capacity": capacity}
+
+
+# --- the run --------------------------------------------------------------------------------------
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISS"
+
+
+def print_errors(name: str, tally: Tally) -> int:
+    total = sum(tally.errors.values())
+    print(
+        f"  {name}: {len(tally.latencies)} answered 201, errors {total}" + (f" {dict(tally.errors)}" if total else "")
+    )
+    for sample in tally.error_samples:
+        print(f"    e.g. {sample}")
+    if tally.behind:
+        print(f"    {tally.behind} not sent: the schedule fell more than 30 s behind (the service is saturated)")
+    return total
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
+    parser.add_argument("--scorers", type=int, default=16, help="closed-loop scorers for the capacity run")
+    parser.add_argument("--capacity-seconds", type=float, default=20)
+    parser.add_argument("--rate", type=float, default=100, help="hands per second in the latency run")
+    parser.add_argument("--sessions", type=int, default=200, help="open sessions in the latency run")
+    parser.add_argument("--latency-seconds", type=float, default=30)
+    parser.add_argument("--deals", type=int, default=40, help="deals per generated session (at most)")
+    parser.add_argument("--preload", type=int, default=10, help="hands recorded in each session before the run")
+    parser.add_argument("--capacity-hands-budget", type=int, default=6000, help="hands prepared for capacity")
+    parser.add_argument("--conn-max-age", type=int, default=60)
+    parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--database", default="clubscore_bench_api")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/12")
+    parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    args = parser.parse_args()
+
+    print(f"machine: {machine()}")
+    print(
+        f"gunicorn: {args.workers} sync workers; capacity: {args.scorers} scorers x {args.capacity_seconds:g} s; "
+        f"latency: {args.rate:g} hands/s over {args.sessions} sessions x {args.latency_seconds:g} s"
+    )
+    import redis
+
+    redis.Redis.from_url(args.redis_url).flushdb()
+    database_url = fresh_postgres(args.admin_url, args.database)
+    env = service_env(args, database_url)
+    migrate(env)
+    django_setup(env)
+    rng = random.Random(args.seed)
+    t = time.monotonic()
+    data = set_up(args, rng)
+    print(f"set-up through the services: {time.monotonic() - t:.1f} s")
+
+    logdir = Path(tempfile.mkdtemp(prefix="clubscore-bench-"))
+    service = Service(args, env, logdir)
+    watch = MemoryWatch(service)
+    failures = 0
+    try:
+        service.wait_ready(data["admin_key"])
+        watch.start()
+        port = service.port
+        floor_body = json.dumps({"bid": "pass", "tricks": [4, 3, 3, 3], "number": 1}).encode()
+
+        # Warm every worker (imports, connections) on the floor.
+        warm = [Scorer(Client(port, k), deque()) for k in data["keys"][: args.scorers]]
+        closed_loop(warm, 3, lambda s, tally: post_floor(s, floor_body, tally))
+
+        print("\n== capacity (closed loop)")
+        scorers = [Scorer(Client(port, key), sessions) for key, sessions in data["capacity"]]
+        hands, h_start, h_end = closed_loop(scorers, args.capacity_seconds, post_hand)
+        floor_scorers = [Scorer(Client(port, key), deque()) for key, _ in data["capacity"]]
+        floor, f_start, f_end = closed_loop(
+            floor_scorers, args.capacity_seconds, lambda s, tally: post_floor(s, floor_body, tally)
+        )
+        ramp = min(2.0, args.capacity_seconds / 4)
+        hands_rate = rate_in_window(hands, h_start, h_end, ramp)
+        floor_rate = rate_in_window(floor, f_start, f_end, ramp)
+        ratio = hands_rate / floor_rate if floor_rate else 0.0
+        failures += print_errors("hands", hands) + print_errors("floor", floor)
+        if any(not s.sessions for s in scorers):
+            print("  note: a scorer ran out of prepared sessions; raise --capacity-hands-budget")
+        print(f"  hands recorded: {hands_rate:.1f} /s (p50 {ms(percentile(hands.latencies, 50))})")
+        print(f"  floor:          {floor_rate:.1f} requests/s (p50 {ms(percentile(floor.latencies, 50))})")
+        print(f"  ratio hands/floor: {ratio:.2f} (target >= 0.33: {verdict(ratio >= 1 / 3)})")
+
+        print(f"\n== latency (open loop, {args.rate:g}/s over {args.sessions} sessions)")
+        scorers = [Scorer(Client(port, key), sessions) for key, sessions in data["latency"]]
+        lat = open_loop(scorers, args.rate, args.latency_seconds, post_hand)
+        floor_scorers = [Scorer(Client(port, key), deque()) for key, _ in data["latency"]]
+        flat = open_loop(
+            floor_scorers, args.rate, args.latency_seconds, lambda s, tally, due: post_floor(s, floor_body, tally, due)
+        )
+        failures += print_errors("hands", lat) + print_errors("floor", flat)
+        achieved = len(lat.latencies) / args.latency_seconds
+        print(f"  hands answered: {achieved:.1f} /s")
+        rows = []
+        for q in (50, 95, 99):
+            h, f = percentile(lat.latencies, q), percentile(flat.latencies, q)
+            rows.append((q, h, f))
+            print(f"  p{q}: hands {ms(h)}, floor {ms(f)}, ratio {h / f:.1f}x" if f else f"  p{q}: hands {ms(h)}")
+        p95, p99 = rows[1][1], rows[2][1]
+        print(f"  targets: p95 < 50 ms: {verdict(p95 < 0.050)}; p99 < 150 ms: {verdict(p99 < 0.150)}")
+        print(f"  max: hands {ms(max(lat.latencies, default=0))}, floor {ms(max(flat.latencies, default=0))}")
+
+        watch.sample()
+        peak_mb = max(watch.peak_kb.values(), default=0) / 1024
+        print("\n== memory")
+        print(
+            f"  peak RSS of one gunicorn worker: {peak_mb:.1f} MB (of {len(watch.peak_kb)} workers; "
+            f"target < 150 MB: {verdict(0 < peak_mb < 150)})"
+        )
+    finally:
+        watch.stopping.set()
+        service.stop()
+        if failures:
+            print(f"\ngunicorn log ({service.gunicorn_log}):\n{Service.tail(service.gunicorn_log)}")
+
+    print("\n== correctness")
+    from django.db import connection
+
+    from ledger.models import IdempotencyRecord, Session
+
+    ids = list(Session.objects.values_list("pk", flat=True))
+    bad = projection_mismatches(ids)
+    in_flight = IdempotencyRecord.objects.filter(state=IdempotencyRecord.State.IN_FLIGHT).count()
+    print(f"  {len(ids)} sessions: stored postings and projection equal a replay: {'yes' if not bad else 'NO'}")
+    for line in bad[:10]:
+        print(f"    {line}")
+    print(f"  idempotency keys left in flight: {in_flight}")
+    print(f"  requests that failed: {failures}")
+    connection.close()
+    if not args.keep:
+        drop_postgres(args.admin_url, args.database)
+    return 1 if (bad or failures or in_flight) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
