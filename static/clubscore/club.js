@@ -26,9 +26,14 @@
     return Number(v).toFixed(2);
   }
 
+  let asked = 0;
+
   async function load() {
     const params = new URLSearchParams(new FormData(form));
+    const mine = ++asked;
     const res = await CS.api('GET', section.dataset.url + '?' + params.toString());
+    if (mine !== asked) return; // the switches moved on: a later answer is the one to show
+    section.dataset.shown = params.toString();
     if (!res.ok) {
       const error = CS.errorOf(res);
       body.replaceChildren(el('p', { class: 'muted', text: res.status === 404

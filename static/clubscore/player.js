@@ -152,7 +152,7 @@
     if (res.ok && res.data) renderStats(res.data);
     else unavailable(document.getElementById('stats-body'), res, 'Detailed statistics');
   });
-  CS.api('GET', cfg.ratings).then(function (res) {
+  CS.apiAll(cfg.ratings).then(function (res) { // every page: the whole history, oldest first
     if (res.ok) renderRatings(res.data);
     else unavailable(document.getElementById('ratings-body'), res, 'Ratings');
   });

@@ -115,12 +115,19 @@ def test_club_page_leaderboard_switches(
     page = new_page()
     login(page, "scorer", f"/clubs/{club.pk}/")
     page.select_option('select[name="by"]', "money")
+    expect(page.locator("#leaderboard")).to_have_attribute("data-shown", "period=all&by=money")
     body = page.locator("#leaderboard .board-body")
     if board.status_code == 200:
         rows = board.json()["rows"]
         if rows:
             expect(body.locator("tbody tr")).to_have_count(len(rows))
-            expect(body.locator("tbody tr").first).to_contain_text(rows[0]["player"]["name"])
+            currency = board.json().get("currency")
+            for i, row in enumerate(rows):
+                line = body.locator("tbody tr").nth(i)
+                expect(line).to_contain_text(row["player"]["name"])
+                if currency == "USD":  # minor units, signed
+                    sign = "+" if row["value"] > 0 else "−" if row["value"] < 0 else ""
+                    expect(line).to_contain_text(f"{sign}${abs(row['value']) // 100}.{abs(row['value']) % 100:02d}")
         else:
             expect(body).to_contain_text("Nobody qualifies")
     else:
