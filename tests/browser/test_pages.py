@@ -84,17 +84,31 @@ def test_player_page_renders_statistics_when_the_api_answers(
     new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
     closed_session(admin, club, players)
-    ann = players[0]
+    cleo = players[2]  # she bid (and made) the seven
     api = Client()
     api.login(username="scorer", password=PASSWORD)
-    stats = api.get(f"/api/v1/players/{ann.pk}/stats/")
+    stats = api.get(f"/api/v1/players/{cleo.pk}/stats/")
     page = new_page()
-    login(page, "scorer", f"/players/{ann.pk}/")
+    login(page, "scorer", f"/players/{cleo.pk}/")
     body = page.locator("#stats-body")
     if stats.status_code == 200:
+        data = stats.json()
         figures = page.locator("#stats-figures")
-        expect(figures).to_contain_text(f"sessions{stats.json()['sessions']}")
-        expect(figures).to_contain_text(f"deals{stats.json()['deals']}")
+        expect(figures).to_contain_text(f"sessions{data['sessions']}")
+        expect(figures).to_contain_text(f"deals{data['deals']}")
+        for variant, figures_of in data["variants"].items():
+            contracts = figures_of.get("contracts", [])
+            rows = body.locator(f'table.contracts[data-variant="{variant}"] tbody tr')
+            expect(rows).to_have_count(len(contracts))
+            for i, c in enumerate(contracts):
+                cells = rows.nth(i).locator("td")
+                expect(cells.nth(0)).to_have_text(str(c["played"]))
+                expect(cells.nth(1)).to_have_text(str(c["made"]))
+                expect(cells.nth(2)).to_have_text(f"{round(c['rate'] * 100)}%")
+            if contracts:
+                expect(body.locator("canvas")).to_have_count(
+                    len([v for v in data["variants"].values() if v.get("contracts")])
+                )
     else:
         assert stats.status_code == 404, stats.content
         expect(body).to_contain_text("Detailed statistics are not available from this server yet.")
