@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from here: the network may be closed
     "ledger",
     "ledger.stats",
     "api",
@@ -168,6 +169,9 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "clubscore API",
     "DESCRIPTION": "Scorekeeping and settlement for Boston clubs: the mobile scorer API, version 1.",
     "VERSION": "1.0.0",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "SERVE_INCLUDE_SCHEMA": False,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.error_responses"],
 }
