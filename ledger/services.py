@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -177,18 +177,37 @@ def _bounded(amount: int, number: int | None) -> int:
 
 
 def _write_projection(
-    session: Session, hands: list[Hand], settled: list[SettledHand], run: Replay, *, bump: bool = True
+    session: Session,
+    hands: list[Hand],
+    settled: list[SettledHand],
+    run: Replay,
+    *,
+    bump: bool = True,
+    fresh: Sequence[Hand] = (),
 ) -> None:
-    """Store the replay: each hand's settled JSON, the hand postings, the session's state; version + 1."""
-    changed = []
-    postings = []
+    """Store the replay: each hand's settled JSON, the hand postings, the session's state; version + 1.
+
+    Only what the replay changed is written: a hand's settled JSON when it differs, and its postings
+    when its transfers differ (`fresh` hands, just created, get theirs). Rewriting every posting of
+    the session made each write cost as much as the whole evening (bench/README.md); the projection
+    still equals a replay, because every hand whose movements changed is rewritten.
+    """
+    fresh_ids = {h.pk for h in fresh}
+    changed: list[Hand] = []
+    reposted: list[Hand] = []
+    postings: list[Posting] = []
     for hand, result in zip(hands, settled, strict=True):
         as_json = result.as_json()
-        if hand.settled != as_json:
+        new = hand.pk in fresh_ids
+        if not new and hand.settled != as_json:
+            moved = (hand.settled or {}).get("transfers") != as_json["transfers"]
             hand.settled = as_json
             changed.append(hand)
-        for t in result.transfers:
-            postings.append(
+            if moved:
+                reposted.append(hand)
+                new = True
+        if new:
+            postings.extend(
                 Posting(
                     session=session,
                     hand=hand,
@@ -198,11 +217,14 @@ def _write_projection(
                     amount=_bounded(t.counters, result.number),
                     reason=t.reason,
                 )
+                for t in result.transfers
             )
     if changed:
         Hand.objects.bulk_update(changed, ["settled"])
-    Posting.objects.filter(session=session, kind=Posting.Kind.HAND).delete()
-    Posting.objects.bulk_create(postings)
+    if reposted:
+        Posting.objects.filter(kind=Posting.Kind.HAND, hand__in=reposted).delete()
+    if postings:
+        Posting.objects.bulk_create(postings)
     session.hands_count = len(hands)
     session.balances = list(run.balances)
     session.pools = run.pools.as_list()
@@ -428,7 +450,7 @@ def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any) -> Sess
             )
             for h in hands
         )
-        _write_projection(session, hands, settled, run, bump=False)
+        _write_projection(session, hands, settled, run, bump=False, fresh=hands)
         if closed:
             Posting.objects.bulk_create(_close_postings(session, session.closing))
     return session
@@ -476,7 +498,7 @@ def hand_record(
             client_key=client_key,
             recorded_by=actor,
         )
-        _write_projection(session, [*hands, new], settled, run)
+        _write_projection(session, [*hands, new], settled, run, fresh=[new])
         HandRevision.objects.create(
             session=session,
             number=new.number,

@@ -97,17 +97,16 @@ def _blocked_by(blocker: psycopg.Connection, timeout: float = 20) -> int:
 @postgres_only
 def test_backend_killed_while_the_request_holds_the_session_lock(phone: Api, admin: Any, session: Any) -> None:
     record_all(admin, session, AMERICAN_HANDS[:1])
-    assert Posting.objects.filter(session=session).exists()  # the request will have to rewrite them
+    assert Posting.objects.filter(session=session).exists()  # deal 1's postings: the request must leave them
     key = str(uuid.uuid4())
     params = connection.get_connection_params()
     params.pop("cursor_factory", None)
     params.pop("context", None)
     with psycopg.connect(**params) as blocker:
-        # Lock the session's postings: the request takes the session lock, writes the new hand, then
-        # stops at the rewrite of the postings, half-way through its transaction.
-        blocker.execute(
-            "SELECT id FROM ledger_posting WHERE session_id = %s ORDER BY id FOR UPDATE", [session.pk]
-        ).fetchall()
+        # Lock the revisions' table against writers: the request takes the session lock, writes the new
+        # hand, its postings and the session's projection, then stops at the hand's revision, half-way
+        # through its transaction.
+        blocker.execute("LOCK TABLE ledger_handrevision IN EXCLUSIVE MODE")
         answer: dict[str, Any] = {}
 
         def request() -> None:
@@ -134,14 +133,13 @@ def test_backend_killed_while_the_request_holds_the_session_lock(phone: Api, adm
 # --- a hook drops the connection before one statement of the write --------------------------------
 
 # Each statement of a hand's recording, in the order it runs: the claim of the key (its own
-# transaction), then in one transaction the session lock, the hand, the postings, the session's
-# projection, the revision and the key's answer.
+# transaction), then in one transaction the session lock, the hand, its postings (only the new hand's:
+# the others stay as they are), the session's projection, the revision and the key's answer.
 STATEMENTS: dict[str, Callable[[str], bool]] = {
     "claim the key": lambda sql: sql.startswith('INSERT INTO "ledger_idempotencyrecord"'),
     # services._lock_sessions (SQLite has no FOR UPDATE: its write lock comes with BEGIN IMMEDIATE)
     "lock the session": lambda sql: sql.startswith('SELECT "ledger_session"') and '"ledger_session"."id" IN (' in sql,
     "insert the hand": lambda sql: sql.startswith('INSERT INTO "ledger_hand" '),
-    "delete the postings": lambda sql: sql.startswith('DELETE FROM "ledger_posting"'),
     "insert the postings": lambda sql: sql.startswith('INSERT INTO "ledger_posting"'),
     "update the session": lambda sql: sql.startswith('UPDATE "ledger_session"'),
     "insert the revision": lambda sql: sql.startswith('INSERT INTO "ledger_handrevision"'),
