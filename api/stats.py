@@ -34,6 +34,8 @@ from .pagination import Pagination
 from .views import Strict, valid
 
 FORMATS = ("json", "csv")
+# Dates far enough from datetime's limits that no time zone takes a day's bounds past them.
+FIRST_YEAR, LAST_YEAR = 1000, 9998
 
 
 # --- CSV -------------------------------------------------------------------------------------------
@@ -105,6 +107,9 @@ class StatsFilters(Strict):
     format = serializers.ChoiceField(required=False, choices=list(FORMATS))
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        for name in ("date_from", "date_to"):
+            if name in attrs and not FIRST_YEAR <= attrs[name].year <= LAST_YEAR:
+                raise ValidationError({name: [f"`{name}` must be a date from the year {FIRST_YEAR} to {LAST_YEAR}"]})
         if "date_from" in attrs and "date_to" in attrs and attrs["date_from"] > attrs["date_to"]:
             raise ValidationError({"date_to": ["`date_to` must not be before `date_from`"]})
         return attrs
@@ -133,8 +138,9 @@ class LeaderboardFilters(StatsFilters):
                     period = name
                 elif period != name:
                     raise ValidationError({name: [f"`{name}` goes with period={name}, not period={period}"]})
-        if "year" in attrs and int(attrs["year"]) < 1:
-            raise ValidationError({"year": ["`year` must be 0001 or later"]})
+        for name, year in (("month", attrs.get("month", "")[:4]), ("year", attrs.get("year"))):
+            if year and not FIRST_YEAR <= int(year) <= LAST_YEAR:
+                raise ValidationError({name: [f"`{name}` must be in the years {FIRST_YEAR} to {LAST_YEAR}"]})
         attrs["period"] = period or "all"
         return attrs
 

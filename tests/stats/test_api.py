@@ -78,6 +78,7 @@ def test_a_player_without_a_closed_session(api: Any, admin: Any, club: Any) -> N
         ({"date_from": "2024-02-30"}, "date_from"),
         ({"date_to": "soon"}, "date_to"),
         ({"date_from": "2024-03-01", "date_to": "2024-02-01"}, "date_to"),
+        ({"date_to": "9999-12-31"}, "date_to"),
         ({"sort": "name"}, "sort"),
         ({"format": "xml"}, "format"),
     ],
