@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from ledger.followup import background_state
 from ledger.models import Club, Hand, HandRevision, Player, Session
 from ledger.selectors import session_players
 
@@ -54,6 +55,7 @@ def session_json(session: Session) -> dict[str, Any]:
         "opened_at": timestamp(session.opened_at),
         "closed_by": _username(session.closed_by),
         "closed_at": timestamp(session.closed_at),
+        "background": background_state(session),
     }
 
 

@@ -70,6 +70,11 @@ class SessionOut(serializers.Serializer):
     opened_at = serializers.DateTimeField()
     closed_by = serializers.CharField(allow_null=True)
     closed_at = serializers.DateTimeField(allow_null=True)
+    background = serializers.ChoiceField(
+        choices=["pending", "done"],
+        help_text="the background work of the last close or reopen (the money ledger, the statistics): "
+        "`pending` until a worker has run it",
+    )
 
 
 class HandIn(serializers.Serializer):

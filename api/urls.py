@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
-from . import bench_floor, stats, views
+from . import bench_floor, money, stats, views
 from .errors import api_not_found
 
 
@@ -40,6 +40,10 @@ v1 = [
     path("players/<id:player_id>/stats/", stats.PlayerStatsView.as_view(), name="player-stats"),
     path("players/<id:player_id>/ratings/", stats.PlayerRatingsView.as_view(), name="player-ratings"),
     path("clubs/<id:club_id>/leaderboard/", stats.LeaderboardView.as_view(), name="club-leaderboard"),
+    path("clubs/<id:club_id>/carried-pools/", money.CarriedPoolListView.as_view(), name="club-carried-pools"),
+    path("clubs/<id:club_id>/settle-up/", money.SettleUpView.as_view(), name="club-settle-up"),
+    path("clubs/<id:club_id>/payments/", money.PaymentListView.as_view(), name="club-payments"),
+    path("players/<id:player_id>/statement/", money.StatementView.as_view(), name="player-statement"),
     path("settle/", views.SettleView.as_view(), name="settle"),
 ]
 if bench_floor.enabled():  # bench/api.py's floor; off unless CLUBSCORE_BENCH_FLOOR=1

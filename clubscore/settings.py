@@ -131,8 +131,19 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 120
 CELERY_TASK_SOFT_TIME_LIMIT = 100
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis redelivers a task that was taken but never acknowledged (its worker was killed) after this.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600")),
+    "socket_connect_timeout": 3,  # an unreachable broker fails an enqueue quickly (ledger.followup)
+}
+# A session's background work (ledger.followup): the periodic catch-up runs, every this many seconds,
+# the work left pending longer than the grace (the broker was down when the session closed).
+FOLLOWUP_CATCH_UP_SECONDS = float(os.environ.get("FOLLOWUP_CATCH_UP_SECONDS", "60"))
+FOLLOWUP_GRACE_SECONDS = float(os.environ.get("FOLLOWUP_GRACE_SECONDS", "60"))
+FOLLOWUP_CATCH_UP_BUDGET_SECONDS = 60.0
 CELERY_BEAT_SCHEDULE = {
     "idempotency-purge": {"task": "ledger.tasks.idempotency_purge", "schedule": 3600.0},
+    "session-followup-catch-up": {"task": "ledger.tasks.followup_catch_up", "schedule": FOLLOWUP_CATCH_UP_SECONDS},
 }
 
 CACHES = {

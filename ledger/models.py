@@ -9,6 +9,8 @@ Invariants (kept by `services.py`, the only module that writes, and by the datab
   party to itself. A reopen does not delete a close's postings: it appends their reversal.
 - `Session.version` starts at 1 and grows by one with every write to the session.
 - Tokens and idempotency records are stored per user; a token is kept only as its SHA-256.
+- The club's money ledger (`MoneyAccount`, `MoneyTransaction`, `MoneyEntry`) is written only by
+  `ledger/money.py`, whose docstring lists its invariants (append-only, each transaction sums to zero).
 """
 
 from __future__ import annotations
@@ -115,9 +117,21 @@ class Session(models.Model):
     )
     closed_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)
+    # The background work after a close or reopen (`ledger.followup`): due for the session's version
+    # `followup_version` (0: never due), done up to `followup_done_version`.
+    followup_version = models.PositiveIntegerField(default=0)
+    followup_done_version = models.PositiveIntegerField(default=0)
+    followup_done_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-opened_at", "-id"]
+        indexes = [
+            models.Index(
+                fields=["updated_at"],
+                condition=Q(followup_done_version__lt=models.F("followup_version")),
+                name="session_followup_pending",
+            )
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(first_dealer__lte=3), name="session_first_dealer_seat"),
             models.CheckConstraint(condition=Q(version__gte=1), name="session_version_positive"),
@@ -130,6 +144,11 @@ class Session(models.Model):
 
     def __str__(self) -> str:
         return f"session {self.pk} ({self.variant}, {self.club})"
+
+    @property
+    def background_pending(self) -> bool:
+        """True while the background work of the session's last close or reopen has not run yet."""
+        return self.followup_done_version < self.followup_version
 
 
 class Seat(models.Model):
@@ -269,4 +288,108 @@ class IdempotencyRecord(models.Model):
                 condition=Q(state="in_flight") | Q(state="done", status__isnull=False),
                 name="idempotency_done_has_status",
             ),
+        ]
+
+
+# --- the club's money ledger (its invariants and the only code that writes it: ledger/money.py) -------
+
+
+class MoneyAccount(models.Model):
+    """Who can owe or be owed in a club: each of its players, and the club's pool account (the money
+    of the pools its tables carried over). A balance is the sum of the account's entries, per currency:
+    above zero the account is owed money, below zero it owes."""
+
+    class Kind(models.TextChoices):
+        PLAYER = "player"
+        POOL = "pool"
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="money_accounts")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    player = models.OneToOneField(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="money_account")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["club", "kind", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="player", player__isnull=False) | Q(kind="pool", player__isnull=True),
+                name="money_account_kind_matches_player",
+            ),
+            models.UniqueConstraint(fields=["club"], condition=Q(kind="pool"), name="money_account_one_pool_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"pool of {self.club_id}" if self.kind == self.Kind.POOL else f"account of player {self.player_id}"
+
+
+class MoneyTransaction(models.Model):
+    """One event of the money ledger, in one currency: its entries add up to zero.
+
+    `close`: a closed session's money result, keyed by (session, close_version). `reversal`: the exact
+    opposite of the transaction it `reverses` (a reopen). `paid`, `partly_paid`, `written_off`: a
+    treasurer's record that money changed hands, or that the payee gave it up.
+    """
+
+    class Kind(models.TextChoices):
+        CLOSE = "close"
+        REVERSAL = "reversal"
+        PAID = "paid"
+        PARTLY_PAID = "partly_paid"
+        WRITTEN_OFF = "written_off"
+
+    PAYMENT_KINDS = ("paid", "partly_paid", "written_off")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="money_transactions")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    currency = models.CharField(max_length=3)
+    session = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.PROTECT, related_name="money_transactions"
+    )
+    close_version = models.PositiveIntegerField(null=True, blank=True)  # the session's version when it closed
+    reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by")
+    note = models.CharField(max_length=500, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=["close", "reversal", "paid", "partly_paid", "written_off"]),
+                name="money_transaction_kind_known",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(kind="close", session__isnull=False, close_version__isnull=False, reverses__isnull=True)
+                    | Q(kind="reversal", session__isnull=False, close_version__isnull=False, reverses__isnull=False)
+                    | Q(
+                        kind__in=["paid", "partly_paid", "written_off"],
+                        session__isnull=True,
+                        close_version__isnull=True,
+                        reverses__isnull=True,
+                    )
+                ),
+                name="money_transaction_kind_fields",
+            ),
+            models.UniqueConstraint(
+                fields=["session", "close_version"], condition=Q(kind="close"), name="money_one_close_per_version"
+            ),
+        ]
+        indexes = [models.Index(fields=["club", "kind"], name="money_transaction_club_kind")]
+
+
+class MoneyEntry(models.Model):
+    """One account's share of a transaction, in the transaction's currency's minor unit (never 0)."""
+
+    transaction = models.ForeignKey(MoneyTransaction, on_delete=models.PROTECT, related_name="entries")
+    account = models.ForeignKey(MoneyAccount, on_delete=models.PROTECT, related_name="entries")
+    amount = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["transaction", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="money_entry_amount_not_zero"),
+            models.UniqueConstraint(fields=["transaction", "account"], name="money_entry_one_per_account"),
         ]

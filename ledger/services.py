@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -36,6 +37,7 @@ from .exceptions import (
     StaleNumber,
     VersionMismatch,
 )
+from .followup import followup_request
 from .models import (
     Club,
     DeviceToken,
@@ -295,7 +297,7 @@ def session_open(
         sheet = parse_sheet(sheet_of(session=session, players=names, hands=[], close=None))
         if carry_pools_from is not None:
             source = _lock_sessions(carry_pools_from).get(carry_pools_from)
-            session.pools_in = _claimable_pools(source, club_id, variant)
+            session.pools_in = _claimable_pools(source, club_id, variant, stake)
             session.carry_pools_from = source
             sheet = parse_sheet(sheet_of(session=session, players=names, hands=[], close=None))
         run = Replay(sheet)
@@ -317,8 +319,20 @@ def _club_players(club_id: int, player_ids: list[int]) -> list[Player]:
     return [found[pid] for pid in player_ids]
 
 
-def _claimable_pools(source: Session | None, club_id: int, variant: str) -> list[int]:
-    """The `carried` pools of a closed session of the club, for a session of `variant`."""
+def _same_stake(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    try:
+        return a["currency"] == b["currency"] and Decimal(a["per_counter"]) == Decimal(b["per_counter"])
+    except (KeyError, TypeError, ArithmeticError):
+        return False
+
+
+def _claimable_pools(source: Session | None, club_id: int, variant: str, stake: dict[str, Any] | None) -> list[int]:
+    """The `carried` pools of a closed session of the club, for a session of `variant` at `stake`.
+
+    The club holds carried pools as money at the stake they were played for, so only a session at the
+    same stake may claim them; a session that carried nothing has nothing to claim."""
     if source is None or source.club_id != club_id:
         raise InvalidRequest.field("carry_pools_from", "no such session in this club")
     if source.status != Session.Status.CLOSED:
@@ -333,7 +347,14 @@ def _claimable_pools(source: Session | None, club_id: int, variant: str) -> list
             else "a single pool goes only to a single-pool variant"
         )
         raise InvalidRequest.field("carry_pools_from", message)
-    return list(source.closing["carried"])
+    carried = list(source.closing["carried"])
+    if not any(carried):
+        raise InvalidRequest.field("carry_pools_from", f"session {source.pk} carried no pools")
+    if not _same_stake(source.stake, stake):
+        raise InvalidRequest.field(
+            "carry_pools_from", "carried pools are claimed at the same stake as the session that carried them"
+        )
+    return carried
 
 
 def session_close(
@@ -357,6 +378,7 @@ def session_close(
         session.closed_at = timezone.now()
         _write_projection(session, hands, settled, run)
         Posting.objects.bulk_create(_close_postings(session, session.closing))
+        followup_request(session=session)
     return session, settlement
 
 
@@ -396,6 +418,7 @@ def session_reopen(*, actor: AbstractBaseUser, session_id: int, expected_version
         hands = list(Hand.objects.filter(session=session).order_by("number"))
         _, run, settled = _replay(session, [h.raw for h in hands])
         _write_projection(session, hands, settled, run)
+        followup_request(session=session)
     return session
 
 
@@ -453,6 +476,7 @@ def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any) -> Sess
         _write_projection(session, hands, settled, run, bump=False, fresh=hands)
         if closed:
             Posting.objects.bulk_create(_close_postings(session, session.closing))
+            followup_request(session=session)
     return session
 
 
