@@ -9,15 +9,19 @@ the cache's atomic `add` (Redis SET NX across the web workers; a mutex in the lo
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from typing import Any
 
+from redis.exceptions import RedisError
 from rest_framework import throttling
 from rest_framework.settings import api_settings
 
 LOCK_SECONDS = 5  # a lock outlives a holder that died by at most this long
 LOCK_POLL = 0.002
+CACHE_DOWN = (RedisError, OSError)
+logger = logging.getLogger(__name__)
 
 
 class _LiveRate:
@@ -31,6 +35,14 @@ class _Atomic:
     """Check and record a request under a per-client lock, so concurrent requests count one by one."""
 
     def allow_request(self, request: Any, view: Any) -> bool:
+        """Fails open: with the cache (Redis) down, a table keeps scoring instead of getting 500s."""
+        try:
+            return self._allow_request(request, view)
+        except CACHE_DOWN:
+            logger.warning("the throttle's cache is unreachable: request let through", exc_info=True)
+            return True
+
+    def _allow_request(self, request: Any, view: Any) -> bool:
         if self.rate is None:  # type: ignore[attr-defined]
             return True
         key = self.get_cache_key(request, view)  # type: ignore[attr-defined]
