@@ -506,3 +506,17 @@ def test_hands_recorded_stay_as_recorded(client_for: Any, scorer: Any, session: 
     for url in page_urls(session, Player.objects.first()):
         client.get(url)
     assert (fresh(session).version, Hand.objects.count()) == before
+
+
+def test_settlement_says_whether_the_background_work_is_done(
+    client_for: Any, scorer: Any, session: Session, admin: Any
+) -> None:
+    from ledger.followup import followup_run
+
+    record_all(admin, session, AMERICAN_HANDS)
+    close(admin, session)  # inside the test's transaction nothing commits, so nothing ran the follow-up yet
+    html = client_for(scorer).get(f"/sessions/{session.pk}/settlement/").content.decode()
+    assert 'data-background="pending"' in html and "Still being posted" in html
+    followup_run(session_id=session.pk)  # what the Celery task does
+    html = client_for(scorer).get(f"/sessions/{session.pk}/settlement/").content.decode()
+    assert 'data-background="done"' in html
