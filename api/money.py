@@ -24,7 +24,6 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -34,12 +33,12 @@ from ledger import money, selectors
 from ledger.engine.variants import get_variant
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Role, Session
 
+from .formats import FORMATS, JsonOrCsvView
 from .idempotency import idempotency_key, idempotent
 from .pagination import Pagination
 from .presenters import player_json, timestamp
 from .views import MAX_ID, Strict, Text, paginated, valid
 
-FORMATS = ("json", "csv")
 STATEMENT_COLUMNS = [
     "date",
     "transaction",
@@ -383,24 +382,10 @@ class StatementQuery(ListQuery):
     format = serializers.ChoiceField(required=False, choices=list(FORMATS))
 
 
-class StatementView(APIView):
+class StatementView(JsonOrCsvView):
     """JSON (paginated) or CSV (the whole statement); refusals always in JSON."""
 
     renderer_classes = [JSONRenderer, CSVRenderer]
-
-    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
-        fmt = request.query_params.get("format")
-        if not force and fmt is not None and fmt not in FORMATS:
-            raise ValidationError({"format": ["`format` must be json or csv"]})
-        return super().perform_content_negotiation(request, force)
-
-    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if isinstance(response, Response) and response.status_code >= 400:
-            response.accepted_renderer = JSONRenderer()
-            response.accepted_media_type = JSONRenderer.media_type
-            response.content_type = None
-        return response
 
     @extend_schema(
         parameters=[OpenApiParameter("format", str, enum=list(FORMATS), description="`csv`: the whole statement")],

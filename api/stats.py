@@ -24,16 +24,15 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from ledger.engine.variants import variant_names
 from ledger.stats import selectors
 from ledger.stats.selectors import BOARDS, PERIODS, Filters
 
+from .formats import FORMATS, JsonOrCsvView
 from .pagination import Pagination
 from .views import Strict, valid
 
-FORMATS = ("json", "csv")
 # Dates far enough from datetime's limits that no time zone takes a day's bounds past them.
 FIRST_YEAR, LAST_YEAR = 1000, 9998
 
@@ -65,24 +64,10 @@ class CSVRenderer(BaseRenderer):
         return buffer.getvalue().encode("utf-8")
 
 
-class StatsView(APIView):
+class StatsView(JsonOrCsvView):
     """JSON or CSV; refusals always in JSON."""
 
     renderer_classes = [JSONRenderer, CSVRenderer]
-
-    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
-        fmt = request.query_params.get("format")
-        if not force and fmt is not None and fmt not in FORMATS:
-            raise ValidationError({"format": ["`format` must be json or csv"]})
-        return super().perform_content_negotiation(request, force)
-
-    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if isinstance(response, Response) and response.status_code >= 400:
-            response.accepted_renderer = JSONRenderer()
-            response.accepted_media_type = JSONRenderer.media_type
-            response.content_type = None
-        return response
 
     @staticmethod
     def wants_csv(request: Request) -> bool:

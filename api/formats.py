@@ -1,0 +1,31 @@
+"""Views that answer JSON or CSV (`?format=csv` or `Accept: text/csv`); refusals are always JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+FORMATS = ("json", "csv")
+
+
+class JsonOrCsvView(APIView):
+    """Subclasses set `renderer_classes = [JSONRenderer, <their CSV renderer>]`."""
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        fmt = request.query_params.get("format")
+        if not force and fmt is not None and fmt not in FORMATS:
+            raise ValidationError({"format": ["`format` must be json or csv"]})
+        return super().perform_content_negotiation(request, force)
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if isinstance(response, Response) and response.status_code >= 400:
+            response.accepted_renderer = JSONRenderer()
+            response.accepted_media_type = JSONRenderer.media_type
+            response.content_type = None
+        return response
