@@ -321,11 +321,8 @@ class HandListView(APIView):
     def _record(
         self, request: Request, session_id: int, key: uuid.UUID, claim: services.IdempotencyClaim
     ) -> tuple[Response, bool]:
-        session = selectors.session_get(user=request.user, session_id=session_id, role=Role.SCORER)
-        if session.status == Session.Status.CLOSED:
-            raise SessionClosed()
+        # hand_record checks membership, role, an open session and the deal number under the lock.
         hand = request.data
-        services.hand_number_check(session=session, number=hand.get("number") if isinstance(hand, dict) else None)
 
         def render(new: Any, locked: Session) -> tuple[int, dict[str, Any], str]:
             return 201, hand_json(new, locked.version), etag(locked.version)

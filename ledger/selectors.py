@@ -24,6 +24,11 @@ def club_role(*, user: AbstractBaseUser, club_id: int, role: str = Role.PLAYER) 
     found = Membership.objects.filter(club_id=club_id, user_id=user.pk).values_list("role", flat=True).first()
     if found is None:
         raise NotFound("no such club")
+    return role_check(found=found, role=role)
+
+
+def role_check(*, found: str, role: str) -> str:
+    """`found` if it is `role` or above; PermissionDenied otherwise."""
     if Role.rank(found) < Role.rank(role):
         raise PermissionDenied(f"this needs the role {role} or above in the club; yours is {found}")
     return found

@@ -10,6 +10,7 @@ does arithmetic on counters.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
@@ -20,7 +21,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from ledger.engine import EngineError, Replay, parse_sheet, settlement_json
@@ -51,7 +53,7 @@ from .models import (
     Seat,
     Session,
 )
-from .selectors import club_role, session_players, sheet_of, token_hash
+from .selectors import club_role, role_check, sheet_of, token_hash
 
 # The database stores amounts as 64-bit integers; the engine's integers are unbounded.
 MAX_AMOUNT = 10**15
@@ -115,13 +117,18 @@ def _lock_sessions(*ids: int) -> dict[int, Session]:
 
 
 def _lock_session(session_id: int, actor: AbstractBaseUser, role: str) -> Session:
-    session = _lock_sessions(session_id).get(session_id)
-    if session is None:
+    """Lock the session and read the actor's role in its club in the same statement (one round trip
+    on every write: recording a hand is the hot path, bench/api.py)."""
+    member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=actor.pk).values("role")[:1]
+    session = (
+        Session.objects.select_for_update(of=("self",))
+        .annotate(actor_role=Subquery(member))
+        .filter(pk=session_id)
+        .first()
+    )
+    if session is None or session.actor_role is None:  # type: ignore[attr-defined]
         raise NotFound("no such session")
-    try:
-        club_role(user=actor, club_id=session.club_id, role=role)
-    except NotFound:
-        raise NotFound("no such session") from None
+    role_check(found=session.actor_role, role=role)  # type: ignore[attr-defined]
     return session
 
 
@@ -159,7 +166,7 @@ def _without_number(hand: Any) -> Any:
 
 def _replay(session: Session, hands: list[Any], close: dict[str, Any] | None = None) -> tuple[Any, Replay, list]:
     """Settle the session's sheet with these hands; raises the engine's error naming the deal."""
-    names = [p.name for p in session_players(session=session)]
+    names = list(Seat.objects.filter(session=session).order_by("seat").values_list("player__name", flat=True))
     sheet = parse_sheet(sheet_of(session=session, players=names, hands=hands, close=close))
     run = Replay(sheet)
     settled = list(run)
@@ -209,32 +216,49 @@ def _write_projection(
                 reposted.append(hand)
                 new = True
         if new:
-            postings.extend(
-                Posting(
-                    session=session,
-                    hand=hand,
-                    kind=Posting.Kind.HAND,
-                    party_from=_party(t.frm),
-                    party_to=_party(t.to),
-                    amount=_bounded(t.counters, result.number),
-                    reason=t.reason,
-                )
-                for t in result.transfers
-            )
+            postings.extend(_hand_postings(session, hand, result))
     if changed:
         Hand.objects.bulk_update(changed, ["settled"])
     if reposted:
         Posting.objects.filter(kind=Posting.Kind.HAND, hand__in=reposted).delete()
     if postings:
         Posting.objects.bulk_create(postings)
-    session.hands_count = len(hands)
+    _store_state(session, run, len(hands), bump=bump, fields=None)  # callers may have set other fields
+
+
+def _hand_postings(session: Session, hand: Hand, result: SettledHand) -> list[Posting]:
+    return [
+        Posting(
+            session=session,
+            hand=hand,
+            kind=Posting.Kind.HAND,
+            party_from=_party(t.frm),
+            party_to=_party(t.to),
+            amount=_bounded(t.counters, result.number),
+            reason=t.reason,
+        )
+        for t in result.transfers
+    ]
+
+
+STATE_FIELDS = ["hands_count", "balances", "pools", "next_deal", "version", "updated_at"]
+
+
+def _store_state(
+    session: Session, run: Replay, hands_count: int, *, bump: bool = True, fields: list[str] | None = STATE_FIELDS
+) -> None:
+    """The session's row after the replay: the engine's state and, for a change, version + 1.
+
+    By default only the projection's columns are written (a recorded hand changes nothing else);
+    `fields=None` saves the whole row, for a close or reopen that changed more."""
+    session.hands_count = hands_count
     session.balances = list(run.balances)
     session.pools = run.pools.as_list()
     session.next_deal = run.next_deal()
     if bump:
         session.version += 1
     session.updated_at = timezone.now()
-    session.save()
+    session.save(update_fields=fields)
 
 
 def _close_postings(session: Session, closing: dict[str, Any]) -> list[Posting]:
@@ -512,17 +536,23 @@ def hand_record(
         _check_open(session)
         hand_number_check(session=session, number=hand.get("number") if isinstance(hand, dict) else None)
         raw = _without_number(hand)
-        hands = list(Hand.objects.filter(session=session).order_by("number"))
-        _, run, settled = _replay(session, [h.raw for h in hands] + [raw])
+        # A deal settles from the deals before it only: recording one changes no earlier hand, so
+        # only the new hand's row and postings are written (and only the earlier sheet is read).
+        raws = list(Hand.objects.filter(session=session).order_by("number").values_list("raw", flat=True))
+        _, run, settled = _replay(session, [*raws, raw])
+        result = settled[-1]
         new = Hand.objects.create(
             session=session,
-            number=len(hands) + 1,
+            number=len(raws) + 1,
             raw=raw,
-            settled=settled[-1].as_json(),
+            settled=result.as_json(),
             client_key=client_key,
             recorded_by=actor,
         )
-        _write_projection(session, [*hands, new], settled, run, fresh=[new])
+        postings = _hand_postings(session, new, result)
+        if postings:
+            Posting.objects.bulk_create(postings)
+        _store_state(session, run, new.number)
         HandRevision.objects.create(
             session=session,
             number=new.number,
@@ -663,15 +693,23 @@ def idempotency_begin(
     in flight longer than `IDEMPOTENCY_IN_FLIGHT_SECONDS` (its request died) may be taken over.
     """
     now = timezone.now()
+    # The claim commits at once: one autocommitted INSERT (no BEGIN and COMMIT round trips, which
+    # every recorded hand paid). Inside a caller's transaction (tests) a savepoint keeps it usable.
+    nested = transaction.get_connection().in_atomic_block
     for _ in range(3):
         try:
-            with transaction.atomic(durable=True):
+            with transaction.atomic() if nested else contextlib.nullcontext():
                 record = IdempotencyRecord.objects.create(
                     user=user, method=method, path=path, key=key, body_hash=body_hash, created_at=now
                 )
             return IdempotencyOutcome(claim=IdempotencyClaim(record.pk))
         except IntegrityError:
             pass
+        except DatabaseError:
+            # Outside a transaction nothing else closes a lost connection before the request ends
+            # (atomic() did): close it now, so the next statement of this process reconnects.
+            transaction.get_connection().close_if_unusable_or_obsolete()
+            raise
         found = IdempotencyRecord.objects.filter(user=user, method=method, path=path, key=key).first()
         if found is None:  # deleted meanwhile (a 5xx answer is not kept): try again
             continue

@@ -137,8 +137,9 @@ def test_backend_killed_while_the_request_holds_the_session_lock(phone: Api, adm
 # the others stay as they are), the session's projection, the revision and the key's answer.
 STATEMENTS: dict[str, Callable[[str], bool]] = {
     "claim the key": lambda sql: sql.startswith('INSERT INTO "ledger_idempotencyrecord"'),
-    # services._lock_sessions (SQLite has no FOR UPDATE: its write lock comes with BEGIN IMMEDIATE)
-    "lock the session": lambda sql: sql.startswith('SELECT "ledger_session"') and '"ledger_session"."id" IN (' in sql,
+    # services._lock_session, with the actor's role (SQLite has no FOR UPDATE: its write lock comes
+    # with BEGIN IMMEDIATE)
+    "lock the session": lambda sql: sql.startswith('SELECT "ledger_session"') and '"actor_role"' in sql,
     "insert the hand": lambda sql: sql.startswith('INSERT INTO "ledger_hand" '),
     "insert the postings": lambda sql: sql.startswith('INSERT INTO "ledger_posting"'),
     "update the session": lambda sql: sql.startswith('UPDATE "ledger_session"'),
