@@ -8,7 +8,6 @@ seats and the pool) still add up to zero. Payments are the fewest transfers that
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import ROUND_HALF_EVEN, Decimal
 from itertools import combinations
 from typing import Any
 
@@ -57,13 +56,18 @@ def divide(pools: Sequence[int], how: Close, multi_pool: bool) -> tuple[list[int
 
 
 def to_money(amounts: Sequence[int], stake: Stake) -> list[int]:
-    """Counters to minor units: half-even rounding, then the largest-remainder correction."""
-    scale = stake.per_counter * (Decimal(10) ** minor_unit_exponent(stake.currency))
-    exact = [Decimal(a) * scale for a in amounts]
-    rounded = [int(x.to_integral_value(rounding=ROUND_HALF_EVEN)) for x in exact]
+    """Counters to minor units: half-even rounding, then the largest-remainder correction.
+
+    Exact integer arithmetic: `per_counter` has at most six decimals, so each amount in minor units
+    is numerator / 10**6 with an integer numerator (Decimal did the same, several times slower).
+    """
+    per_million = int(stake.per_counter * _MILLION)  # exact: at most six decimals
+    scale = per_million * 10 ** minor_unit_exponent(stake.currency)
+    exact = [a * scale for a in amounts]  # in millionths of a minor unit
+    rounded = [_half_even(x) for x in exact]
     off = sum(rounded)
     if off:
-        remainders = [x - r for x, r in zip(exact, rounded, strict=True)]
+        remainders = [x - r * _MILLION for x, r in zip(exact, rounded, strict=True)]
         order = range(len(amounts))
         if off < 0:  # short: add a unit to the largest remainders, earlier party first on ties
             for i in sorted(order, key=lambda i: (-remainders[i], i))[:-off]:
@@ -72,6 +76,17 @@ def to_money(amounts: Sequence[int], stake: Stake) -> list[int]:
             for i in sorted(order, key=lambda i: (remainders[i], i))[:off]:
                 rounded[i] -= 1
     return rounded
+
+
+_MILLION = 1_000_000
+
+
+def _half_even(millionths: int) -> int:
+    """millionths / 10**6 rounded half to even (floor division keeps it right for negatives too)."""
+    whole, rest = divmod(millionths, _MILLION)
+    if 2 * rest > _MILLION or (2 * rest == _MILLION and whole & 1):
+        return whole + 1
+    return whole
 
 
 def _zero_sum_partitions(parties: list[int], amount: dict[int, int]) -> list[list[list[int]]]:
@@ -104,12 +119,20 @@ def _settle_group(group: list[int], amount: dict[int, int]) -> list[tuple[int, i
     left = {p: amount[p] for p in group}
     triples = []
     while True:
-        payer = next((p for p in group if left[p] < 0), None)
-        if payer is None:
+        payer = -1
+        for p in group:  # the lowest debtor (plain loops: this runs for every closed session)
+            if left[p] < 0 and (payer < 0 or p < payer):
+                payer = p
+        if payer < 0:
             return triples
         owed = -left[payer]
-        value, payee = max((min(owed, left[p]), -p) for p in group if left[p] > 0)
-        payee = -payee
+        value, payee = 0, -1
+        for p in group:  # the creditor he can pay most in one transfer; the lowest on a tie
+            due = left[p]
+            if due > 0:
+                pay = owed if owed < due else due
+                if pay > value or (pay == value and p < payee):
+                    value, payee = pay, p
         triples.append((payer, -value, payee))
         left[payer] += value
         left[payee] -= value
@@ -126,6 +149,13 @@ def fewest_payments(amounts: Sequence[int]) -> list[tuple[int, int, int]]:
     parties = [p for p, a in amount.items() if a]
     if not parties:
         return []
+    if len(parties) <= 5:
+        # With at most five parties a proper zero-sum group exists only if two parties cancel out
+        # (a group of three or four has a complement of one or two): otherwise everyone is one
+        # group, the usual case, and the search over partitions is not needed.
+        present = {amount[p] for p in parties}
+        if not any(-amount[p] in present for p in parties):
+            return [(payer, payee, -neg) for payer, neg, payee in sorted(_settle_group(parties, amount))]
     partitions = _zero_sum_partitions(parties, amount)
     most_groups = max(len(p) for p in partitions)
     best: list[tuple[int, int, int]] | None = None

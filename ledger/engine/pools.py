@@ -23,6 +23,9 @@ class SinglePool:
     def as_list(self) -> list[int]:
         return [self.amount]
 
+    def as_tuple(self) -> tuple[int, ...]:
+        return (self.amount,)
+
     def feed(self, amount: int) -> None:
         self.amount += amount
 
@@ -56,6 +59,9 @@ class AmericanPools:
 
     def as_list(self) -> list[int]:
         return list(self.pools)
+
+    def as_tuple(self) -> tuple[int, ...]:
+        return tuple(self.pools)
 
     def _full(self, amount: int) -> bool:
         return self.limit is not None and amount >= self.limit

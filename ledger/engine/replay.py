@@ -32,33 +32,46 @@ def _step(frm: Any, to: Any, reason: str) -> int:
     raise AssertionError(f"a transfer {frm}->{to} for {reason} fits no step of §0.9")
 
 
-_SORT_KEYS: dict[tuple[Any, Any, str], tuple[int, int, int, int]] = {}
+_RANKS: dict[tuple[Any, Any, str], int] = {}
 
 
-def _sort_key(move: tuple[Any, Any, str]) -> tuple[int, int, int, int]:
-    key = _SORT_KEYS.get(move)
-    if key is None:
+def _rank(move: tuple[Any, Any, str]) -> int:
+    """A movement's place in the order of §0.9 as one integer: step, payer, payee, reason."""
+    rank = _RANKS.get(move)
+    if rank is None:
         frm, to, reason = move
-        key = (_step(frm, to, reason), 4 if frm == POOL else frm, 4 if to == POOL else to, _REASON_ORDER[reason])
-        _SORT_KEYS[move] = key
-    return key
+        step = _step(frm, to, reason)
+        rank = ((step * 5 + (4 if frm == POOL else frm)) * 5 + (4 if to == POOL else to)) * 16 + _REASON_ORDER[reason]
+        _RANKS[move] = rank
+    return rank
 
 
 def order_transfers(
-    moves: list[tuple[Any, Any, int, str]], adjustments: list[tuple[Any, Any, int, str]]
+    moves: list[tuple[Any, Any, int, str]], adjustments: list[tuple[Any, Any, int, str]] | None
 ) -> tuple[Transfer, ...]:
     """Sum movements with the same (from, to, reason) and put them in the order of §0.9."""
     summed: dict[tuple[Any, Any, str], int] = {}
     for frm, to, counters, reason in moves:
-        key = (frm, to, reason)
-        summed[key] = summed.get(key, 0) + counters
-    ordered = [Transfer(frm, to, summed[frm, to, reason], reason) for frm, to, reason in sorted(summed, key=_sort_key)]
+        move = (frm, to, reason)
+        if move in summed:
+            summed[move] += counters
+        else:
+            summed[move] = counters
+    # Sorted by one integer each (ranks are distinct for distinct movements), so the sort compares
+    # integers in C; tuple.__new__ builds the NamedTuple without its Python-level __new__.
+    ranks = _RANKS
+    ranked = [(ranks.get(move) or _rank(move), move, counters) for move, counters in summed.items()]
+    ranked.sort()
+    ordered = [_new(Transfer, (move[0], move[1], counters, move[2])) for _, move, counters in ranked]
     if adjustments:
         merged: dict[tuple[Any, Any], int] = {}
         for frm, to, counters, _reason in adjustments:
             merged[frm, to] = merged.get((frm, to), 0) + counters
-        ordered.extend(Transfer(frm, to, n, "adjustment") for (frm, to), n in merged.items())
+        ordered.extend(_new(Transfer, (frm, to, n, "adjustment")) for (frm, to), n in merged.items())
     return tuple(ordered)
+
+
+_new = tuple.__new__
 
 
 def _apply_adjustments(deal: Deal, hand: Hand, number: int) -> list[tuple[Any, Any, int, str]]:
@@ -101,43 +114,28 @@ class Replay:
         number = self.number + 1
         hand = variant.validate_hand(raw, number, options, self.state)
         pools_before = pools.total
-        deal = Deal(
-            number=number,
-            dealer=variant.dealer(self.sheet.first_dealer, number),
-            double=variant.is_double(number),
-            hand=hand,
-            options=options,
-            pools=pools,
-        )
+        dealer = variant.dealer(self.sheet.first_dealer, number)
+        double = variant.is_double(number)
+        deal = Deal(number, dealer, double, hand, options, pools, [])
         variant.settle_deal(deal, self.state)
-        adjustments = _apply_adjustments(deal, hand, number) if hand.adjustments else []
+        adjustments = _apply_adjustments(deal, hand, number) if hand.adjustments else None
         transfers = order_transfers(deal.moves, adjustments)
-        deltas = [0, 0, 0, 0]
-        pool_delta = 0
-        for t in transfers:
-            if t.frm == POOL:
-                pool_delta -= t.counters
-            else:
-                deltas[t.frm] -= t.counters
-            if t.to == POOL:
-                pool_delta += t.counters
-            else:
-                deltas[t.to] += t.counters
+        deltas = [0, 0, 0, 0, 0]  # the four seats, and the pool at index 4
+        for frm, to, counters, _ in transfers:
+            deltas[4 if frm == POOL else frm] -= counters
+            deltas[4 if to == POOL else to] += counters
+        pool_delta = deltas.pop()
         if pools.total - pools_before != pool_delta:  # the variant moved pools it did not record
             raise AssertionError(f"deal {number}: pools moved {pools.total - pools_before}, transfers say {pool_delta}")
         balances = self.balances
-        for seat in range(4):
-            balances[seat] += deltas[seat]
+        balances[0] += deltas[0]
+        balances[1] += deltas[1]
+        balances[2] += deltas[2]
+        balances[3] += deltas[3]
         self.number = number
-        return SettledHand(
-            number=number,
-            dealer=deal.dealer,
-            double=deal.double,
-            transfers=transfers,
-            deltas=tuple(deltas),  # type: ignore[arg-type]
-            pool_delta=pool_delta,
-            balances=tuple(balances),  # type: ignore[arg-type]
-            pools=tuple(pools.as_list()),
+        return _new(  # SettledHand(number, dealer, double, transfers, deltas, pool_delta, balances, pools)
+            SettledHand,
+            (number, dealer, double, transfers, tuple(deltas), pool_delta, tuple(balances), pools.as_tuple()),
         )
 
     def next_deal(self) -> dict[str, Any] | None:

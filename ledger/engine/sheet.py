@@ -91,19 +91,22 @@ class Sheet:
     close: Close | None
 
 
-@dataclass(frozen=True, slots=True)
-class Transfer:
+class Transfer(NamedTuple):
+    """One movement of counters in a settled hand. Immutable; a NamedTuple for the same reason as
+    `Hand`: several are built for every deal of every replay."""
+
     frm: Party
     to: Party
     counters: int
     reason: str
 
     def as_json(self) -> dict[str, Any]:
-        return {"from": self.frm, "to": self.to, "counters": self.counters, "reason": self.reason}
+        return {"from": self[0], "to": self[1], "counters": self[2], "reason": self[3]}
 
 
-@dataclass(frozen=True, slots=True)
-class SettledHand:
+class SettledHand(NamedTuple):
+    """A deal as the engine settled it: its transfers in the order of §0.9 and the state after it."""
+
     number: int
     dealer: int
     double: bool
@@ -115,14 +118,16 @@ class SettledHand:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "number": self.number,
-            "dealer": self.dealer,
-            "double": self.double,
-            "transfers": [t.as_json() for t in self.transfers],
-            "deltas": list(self.deltas),
-            "pool_delta": self.pool_delta,
-            "balances": list(self.balances),
-            "pools": list(self.pools),
+            "number": self[0],
+            "dealer": self[1],
+            "double": self[2],
+            "transfers": [
+                {"from": frm, "to": to, "counters": counters, "reason": reason} for frm, to, counters, reason in self[3]
+            ],
+            "deltas": list(self[4]),
+            "pool_delta": self[5],
+            "balances": list(self[6]),
+            "pools": list(self[7]),
         }
 
 

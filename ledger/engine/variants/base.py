@@ -242,11 +242,10 @@ class Variant:
             raise EngineError(INVALID_HAND, {"hands": [limit]}, number)
         if type(raw) is not dict:
             raise EngineError(INVALID_HAND, {"hands": ["a hand must be a JSON object"]}, number)
-        errors = _Errors()
+        errors: dict[str, list[str]] = {}
         bid = raw.get("bid")
         table = self.fields.get(bid) if type(bid) is str else None
-        values: dict[str, Any] = {}
-        adjustments: tuple[Adjustment, ...] = ()
+        slots = [bid, *_HAND_DEFAULTS]  # the Hand's fields in order, filled in place
         for name, value in raw.items():
             kind = _KINDS.get(name)
             if kind is _TABLE:
@@ -255,37 +254,37 @@ class Variant:
                 if table is not None and name not in table:
                     default = DEFAULTS.get(name, _ABSENT)  # `false` is no 0 here: booleans are never integers
                     if value != default or type(value) is not type(default):
-                        errors.add(name, self.forbidden_message(name, bid))
+                        _add(errors, name, self.forbidden_message(name, bid))
                 elif not _VALID[name](self, value):
-                    errors.add(name, f"`{name}` must be {_EXPECTED[name](self)}")
+                    _add(errors, name, f"`{name}` must be {_EXPECTED[name](self)}")
                 else:
-                    values[name] = tuple(value) if name == "tricks" else value
+                    slots[_SLOT[name]] = tuple(value) if name == "tricks" else value
             elif kind is _NUMBER:
                 if value is not None and (not is_int(value) or value != number):
-                    errors.add("number", f"`number` must be {number}, this deal's place on the sheet")
+                    _add(errors, "number", f"`number` must be {number}, this deal's place on the sheet")
             elif kind is _ADJUSTMENTS:
-                adjustments = _parse_adjustments(value, errors)
+                slots[_SLOT["adjustments"]] = _parse_adjustments(value, errors)
             elif kind is None:
-                errors.add(name, f"`{name}` is not a field of a hand")
+                _add(errors, name, f"`{name}` is not a field of a hand")
         if table is None:
-            errors.add("bid", "`bid` must be one of " + ", ".join(self.bids))
+            _add(errors, "bid", "`bid` must be one of " + ", ".join(self.bids))
         else:
             for name in self.required_fields[bid]:
                 if raw.get(name) is None:
-                    errors.add(name, self.required_message(name, bid))
+                    _add(errors, name, self.required_message(name, bid))
         if errors:
-            raise EngineError(INVALID_HAND, errors.fields, number)
-        hand = Hand(bid, adjustments=adjustments, **values)
+            raise EngineError(INVALID_HAND, errors, number)
+        hand: Hand = _new(Hand, slots)  # tuple.__new__: the NamedTuple without its Python-level __new__
         if hand.partner is not None and hand.partner == hand.bidder:
-            errors.add("partner", "`partner` must be another seat than the bidder")
+            _add(errors, "partner", "`partner` must be another seat than the bidder")
         sum_error = self._tricks_sum_error(hand, table)
         if sum_error:
-            errors.add("tricks", sum_error)
+            _add(errors, "tricks", sum_error)
         for name, msgs in self.check_hand(hand, number, options, state).items():
             for msg in msgs:
-                errors.add(name, msg)
+                _add(errors, name, msg)
         if errors:
-            raise EngineError(INVALID_HAND, errors.fields, number)
+            raise EngineError(INVALID_HAND, errors, number)
         needed = self.required_option(hand, options)
         if needed:
             raise EngineError("option_required", {needed[0]: [needed[1]]}, number)
@@ -311,21 +310,29 @@ _TABLE, _NUMBER, _ADJUSTMENTS = "table", "number", "adjustments"
 _KINDS = {**dict.fromkeys(TABLE_FIELDS, _TABLE), "number": _NUMBER, "adjustments": _ADJUSTMENTS, "bid": "bid"}
 
 
-class _Errors:
-    __slots__ = ("fields",)
+_SLOT = {name: i for i, name in enumerate(Hand._fields)}
+_HAND_DEFAULTS = tuple(Hand._field_defaults[name] for name in Hand._fields[1:])
+_new = tuple.__new__
 
-    def __init__(self) -> None:
-        self.fields: dict[str, list[str]] = {}
 
-    def add(self, name: str, message: str) -> None:
-        self.fields.setdefault(name, []).append(message)
-
-    def __bool__(self) -> bool:
-        return bool(self.fields)
+def _add(errors: dict[str, list[str]], name: str, message: str) -> None:
+    errors.setdefault(name, []).append(message)
 
 
 def _valid_tricks(value: Any) -> bool:
-    return isinstance(value, list) and len(value) == 4 and all(is_int(t) and 0 <= t <= 13 for t in value)
+    if not isinstance(value, list) or len(value) != 4:
+        return False
+    a, b, c, d = value
+    return (
+        type(a) is int
+        and type(b) is int
+        and type(c) is int
+        and type(d) is int
+        and 0 <= a <= 13
+        and 0 <= b <= 13
+        and 0 <= c <= 13
+        and 0 <= d <= 13
+    )
 
 
 def _valid_trump(variant: Variant, value: Any) -> bool:
@@ -366,11 +373,11 @@ def _party(value: Any) -> bool:
     return value == POOL or is_seat(value)
 
 
-def _parse_adjustments(raw: Any, errors: _Errors) -> tuple[Adjustment, ...]:
+def _parse_adjustments(raw: Any, errors: dict[str, list[str]]) -> tuple[Adjustment, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        errors.add("adjustments", "`adjustments` must be a list of {from, to, counters, note}")
+        _add(errors, "adjustments", "`adjustments` must be a list of {from, to, counters, note}")
         return ()
     out = []
     for i, item in enumerate(raw, 1):
@@ -378,17 +385,17 @@ def _parse_adjustments(raw: Any, errors: _Errors) -> tuple[Adjustment, ...]:
         if not isinstance(item, dict) or set(item) != ADJUSTMENT_KEYS:
             extra = sorted(set(item) - ADJUSTMENT_KEYS) if isinstance(item, dict) else []
             why = f" (unknown: {', '.join(extra)})" if extra else ""
-            errors.add("adjustments", f"{where} must have exactly from, to, counters and note{why}")
+            _add(errors, "adjustments", f"{where} must have exactly from, to, counters and note{why}")
             continue
         frm, to, counters, note = item["from"], item["to"], item["counters"], item["note"]
         if not _party(frm) or not _party(to):
-            errors.add("adjustments", f'{where}: `from` and `to` must be a seat 0-3 or "pool"')
+            _add(errors, "adjustments", f'{where}: `from` and `to` must be a seat 0-3 or "pool"')
         elif frm == to:
-            errors.add("adjustments", f"{where}: `from` and `to` must differ")
+            _add(errors, "adjustments", f"{where}: `from` and `to` must differ")
         elif not is_int(counters) or counters <= 0:
-            errors.add("adjustments", f"{where}: `counters` must be a whole number greater than 0")
+            _add(errors, "adjustments", f"{where}: `counters` must be a whole number greater than 0")
         elif not isinstance(note, str) or not note.strip():
-            errors.add("adjustments", f"{where}: `note` must say why, in words")
+            _add(errors, "adjustments", f"{where}: `note` must say why, in words")
         else:
             out.append(Adjustment(frm, to, counters, note))
     return tuple(out)
