@@ -164,9 +164,16 @@ def _without_number(hand: Any) -> Any:
     return hand
 
 
-def _replay(session: Session, hands: list[Any], close: dict[str, Any] | None = None) -> tuple[Any, Replay, list]:
+# Names play no part in settling a deal: recording one replays the sheet under these (a query less).
+SEAT_NAMES = ["seat 0", "seat 1", "seat 2", "seat 3"]
+
+
+def _replay(
+    session: Session, hands: list[Any], close: dict[str, Any] | None = None, names: list[str] | None = None
+) -> tuple[Any, Replay, list]:
     """Settle the session's sheet with these hands; raises the engine's error naming the deal."""
-    names = list(Seat.objects.filter(session=session).order_by("seat").values_list("player__name", flat=True))
+    if names is None:
+        names = list(Seat.objects.filter(session=session).order_by("seat").values_list("player__name", flat=True))
     sheet = parse_sheet(sheet_of(session=session, players=names, hands=hands, close=close))
     run = Replay(sheet)
     settled = list(run)
@@ -539,7 +546,7 @@ def hand_record(
         # A deal settles from the deals before it only: recording one changes no earlier hand, so
         # only the new hand's row and postings are written (and only the earlier sheet is read).
         raws = list(Hand.objects.filter(session=session).order_by("number").values_list("raw", flat=True))
-        _, run, settled = _replay(session, [*raws, raw])
+        _, run, settled = _replay(session, [*raws, raw], names=SEAT_NAMES)
         result = settled[-1]
         new = Hand.objects.create(
             session=session,
