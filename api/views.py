@@ -251,11 +251,18 @@ class SessionImportView(APIView):
     class SessionImport(Strict):
         club = serializers.IntegerField(min_value=1, max_value=MAX_ID)
         sheet = serializers.JSONField()
+        closed_at = serializers.JSONField(
+            required=False,
+            help_text="when the evening closed: an ISO 8601 date or date and time with offset, not in the future;"
+            " only for a sheet with `close` (without it, now)",
+        )
 
     @extend_schema(request=SessionImport, responses={201: schema.SessionOut})
     def post(self, request: Request) -> Response:
         data = valid(self.SessionImport, request.data)
-        session = services.session_import(actor=request.user, club_id=data["club"], sheet=data["sheet"])
+        session = services.session_import(
+            actor=request.user, club_id=data["club"], sheet=data["sheet"], closed_at=data.get("closed_at")
+        )
         return _session_response(session, 201)
 
 

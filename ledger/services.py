@@ -11,11 +11,12 @@ does arithmetic on counters.
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -453,12 +454,45 @@ def session_reopen(*, actor: AbstractBaseUser, session_id: int, expected_version
     return session
 
 
-def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any) -> Session:
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})")
+
+
+def parse_closed_at(value: Any, *, closed: bool) -> datetime | None:
+    """When an imported sheet's evening closed (`api.md`, "History"): an ISO date (the start of that day
+    in the server's time zone) or a date and time with its offset, not in the future, only with `close`."""
+    if value is None:
+        return None
+    if not closed:
+        raise InvalidRequest.field("closed_at", "`closed_at` is only for a sheet with `close`")
+    if not isinstance(value, str):
+        raise InvalidRequest.field("closed_at", "`closed_at` must be an ISO 8601 date or date and time")
+    try:
+        if _ISO_DATE.fullmatch(value):
+            day = date.fromisoformat(value)
+            at = timezone.make_aware(datetime(day.year, day.month, day.day))
+        elif _ISO_DATETIME.fullmatch(value):
+            at = datetime.fromisoformat(value).astimezone(UTC)
+        else:
+            raise ValueError(value)
+    except ValueError:
+        raise InvalidRequest.field(
+            "closed_at", "`closed_at` must be an ISO 8601 date (2025-03-14) or date and time with offset"
+        ) from None
+    if at > timezone.now():
+        raise InvalidRequest.field("closed_at", "`closed_at` may not be in the future")
+    return at
+
+
+def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any, closed_at: Any = None) -> Session:
     """A session from a score sheet (scorers; treasurers for a closed one), at version 1.
 
-    Players are matched by exact name within the club and created when missing.
+    Players are matched by exact name within the club and created when missing. With `closed_at` (a
+    closed sheet only) the evening is dated then: opened and closed at that time, so statistics,
+    periods, date filters and the order of ratings follow the day it was played.
     """
     closed = isinstance(sheet, dict) and sheet.get("close") is not None
+    when = parse_closed_at(closed_at, closed=closed)
     with transaction.atomic(durable=True):
         club_role(user=actor, club_id=club_id, role=Role.TREASURER if closed else Role.SCORER)
         parsed = parse_sheet(sheet)
@@ -472,7 +506,7 @@ def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any) -> Sess
         for name in names:
             player, _ = Player.objects.get_or_create(club_id=club_id, name=name)
             players.append(player)
-        now = timezone.now()
+        now = when or timezone.now()
         session = Session.objects.create(
             club_id=club_id,
             variant=parsed.variant,
@@ -486,6 +520,7 @@ def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any) -> Sess
             closed_by=actor if closed else None,
             closed_at=now if closed else None,
             opened_by=actor,
+            opened_at=now,
         )
         Seat.objects.bulk_create(Seat(session=session, seat=i, player=p) for i, p in enumerate(players))
         hands = Hand.objects.bulk_create(
