@@ -1,4 +1,5 @@
-"""The club's money (`ledger.money`): carried pools, settle-up, payments, and each player's statement.
+"""The club's money (`ledger.money`: its services write, its selectors read): carried pools, settle-up,
+payments, and each player's statement.
 
 - `GET /api/v1/clubs/{club}/carried-pools/`: the club's closed sessions whose carried pools nobody has
   claimed yet (members), oldest first: what `carry_pools_from` may name when opening a session.
@@ -29,9 +30,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger import money, selectors
+from ledger import display, money, selectors
+from ledger.display import party_name
 from ledger.engine.variants import get_variant
-from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Role, Session
+from ledger.models import MoneyEntry, MoneyTransaction, Role, Session
+from ledger.money import selectors as money_selectors
+from ledger.money import services as money_services
+from ledger.money.selectors import party
 
 from .formats import FORMATS, JsonOrCsvView
 from .idempotency import idempotency_key, idempotent
@@ -61,14 +66,6 @@ KIND_HELP = "one of " + ", ".join(MoneyTransaction.Kind.values)
 # --- shapes ----------------------------------------------------------------------------------------
 
 
-def _party(account: MoneyAccount) -> int | str:
-    return money.POOL if account.kind == MoneyAccount.Kind.POOL else account.player_id
-
-
-def _name(account: MoneyAccount) -> str:
-    return money.POOL if account.kind == MoneyAccount.Kind.POOL else account.player.name
-
-
 def transaction_json(tx: MoneyTransaction) -> dict[str, Any]:
     entries = sorted(tx.entries.all(), key=lambda e: e.pk)
     out: dict[str, Any] = {
@@ -82,12 +79,12 @@ def transaction_json(tx: MoneyTransaction) -> dict[str, Any]:
         "note": tx.note,
         "recorded_by": tx.created_by.get_username() if tx.created_by_id else None,
         "recorded_at": timestamp(tx.created_at),
-        "entries": [{"party": _party(e.account), "name": _name(e.account), "amount": e.amount} for e in entries],
+        "entries": [{"party": party(e.account), "name": party_name(e.account), "amount": e.amount} for e in entries],
     }
     if tx.kind in MoneyTransaction.PAYMENT_KINDS:
         payer = next(e for e in entries if e.amount > 0)
         payee = next(e for e in entries if e.amount < 0)
-        out.update({"from": _party(payer.account), "to": _party(payee.account), "cents": payer.amount})
+        out.update({"from": party(payer.account), "to": party(payee.account), "cents": payer.amount})
     return out
 
 
@@ -103,8 +100,8 @@ def entry_json(entry: MoneyEntry) -> dict[str, Any]:
         "session": tx.session_id,
         "close_version": tx.close_version,
         "reverses": tx.reverses_id,
-        "counterparties": money.counterparties(entry),
-        "description": money.describe(entry),
+        "counterparties": display.counterparties(entry),
+        "description": display.describe(entry),
         "note": tx.note,
     }
 
@@ -275,14 +272,14 @@ class CarriedPoolListView(APIView):
     @extend_schema(responses=CarriedPoolOut(many=True))
     def get(self, request: Request, club_id: int) -> Response:
         valid(ListQuery, dict(request.query_params.items()))
-        sessions = money.carried_pools(user=request.user, club_id=club_id)
+        sessions = money_selectors.carried_pools(user=request.user, club_id=club_id)
         return paginated(request, self, sessions, carried_json)
 
 
 class SettleUpView(APIView):
     @extend_schema(responses=SettleUpOut)
     def get(self, request: Request, club_id: int) -> Response:
-        plans = money.settle_up_plan(user=request.user, club_id=club_id)
+        plans = money_selectors.settle_up_plan(user=request.user, club_id=club_id)
         return Response(
             {
                 "club": club_id,
@@ -290,14 +287,14 @@ class SettleUpView(APIView):
                     {
                         "currency": plan.currency,
                         "balances": [
-                            {"party": _party(a), "name": _name(a), "balance": amount} for a, amount in plan.balances
+                            {"party": party(a), "name": party_name(a), "balance": amount} for a, amount in plan.balances
                         ],
                         "transfers": [
                             {
-                                "from": _party(t.payer),
-                                "from_name": _name(t.payer),
-                                "to": _party(t.payee),
-                                "to_name": _name(t.payee),
+                                "from": party(t.payer),
+                                "from_name": party_name(t.payer),
+                                "to": party(t.payee),
+                                "to_name": party_name(t.payee),
                                 "cents": t.cents,
                             }
                             for t in plan.transfers
@@ -313,7 +310,7 @@ class PaymentListView(APIView):
     @extend_schema(responses=TransactionOut(many=True))
     def get(self, request: Request, club_id: int) -> Response:
         valid(ListQuery, dict(request.query_params.items()))
-        payments = money.payment_list(user=request.user, club_id=club_id)
+        payments = money_selectors.payment_list(user=request.user, club_id=club_id)
         return paginated(request, self, payments, transaction_json)
 
     @extend_schema(
@@ -332,7 +329,7 @@ class PaymentListView(APIView):
         def render(tx: MoneyTransaction) -> tuple[int, dict[str, Any]]:
             return 201, transaction_json(tx)
 
-        tx = money.payment_record(
+        tx = money_services.payment_record(
             actor=request.user,
             club_id=club_id,
             payer=data["from"],
@@ -398,17 +395,19 @@ class StatementView(JsonOrCsvView):
     )
     def get(self, request: Request, player_id: int) -> Response:
         valid(StatementQuery, dict(request.query_params.items()))
-        player = money.statement_player(user=request.user, player_id=player_id)
+        player = money_selectors.statement_player(user=request.user, player_id=player_id)
         if getattr(request.accepted_renderer, "format", None) == "csv":
             filename = f"statement-player-{player.pk}.csv"
-            rows = list(money.statement_rows(player=player))
+            rows = list(display.statement_rows(player=player))
             return Response(rows, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
         paginator = Pagination()
-        page = paginator.paginate_queryset(money.statement_entries(player=player), request, view=self)
+        page = paginator.paginate_queryset(money_selectors.statement_entries(player=player), request, view=self)
         response = paginator.get_paginated_response([entry_json(e) for e in page])
         response.data = {
             "player": player_json(player),
-            "balances": [{"currency": c, "balance": b} for c, b in money.statement_balances(player=player).items()],
+            "balances": [
+                {"currency": c, "balance": b} for c, b in money_selectors.statement_balances(player=player).items()
+            ],
             **response.data,
         }
         return response

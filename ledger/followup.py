@@ -5,7 +5,7 @@
    `ledger.tasks.session_followup` is enqueued once the transaction commits (`transaction.on_commit`),
    so a worker never looks for a session that is not there yet.
 2. The task runs `followup_run`: the money ledger's difference for the session's current state
-   (`ledger.money.session_money_post`), then every handler of `ledger.background` (the statistics ...),
+   (`ledger.money.services.session_money_post`), then every handler of `ledger.background` (the statistics ...),
    then marks the work done up to the version it started from (`followup_done_version`). Each step is
    idempotent, so a redelivered task (acks late: a worker killed mid-task leaves its message to be
    delivered again), a retry, or two runs at once have the effect of one.
@@ -31,9 +31,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import money
 from .background import session_handlers
 from .models import Session
+from .money import services as money_services
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ def followup_run(*, session_id: int) -> FollowupResult | None:
     If a handler raises, the work is not marked done and the exception goes to the caller (the task
     retries it; the catch-up runs it again later).
     """
-    sync = money.session_money_post(session_id=session_id)
+    sync = money_services.session_money_post(session_id=session_id)
     if sync is None:
         return None
     names = []

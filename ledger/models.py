@@ -10,7 +10,8 @@ Invariants (kept by `services.py`, the only module that writes, and by the datab
 - `Session.version` starts at 1 and grows by one with every write to the session.
 - Tokens and idempotency records are stored per user; a token is kept only as its SHA-256.
 - The club's money ledger (`MoneyAccount`, `MoneyTransaction`, `MoneyEntry`) is written only by
-  `ledger/money.py`, whose docstring lists its invariants (append-only, each transaction sums to zero).
+  `ledger/money/services.py`; `ledger/money/__init__.py` lists its invariants (append-only, each
+  transaction sums to zero).
 """
 
 from __future__ import annotations
@@ -291,7 +292,7 @@ class IdempotencyRecord(models.Model):
         ]
 
 
-# --- the club's money ledger (its invariants and the only code that writes it: ledger/money.py) -------
+# --- the club's money ledger (invariants: ledger/money/__init__.py; writes: ledger/money/services.py)
 
 
 class MoneyAccount(models.Model):

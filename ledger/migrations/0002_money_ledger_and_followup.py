@@ -5,7 +5,7 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
-# The money ledger's invariants that the database can hold (ledger/money.py lists them all).
+# The money ledger's invariants that the database can hold (ledger/money/__init__.py lists them all).
 # PostgreSQL: entries, transactions and accounts refuse UPDATE and DELETE (TRUNCATE, which only a
 # test database's flush uses, is not a row operation); at COMMIT every transaction that got entries
 # must have at least two and their amounts must add up to zero (deferred constraint triggers).

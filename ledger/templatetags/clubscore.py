@@ -8,8 +8,8 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 
+from ledger.display import money_text
 from ledger.engine.closing import minor_unit_exponent
-from ledger.web.reads import money_text
 
 register = template.Library()
 

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
 
 from ledger import selectors
-from ledger.engine.closing import minor_unit_exponent
+from ledger.display import money_text
 from ledger.exceptions import NotFound
 from ledger.models import Player, Session
 
@@ -31,24 +30,6 @@ def player_get(*, user: AbstractBaseUser, player_id: int) -> Player:
     except NotFound:
         raise NotFound("no such player") from None
     return player
-
-
-def claimable_pools(*, user: AbstractBaseUser, club_id: int) -> QuerySet[Session]:
-    """The club's closed sessions whose carried pools nobody has claimed yet (and that carried some)."""
-    closed = selectors.session_list(user=user, club=club_id, status=Session.Status.CLOSED)
-    return closed.filter(pools_claimed_by__isnull=True, closing__isnull=False)
-
-
-def carried_total(session: Session) -> int:
-    return sum((session.closing or {}).get("carried") or [])
-
-
-def money_text(cents: int, currency: str) -> str:
-    """Minor units as a decimal amount of the currency (no grouping; the template groups)."""
-    exponent = minor_unit_exponent(currency)
-    sign = "−" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 10**exponent)
-    return f"{sign}{whole:,}" + (f".{part:0{exponent}d}" if exponent else "")
 
 
 @dataclass

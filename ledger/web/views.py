@@ -21,6 +21,7 @@ from ledger.engine import EngineError
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role, Session
+from ledger.money import selectors as money_selectors
 
 from . import catalog, reads
 from .forms import parse_new_session, rule_input_name
@@ -147,8 +148,7 @@ def session_new(request: HttpRequest, club_id: int) -> HttpResponse:
     ]
     claimable = [
         {"session": s, "carried": s.closing["carried"], "title": get_variant(s.variant).title}
-        for s in reads.claimable_pools(user=request.user, club_id=club_id)
-        if reads.carried_total(s) > 0
+        for s in money_selectors.carried_pools(user=request.user, club_id=club_id)
     ]
     chosen = form.variant if form else (request.GET.get("variant") or "american")
     known_errors = {"variant", "players", "first_dealer", "stake", "carry_pools_from"}

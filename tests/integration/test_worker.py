@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from ledger import money
 from ledger.models import MoneyTransaction, Player, Session
+from ledger.money import selectors as money_selectors
 from ledger.stats.models import PlayerSession
 from tests.integration import probe
 from tests.integration.conftest import RedisServer, Workers, wait_for
@@ -118,4 +118,4 @@ def test_with_the_broker_down_recording_and_closing_succeed_and_the_catch_up_run
     time.sleep(2)  # a later catch-up finds nothing left to do
     assert MoneyTransaction.objects.filter(session=session).count() == 1
     assert probe.runs(workers.probe_dir) == [session.pk]
-    assert money.ledger_totals(club_id=club.pk) == {"USD": 0}
+    assert money_selectors.ledger_totals(club_id=club.pk) == {"USD": 0}

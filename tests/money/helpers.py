@@ -7,8 +7,9 @@ from typing import Any
 
 from django.db.models import Count, Sum
 
-from ledger import followup, money, services
+from ledger import followup, services
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Session
+from ledger.money import selectors as money_selectors
 from tests.ledger_fixtures import fresh
 
 
@@ -30,9 +31,9 @@ def run_followup(session: Session) -> followup.FollowupResult:
 
 
 def assert_ledger_balanced(club_id: int | None = None) -> None:
-    """Invariant 2 of ledger/money.py: each transaction two or more entries adding up to zero, so the
+    """Invariant 2 of ledger/money/: each transaction two or more entries adding up to zero, so the
     whole ledger (and each club's) sums to zero in every currency."""
-    totals = money.ledger_totals(club_id=club_id)
+    totals = money_selectors.ledger_totals(club_id=club_id)
     assert all(total == 0 for total in totals.values()), totals
     per_tx = MoneyEntry.objects.values("transaction").annotate(total=Sum("amount"), n=Count("id"))
     bad = [row for row in per_tx if row["total"] != 0 or row["n"] < 2]

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from django.db import connection, connections
 
-from ledger import money, services
+from ledger import services
 from ledger.exceptions import InvalidRequest, PoolsClaimed
 from ledger.models import Player, Session
+from ledger.money import selectors as money_selectors
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, open_session, record_all
 from tests.money.helpers import assert_ledger_balanced, close, party_balances, run_followup
 
@@ -39,7 +40,7 @@ def test_the_pool_account_holds_the_carried_money_until_the_claimant_pays_it_out
     run_followup(claimant)
     assert claimant.closing["pool_money"] == -4
     assert party_balances(club.pk)[("USD", "pool")] == 1  # the counter carried again
-    assert list(money.carried_pools(user=admin, club_id=club.pk)) == [fresh(claimant)]
+    assert list(money_selectors.carried_pools(user=admin, club_id=club.pk)) == [fresh(claimant)]
     assert_ledger_balanced()
 
 
@@ -127,3 +128,15 @@ def test_a_claim_racing_the_sources_reopen_one_of_them_wins(
     else:
         assert isinstance(claimed, InvalidRequest) and source.status == "open", results
         assert not Session.objects.filter(carry_pools_from=source).exists()
+
+
+@pytest.mark.django_db
+def test_only_sessions_that_carried_counters_are_listed_for_claiming(
+    admin: Any, club: Any, players: list[Player]
+) -> None:
+    """The pages and the API list the same sessions: carrying empty pools or dividing evenly carries nothing."""
+    nothing_carried = close(admin, open_session(admin, club, players, stake=USD), "carry")
+    evenly_divided = close(admin, open_session(admin, club, players, stake=USD), "divide")
+    source = carried_source(admin, club, players)
+    assert not any(nothing_carried.closing["carried"]) and not any(evenly_divided.closing["carried"])
+    assert money_selectors.carried_pools(user=admin, club_id=club.pk) == [fresh(source)]

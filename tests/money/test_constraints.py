@@ -1,6 +1,6 @@
-"""The money ledger's invariants held by the database itself, against writes that bypass ledger/money.py:
-append-only rows, non-zero entries, one close per (session, close version), and, on PostgreSQL,
-transactions whose entries add up to zero (checked at COMMIT)."""
+"""The money ledger's invariants held by the database itself, against writes that bypass
+ledger/money/services.py: append-only rows, non-zero entries, one close per (session, close version),
+and, on PostgreSQL, transactions whose entries add up to zero (checked at COMMIT)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The club's money ledger through its services: what a close posts, what a reopen reverses, payments,
-settle-up, and the invariants of ledger/money.py after every operation."""
+settle-up, and the invariants of ledger/money/ after every operation."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from ledger import followup, money, services
+from ledger import followup, services
 from ledger.exceptions import InvalidRequest, NotFound, PermissionDenied
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
+from ledger.money import selectors as money_selectors
+from ledger.money import services as money_services
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, member, open_session, other_valid_hand, record_all
 from tests.money.helpers import (
     assert_ledger_balanced,
@@ -28,7 +30,7 @@ USD = {"currency": "USD", "per_counter": "0.01"}
 
 
 def pay(treasurer: Any, club: Any, payer: Any, payee: Any, cents: int, status: str = "paid", **kw: Any) -> Any:
-    return money.payment_record(
+    return money_services.payment_record(
         actor=treasurer,
         club_id=club.pk,
         payer=payer,
@@ -178,7 +180,7 @@ def test_reopen_reverses_the_close_and_the_next_close_posts_the_new_result_payme
     assert party_balances(club.pk) == {k: v for k, v in expected.items() if v}
     assert_ledger_balanced()
 
-    statement = [(e.transaction.kind, e.amount) for e in money.statement_entries(player=ann)]
+    statement = [(e.transaction.kind, e.amount) for e in money_selectors.statement_entries(player=ann)]
     assert (
         statement
         == [
@@ -188,7 +190,7 @@ def test_reopen_reverses_the_close_and_the_next_close_posts_the_new_result_payme
             ("close", new_money.get(ann.pk, 0)),
         ][: 3 + (ann.pk in new_money)]
     )
-    running = [e.balance for e in money.statement_entries(player=ann)]
+    running = [e.balance for e in money_selectors.statement_entries(player=ann)]
     assert running[:3] == [-30, 0, 30]
 
 
@@ -220,7 +222,7 @@ def test_a_stale_follow_up_after_a_reopen_reverses_once(admin: Any, club: Any, s
     for _ in range(3):  # the reopen's task, a redelivery, the catch-up
         run_followup(reopened)
     assert MoneyTransaction.objects.filter(kind="reversal").count() == 1
-    assert money.ledger_totals() == {"USD": 0}
+    assert money_selectors.ledger_totals() == {"USD": 0}
     assert party_balances(club.pk) == {}
 
 
@@ -282,24 +284,31 @@ def test_settle_up_squares_everyone_and_recording_its_transfers_brings_every_bal
     record_all(admin, eur, AMERICAN_HANDS[:2])
     run_followup(close(admin, eur))
     before = party_balances(club.pk)
-    plans = money.settle_up_plan(user=treasurer, club_id=club.pk)
+    plans = money_selectors.settle_up_plan(user=treasurer, club_id=club.pk)
     assert [p.currency for p in plans] == ["EUR", "USD"]
     for plan in plans:
         open_parties = [a for a, amount in plan.balances if amount]
         assert len(plan.transfers) <= len(open_parties) - 1
-        left = {money._party(a): amount for a, amount in plan.balances}
+        left = {money_selectors.party(a): amount for a, amount in plan.balances}
         for t in plan.transfers:
-            assert left[money._party(t.payer)] < 0 < left[money._party(t.payee)]
-            left[money._party(t.payer)] += t.cents
-            left[money._party(t.payee)] -= t.cents
+            assert left[money_selectors.party(t.payer)] < 0 < left[money_selectors.party(t.payee)]
+            left[money_selectors.party(t.payer)] += t.cents
+            left[money_selectors.party(t.payee)] -= t.cents
         assert set(left.values()) == {0}
-        assert {(plan.currency, money._party(a)): amount for a, amount in plan.balances} == {
+        assert {(plan.currency, money_selectors.party(a)): amount for a, amount in plan.balances} == {
             k: v for k, v in before.items() if k[0] == plan.currency
         }
         for t in plan.transfers:
-            pay(treasurer, club, money._party(t.payer), money._party(t.payee), t.cents, currency=plan.currency)
+            pay(
+                treasurer,
+                club,
+                money_selectors.party(t.payer),
+                money_selectors.party(t.payee),
+                t.cents,
+                currency=plan.currency,
+            )
             assert_ledger_balanced()
     assert party_balances(club.pk) == {}
-    assert money.settle_up_plan(user=treasurer, club_id=club.pk) == []
+    assert money_selectors.settle_up_plan(user=treasurer, club_id=club.pk) == []
     with pytest.raises(PermissionDenied):
-        money.settle_up_plan(user=member(club, admin, "just-a-player", Role.PLAYER), club_id=club.pk)
+        money_selectors.settle_up_plan(user=member(club, admin, "just-a-player", Role.PLAYER), club_id=club.pk)

@@ -20,6 +20,8 @@ from ledger.engine.samples import random_sheet
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import PoolsClaimed
 from ledger.models import Player, Session
+from ledger.money import selectors as money_selectors
+from ledger.money import services as money_services
 from tests.ledger_fixtures import fresh
 from tests.money.helpers import assert_ledger_balanced, party_balances, run_followup, standing_money
 
@@ -158,15 +160,15 @@ def test_the_ledger_sums_to_zero_after_every_operation_and_matches_the_model(adm
                 model.followed_up(session)
             pending.clear()
         else:  # pay: one of settle-up's transfers, in full, in part or written off
-            plans = money.settle_up_plan(user=admin, club_id=club.pk)
+            plans = money_selectors.settle_up_plan(user=admin, club_id=club.pk)
             if not plans:
                 continue
             plan = rng.choice(plans)
             transfer = rng.choice(plan.transfers)
             status = rng.choice(money.PAYMENT_STATUSES)
             cents = transfer.cents if status != "partly_paid" or transfer.cents == 1 else rng.randint(1, transfer.cents)
-            payer, payee = money._party(transfer.payer), money._party(transfer.payee)
-            money.payment_record(
+            payer, payee = money_selectors.party(transfer.payer), money_selectors.party(transfer.payee)
+            money_services.payment_record(
                 actor=admin,
                 club_id=club.pk,
                 payer=payer,
@@ -183,15 +185,15 @@ def test_the_ledger_sums_to_zero_after_every_operation_and_matches_the_model(adm
         run_followup(session)
         model.followed_up(session)
     model.check()
-    for plan in money.settle_up_plan(user=admin, club_id=club.pk):
+    for plan in money_selectors.settle_up_plan(user=admin, club_id=club.pk):
         amounts = tuple(amount for _, amount in plan.balances)
         assert all(amounts) and sum(amounts) == 0
         assert len(plan.transfers) <= len(amounts) - 1
         if len(amounts) <= 7:
             assert len(plan.transfers) == len(amounts) - most_groups(amounts)
         for t in plan.transfers:
-            payer, payee = money._party(t.payer), money._party(t.payee)
-            money.payment_record(
+            payer, payee = money_selectors.party(t.payer), money_selectors.party(t.payee)
+            money_services.payment_record(
                 actor=admin,
                 club_id=club.pk,
                 payer=payer,
@@ -203,4 +205,4 @@ def test_the_ledger_sums_to_zero_after_every_operation_and_matches_the_model(adm
             model.paid(plan.currency, payer, payee, t.cents)
             model.check()
     assert party_balances(club.pk) == {}
-    assert money.settle_up_plan(user=admin, club_id=club.pk) == []
+    assert money_selectors.settle_up_plan(user=admin, club_id=club.pk) == []

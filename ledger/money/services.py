@@ -1,0 +1,249 @@
+"""Writes of the club's money ledger, the only code that writes its tables (`ledger.money` lists the
+invariants they keep): a session's money posted on close and reversed on reopen, and payments. One
+durable transaction each, locks taken in primary-key order."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from ledger.exceptions import InvalidRequest
+from ledger.models import IdempotencyRecord, MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
+from ledger.selectors import club_role, session_players
+
+from . import MAX_CENTS, NOTE_MAX, PAYMENT_STATUSES, POOL, Party
+from .selectors import account_balance
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ledger.services import IdempotencyClaim
+
+
+# --- accounts --------------------------------------------------------------------------------------
+
+
+def _accounts(club_id: int, player_ids: Iterable[int], pool: bool) -> dict[Party, MoneyAccount]:
+    """The club's accounts of these players (and its pool account), created when missing.
+
+    Concurrent creators do not fail: the insert skips a row that another transaction created
+    (INSERT ... ON CONFLICT DO NOTHING), and the rows are read back afterwards.
+    """
+    player_ids = sorted(set(player_ids))
+    wanted = [MoneyAccount(club_id=club_id, kind=MoneyAccount.Kind.PLAYER, player_id=pid) for pid in player_ids]
+    if pool:
+        wanted.append(MoneyAccount(club_id=club_id, kind=MoneyAccount.Kind.POOL))
+    found = _existing_accounts(club_id, player_ids, pool)
+    if len(found) < len(wanted):
+        MoneyAccount.objects.bulk_create(wanted, ignore_conflicts=True)
+        found = _existing_accounts(club_id, player_ids, pool)
+    return found
+
+
+def _existing_accounts(club_id: int, player_ids: list[int], pool: bool) -> dict[Party, MoneyAccount]:
+    out: dict[Party, MoneyAccount] = {}
+    for account in MoneyAccount.objects.filter(club_id=club_id, player_id__in=player_ids):
+        out[account.player_id] = account
+    if pool:
+        account = MoneyAccount.objects.filter(club_id=club_id, kind=MoneyAccount.Kind.POOL).first()
+        if account is not None:
+            out[POOL] = account
+    return out
+
+
+# --- posting ---------------------------------------------------------------------------------------
+
+
+def _post(*, club_id: int, kind: str, currency: str, amounts: dict[int, int], **fields: Any) -> MoneyTransaction | None:
+    """One transaction with an entry per account id in `amounts` (zero amounts dropped); None if empty."""
+    amounts = {account_id: amount for account_id, amount in amounts.items() if amount}
+    if not amounts:
+        return None
+    if sum(amounts.values()) != 0 or len(amounts) < 2:
+        raise ValueError(f"a money transaction's entries must be two or more adding up to 0, not {amounts}")
+    if any(abs(a) > MAX_CENTS for a in amounts.values()):
+        raise InvalidRequest.field("cents", f"an amount above {MAX_CENTS} minor units cannot be stored")
+    tx = MoneyTransaction.objects.create(club_id=club_id, kind=kind, currency=currency, **fields)
+    MoneyEntry.objects.bulk_create(
+        MoneyEntry(transaction=tx, account_id=account_id, amount=amount)
+        for account_id, amount in sorted(amounts.items())
+    )
+    return tx
+
+
+def _reverse(tx: MoneyTransaction) -> MoneyTransaction:
+    opposite = {e.account_id: -e.amount for e in tx.entries.all()}
+    reversal = _post(
+        club_id=tx.club_id,
+        kind=MoneyTransaction.Kind.REVERSAL,
+        currency=tx.currency,
+        amounts=opposite,
+        session_id=tx.session_id,
+        close_version=tx.close_version,
+        reverses=tx,
+    )
+    assert reversal is not None
+    return reversal
+
+
+@dataclass(frozen=True)
+class ExpectedClose:
+    """The money a closed session's close posts: minor units per account id, in one currency."""
+
+    close_version: int
+    currency: str
+    amounts: dict[int, int]
+
+
+def expected_close(session: Session) -> ExpectedClose | None:
+    """What the session's current state puts in the ledger: its close's `money` per seat's player and
+    its `pool_money` to the pool account; None when it is open, has no stake or moved no money."""
+    closing = session.closing
+    if session.status != Session.Status.CLOSED or not closing or "money" not in closing:
+        return None
+    per_party: dict[Party, int] = defaultdict(int)
+    for player, cents in zip(session_players(session=session), closing["money"], strict=True):
+        per_party[player.pk] += cents
+    per_party[POOL] += closing.get("pool_money", 0)
+    per_party = {p: a for p, a in per_party.items() if a}
+    if not per_party:
+        return None
+    players = [p for p in per_party if p != POOL]
+    accounts = _accounts(session.club_id, players, pool=POOL in per_party)  # type: ignore[arg-type]
+    return ExpectedClose(
+        close_version=session.version,
+        currency=closing["currency"],
+        amounts={accounts[p].pk: a for p, a in per_party.items()},
+    )
+
+
+@dataclass(frozen=True)
+class MoneySync:
+    """What `session_money_post` did for the session at `version`."""
+
+    session_id: int
+    version: int
+    posted: list[int] = field(default_factory=list)  # transaction ids
+    reversed: list[int] = field(default_factory=list)  # ids of the close transactions it reversed
+
+
+def session_money_post(*, session_id: int) -> MoneySync | None:
+    """Bring the ledger in line with the session's current state; None if there is no such session.
+
+    Expected: one `close` transaction for the session's close version when it is closed with money.
+    Every other close of the session still standing gets its reversal; the expected one is posted
+    unless it already is. Runs under the session's row lock, so it sees a settled state and concurrent
+    runs wait for each other: the second finds nothing left to do.
+    """
+    with transaction.atomic(durable=True):
+        session = Session.objects.select_for_update().filter(pk=session_id).first()
+        if session is None:
+            return None
+        expected = expected_close(session)
+        standing = list(
+            MoneyTransaction.objects.filter(
+                session=session, kind=MoneyTransaction.Kind.CLOSE, reversed_by__isnull=True
+            ).prefetch_related("entries")
+        )
+        posted, reversed_ = [], []
+        for tx in standing:
+            if expected is None or tx.close_version != expected.close_version:
+                posted.append(_reverse(tx).pk)
+                reversed_.append(tx.pk)
+        if expected is not None and not any(tx.close_version == expected.close_version for tx in standing):
+            already = MoneyTransaction.objects.filter(
+                session=session, kind=MoneyTransaction.Kind.CLOSE, close_version=expected.close_version
+            ).exists()
+            if not already:  # (a close of this version that was reversed is never posted again)
+                tx = _post(
+                    club_id=session.club_id,
+                    kind=MoneyTransaction.Kind.CLOSE,
+                    currency=expected.currency,
+                    amounts=expected.amounts,
+                    session=session,
+                    close_version=expected.close_version,
+                )
+                if tx is not None:
+                    posted.append(tx.pk)
+        return MoneySync(session_id=session.pk, version=session.version, posted=posted, reversed=reversed_)
+
+
+# --- payments --------------------------------------------------------------------------------------
+
+
+def _payment_account(club_id: int, party: Party, field_name: str) -> MoneyAccount:
+    if party == POOL:
+        account = MoneyAccount.objects.filter(club_id=club_id, kind=MoneyAccount.Kind.POOL).first()
+    elif isinstance(party, int) and not isinstance(party, bool):
+        if not Player.objects.filter(pk=party, club_id=club_id).exists():
+            raise InvalidRequest.field(field_name, f"no player {party} in this club")
+        account = MoneyAccount.objects.filter(club_id=club_id, player_id=party).first()
+    else:
+        raise InvalidRequest.field(field_name, 'a party is a player id of the club or "pool"')
+    if account is None:
+        raise InvalidRequest.field(field_name, "this party has no money in the club's ledger")
+    return account
+
+
+def payment_record(
+    *,
+    actor: AbstractBaseUser,
+    club_id: int,
+    payer: Party,
+    payee: Party,
+    currency: str,
+    cents: int,
+    status: str,
+    note: str = "",
+    claim: IdempotencyClaim | None = None,
+    render: Callable[[MoneyTransaction], tuple[int, dict[str, Any]]] | None = None,
+) -> MoneyTransaction:
+    """Record that `payer` paid `payee` (treasurers and above): `paid`, `partly_paid`, or `written_off`
+    (the payee gave the money up). The payer's balance rises by `cents`, the payee's falls by as much.
+
+    The payer must owe and the payee be owed at least `cents` in `currency`; both accounts are locked
+    (primary-key order) while that is checked, so two payments at once cannot overpay. With `claim` and
+    `render`, the answer is stored as the Idempotency-Key's in the same transaction.
+    """
+    if status not in PAYMENT_STATUSES:
+        raise InvalidRequest.field("status", "status must be one of " + ", ".join(PAYMENT_STATUSES))
+    if type(cents) is not int or not 0 < cents <= MAX_CENTS:
+        raise InvalidRequest.field("cents", f"cents must be a whole number from 1 to {MAX_CENTS}")
+    if payer == payee:
+        raise InvalidRequest.field("to", "a payment goes from one party to another")
+    note = "".join(c if c.isprintable() else " " for c in (note or "")).strip()[:NOTE_MAX]
+    with transaction.atomic(durable=True):
+        club_role(user=actor, club_id=club_id, role=Role.TREASURER)
+        accounts = [_payment_account(club_id, payer, "from"), _payment_account(club_id, payee, "to")]
+        ids = sorted(a.pk for a in accounts)
+        list(MoneyAccount.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
+        owed_by_payer = -account_balance(accounts[0].pk, currency)
+        owed_to_payee = account_balance(accounts[1].pk, currency)
+        if owed_by_payer < cents:
+            raise InvalidRequest.field(
+                "cents", f"the payer owes {max(owed_by_payer, 0)} {currency} minor units, less than {cents}"
+            )
+        if owed_to_payee < cents:
+            raise InvalidRequest.field(
+                "cents", f"the payee is owed {max(owed_to_payee, 0)} {currency} minor units, less than {cents}"
+            )
+        tx = _post(
+            club_id=club_id,
+            kind=status,
+            currency=currency,
+            amounts={accounts[0].pk: cents, accounts[1].pk: -cents},
+            note=note,
+            created_by=actor,
+        )
+        assert tx is not None
+        if claim is not None and render is not None:
+            code, body = render(tx)
+            IdempotencyRecord.objects.filter(pk=claim.record_id).update(
+                state=IdempotencyRecord.State.DONE, status=code, response=body, etag=""
+            )
+    return tx
