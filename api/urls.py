@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
-from . import bench_floor, money, stats, views
+from . import money, stats, views
 from .errors import api_not_found
 
 
@@ -46,8 +46,6 @@ v1 = [
     path("players/<id:player_id>/statement/", money.StatementView.as_view(), name="player-statement"),
     path("settle/", views.SettleView.as_view(), name="settle"),
 ]
-if bench_floor.enabled():  # bench/api.py's floor; off unless CLUBSCORE_BENCH_FLOOR=1
-    v1.append(path("bench/floor/", bench_floor.FloorView.as_view(), name="bench-floor"))
 
 urlpatterns = [
     path("v1/", include(v1)),

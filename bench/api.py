@@ -14,7 +14,7 @@ the four variants in turn), with `--preload` hands already recorded in each so t
 middle of an evening. Load comes from threads in this process over loopback HTTP (http.client; each
 request is one connection, as gunicorn's sync workers close it), bounded in time.
 
-The floor (`CLUBSCORE_BENCH_FLOOR=1` mounts `POST /api/v1/bench/floor/`, `api/bench_floor.py`): the
+The floor (`POST /api/v1/bench/floor/`, `bench/floor.py`, mounted by `bench/settings.py`'s URLs): the
 same gunicorn, middleware, DRF, token authentication, throttle and JSON parser, the same body, then
 one row inserted in one transaction. A hand costs more by the idempotency claim, the session lock,
 the replay of the session through the engine and the rewrite of its projection.
@@ -82,7 +82,7 @@ def free_port() -> int:
 
 def service_env(args: argparse.Namespace, database_url: str) -> dict[str, str]:
     return {
-        "DJANGO_SETTINGS_MODULE": "clubscore.settings",
+        "DJANGO_SETTINGS_MODULE": "bench.settings",  # the project's, plus the floor's URL
         "DATABASE_URL": database_url,
         "REDIS_URL": args.redis_url,
         "CLUBSCORE_ENV": "production",
@@ -91,7 +91,6 @@ def service_env(args: argparse.Namespace, database_url: str) -> dict[str, str]:
         "SECRET_KEY": secrets.token_urlsafe(64),
         "ALLOWED_HOSTS": "127.0.0.1",
         "CONN_MAX_AGE": str(args.conn_max_age),
-        "CLUBSCORE_BENCH_FLOOR": "1",
         "LOG_LEVEL": "WARNING",
     }
 

@@ -227,3 +227,15 @@ def test_settle_endpoint_refusals(api_for: Any) -> None:
     err = assert_error(client.json("POST", "/api/v1/settle/", sheet), 400, "invalid_hand", "tricks")
     assert err["hand"] == 1
     assert err["message"].startswith("hand 1: ")
+
+
+# --- the benchmarks' floor is not production's -----------------------------------------------------
+
+
+def test_the_bench_floor_is_only_in_the_bench_urls(api: Any) -> None:
+    body = {"bid": "pass", "tricks": [4, 3, 3, 3], "number": 1}
+    assert_error(api.json("POST", "/api/v1/bench/floor/", body), 404, "not_found")
+    with override_settings(ROOT_URLCONF="bench.urls"):
+        answer = api.json("POST", "/api/v1/bench/floor/", body)
+        assert answer.status_code == 201 and set(answer.json()) == {"id"}
+        assert api.json("GET", "/api/v1/clubs/").status_code == 200  # the project's routes are all there

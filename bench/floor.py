@@ -1,19 +1,19 @@
 """The benchmarks' floor (`bench/api.py`): the least a write through this API can cost.
 
-Mounted at `/api/v1/bench/floor/` only when the environment says `CLUBSCORE_BENCH_FLOOR=1`; never in
-the public schema. It goes through the same stack as `POST .../hands/`: the middleware, DRF, token
-authentication, the user throttle and the JSON parser; then inserts one row in one durable
-transaction and answers 201. What recording a hand costs beyond it is the ledger's own work (the
-idempotency claim, the session lock, the replay, the projection).
+Mounted at `/api/v1/bench/floor/` by the bench's own URL configuration (`bench/urls.py`, chosen by
+`bench/settings.py`), so production code never serves it; never in the schema. It goes through the
+same stack as `POST .../hands/`: the middleware, DRF, token authentication, the user throttle and the
+JSON parser; then inserts one row in one durable transaction and answers 201. What recording a hand
+costs beyond it is the ledger's own work (the idempotency claim, the session lock, the replay, the
+projection).
 
 The row is an `IdempotencyRecord` with method `FLOOR` (no real request has that method), so the floor
-needs no table of its own; the idempotency purge forgets these rows like any other.
+needs no table of its own; the bench's database is created for the run and dropped after it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import uuid
 
 from django.db import transaction
@@ -23,10 +23,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledger.models import IdempotencyRecord
-
-
-def enabled() -> bool:
-    return os.environ.get("CLUBSCORE_BENCH_FLOOR", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 class FloorView(APIView):
