@@ -1,32 +1,17 @@
-"""Words and numbers for people, shared by the web pages and the API's statement: money in the
-currency's minor unit as text, and a money-ledger entry described from its account's side. Services
+"""Words and numbers for people, shared by the web pages and the API's statement: a money-ledger entry
+described from its account's side (money as text is `ledger.currency.money_text`, the one formatter). Services
 and selectors never format; they hand out integers and rows."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any
 
-from ledger.engine.closing import minor_unit_exponent
+from ledger.currency import money_text
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player
 from ledger.money import POOL
 from ledger.money.selectors import statement_entries
-
-
-def money_text(cents: int, currency: str) -> str:
-    """Minor units as a grouped decimal amount of the currency, with a true minus (the pages)."""
-    exponent = minor_unit_exponent(currency)
-    sign = "−" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 10**exponent)
-    return f"{sign}{whole:,}" + (f".{part:0{exponent}d}" if exponent else "")
-
-
-def format_minor(amount: int, currency: str) -> str:
-    """Minor units as a plain decimal string of the currency, for a spreadsheet (-1234 USD: "-12.34")."""
-    exponent = minor_unit_exponent(currency)
-    return str(Decimal(amount).scaleb(-exponent)) if exponent else str(amount)
 
 
 def party_name(account: MoneyAccount) -> str:
@@ -47,6 +32,8 @@ def describe(entry: MoneyEntry) -> str:
     others = ", ".join(counterparties(entry))
     if tx.kind == MoneyTransaction.Kind.CLOSE:
         return f"session {tx.session_id} closed ({'won' if entry.amount > 0 else 'lost'})"
+    if tx.kind == MoneyTransaction.Kind.REVERSAL and tx.session_id is None:
+        return f"payment {tx.reverses_id} reversed"
     if tx.kind == MoneyTransaction.Kind.REVERSAL:
         return f"session {tx.session_id} reopened: its close is reversed"
     paying = entry.amount > 0  # the payer's balance rises
@@ -68,9 +55,9 @@ def statement_rows(*, player: Player) -> Iterator[dict[str, Any]]:
             "close_version": tx.close_version or "",
             "currency": tx.currency,
             "amount_minor": entry.amount,
-            "amount": format_minor(entry.amount, tx.currency),
+            "amount": money_text(entry.amount, tx.currency, grouped=False, minus="-"),
             "balance_minor": entry.balance,  # type: ignore[attr-defined]
-            "balance": format_minor(entry.balance, tx.currency),  # type: ignore[attr-defined]
+            "balance": money_text(entry.balance, tx.currency, grouped=False, minus="-"),  # type: ignore[attr-defined]
             "description": describe(entry),
             "note": tx.note,
         }

@@ -327,8 +327,9 @@ class MoneyTransaction(models.Model):
     """One event of the money ledger, in one currency: its entries add up to zero.
 
     `close`: a closed session's money result, keyed by (session, close_version). `reversal`: the exact
-    opposite of the transaction it `reverses` (a reopen). `paid`, `partly_paid`, `written_off`: a
-    treasurer's record that money changed hands, or that the payee gave it up.
+    opposite of the transaction it `reverses` (a reopen's of a close, or a treasurer's of a payment).
+    `paid`, `partly_paid`, `written_off`: a treasurer's record that money changed hands, or that the
+    payee gave it up.
     """
 
     class Kind(models.TextChoices):
@@ -365,6 +366,9 @@ class MoneyTransaction(models.Model):
                 condition=(
                     Q(kind="close", session__isnull=False, close_version__isnull=False, reverses__isnull=True)
                     | Q(kind="reversal", session__isnull=False, close_version__isnull=False, reverses__isnull=False)
+                    | Q(  # a payment's reversal
+                        kind="reversal", session__isnull=True, close_version__isnull=True, reverses__isnull=False
+                    )
                     | Q(
                         kind__in=["paid", "partly_paid", "written_off"],
                         session__isnull=True,

@@ -14,7 +14,8 @@ Invariants (django-hordak style). `services.py` is the only code that writes the
    DELETE on PostgreSQL, UPDATE on SQLite). A correction is a new transaction: a reopen is answered by
    the exact reversal of the close it undoes, and the next close by the new result. Payments are not
    touched by either: money paid stays paid, and a player's statement shows the original close, its
-   reversal and the new close as lines of their own (adjusting entries).
+   reversal and the new close as lines of their own (adjusting entries). A payment recorded by
+   mistake is answered the same way: `payment_reverse` posts its exact opposite beside it.
 4. A session's money is posted once per close: at most one `close` transaction per (session,
    close_version) (UNIQUE) and at most one reversal of any transaction (one-to-one). `session_money_post`
    computes what the session's current state expects and posts only the difference, under the session's

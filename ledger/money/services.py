@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from ledger.exceptions import InvalidRequest
+from ledger.exceptions import InvalidRequest, NotFound
 from ledger.models import IdempotencyRecord, MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
 from ledger.selectors import club_role, session_players
 
@@ -76,7 +76,7 @@ def _post(*, club_id: int, kind: str, currency: str, amounts: dict[int, int], **
     return tx
 
 
-def _reverse(tx: MoneyTransaction) -> MoneyTransaction:
+def _reverse(tx: MoneyTransaction, **fields: Any) -> MoneyTransaction:
     opposite = {e.account_id: -e.amount for e in tx.entries.all()}
     reversal = _post(
         club_id=tx.club_id,
@@ -86,6 +86,7 @@ def _reverse(tx: MoneyTransaction) -> MoneyTransaction:
         session_id=tx.session_id,
         close_version=tx.close_version,
         reverses=tx,
+        **fields,
     )
     assert reversal is not None
     return reversal
@@ -216,7 +217,7 @@ def payment_record(
         raise InvalidRequest.field("cents", f"cents must be a whole number from 1 to {MAX_CENTS}")
     if payer == payee:
         raise InvalidRequest.field("to", "a payment goes from one party to another")
-    note = "".join(c if c.isprintable() else " " for c in (note or "")).strip()[:NOTE_MAX]
+    note = _clean_note(note)
     with transaction.atomic(durable=True):
         club_role(user=actor, club_id=club_id, role=Role.TREASURER)
         accounts = [_payment_account(club_id, payer, "from"), _payment_account(club_id, payee, "to")]
@@ -247,3 +248,31 @@ def payment_record(
                 state=IdempotencyRecord.State.DONE, status=code, response=body, etag=""
             )
     return tx
+
+
+def _clean_note(note: str | None) -> str:
+    return "".join(c if c.isprintable() else " " for c in (note or "")).strip()[:NOTE_MAX]
+
+
+def payment_reverse(*, actor: AbstractBaseUser, club_id: int, transaction_id: int, note: str = "") -> MoneyTransaction:
+    """Undo a recorded payment or write-off (treasurers and above): its exact opposite, with who and why,
+    posted beside it, so the history keeps both (append-only) and the debt is open again.
+
+    A payment is reversed at most once (one-to-one `reverses`): both accounts are locked (primary-key
+    order, as `payment_record` does) before that is checked, so two reversals at once cannot both post.
+    """
+    note = _clean_note(note)
+    with transaction.atomic(durable=True):
+        club_role(user=actor, club_id=club_id, role=Role.TREASURER)
+        tx = (
+            MoneyTransaction.objects.filter(pk=transaction_id, club_id=club_id, kind__in=MoneyTransaction.PAYMENT_KINDS)
+            .prefetch_related("entries")
+            .first()
+        )
+        if tx is None:
+            raise NotFound("no such payment in this club")
+        ids = sorted(e.account_id for e in tx.entries.all())
+        list(MoneyAccount.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
+        if MoneyTransaction.objects.filter(reverses=tx).exists():
+            raise InvalidRequest.field("transaction", f"payment {tx.pk} is already reversed")
+        return _reverse(tx, note=note, created_by=actor)

@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import format_html, json_script
 
-from ledger.display import money_text
-from ledger.engine.closing import minor_unit_exponent
+from ledger.currency import money_text, units_table
 
 register = template.Library()
 
@@ -40,22 +39,23 @@ def money(cents: Any, currency: str | None, style: str = "signed") -> str:
     if cents is None or not currency:
         return ""
     cents = int(cents)
-    text = money_text(cents, currency)
-    if style == "signed" and cents > 0:
-        text = "+" + text
-    kind = "pos" if cents > 0 else "neg" if cents < 0 else "zero"
-    if style != "signed":
-        kind = ""
+    text = money_text(cents, currency, signed=style == "signed")
+    kind = ("pos" if cents > 0 else "neg" if cents < 0 else "zero") if style == "signed" else ""
     return format_html(
-        '<span class="money {}" data-cents="{}" data-currency="{}" data-exp="{}" data-style="{}">{} {}</span>',
+        '<span class="money {}" data-cents="{}" data-currency="{}" data-style="{}">{} {}</span>',
         kind,
         cents,
         currency,
-        minor_unit_exponent(currency),
         style,
         text,
         currency,
     )
+
+
+@register.simple_tag
+def currency_units() -> str:
+    """The currencies' minor units for the pages' script (`CS.money`): the server's table, not the browser's."""
+    return json_script(units_table(), "currency-units")
 
 
 @register.filter

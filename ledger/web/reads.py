@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from ledger import selectors
-from ledger.display import money_text
+from ledger.currency import money_text
 from ledger.exceptions import NotFound
 from ledger.models import Player, Session
 

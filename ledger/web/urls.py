@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import views
+from . import views, views_books
 
 pages = [
     path("", views.home, name="home"),
@@ -18,6 +18,11 @@ pages = [
     path("sessions/<int:session_id>/sheet/rows/", views.sheet_rows, name="sheet-rows"),
     path("sessions/<int:session_id>/settlement/", views.settlement, name="settlement"),
     path("players/<int:player_id>/", views.player, name="player"),
+    path("players/<int:player_id>/statement/", views_books.statement, name="statement"),
+    path("clubs/<int:club_id>/books/", views_books.club_books, name="books"),
+    path("clubs/<int:club_id>/import/", views_books.history_import, name="import"),
+    path("sessions/<int:session_id>/export.json", views_books.session_export, {"fmt": "json"}, name="export-json"),
+    path("sessions/<int:session_id>/export.csv", views_books.session_export, {"fmt": "csv"}, name="export-csv"),
     path("rules/", views.rules_index, name="rules-index"),
     path("rules/<slug:variant>/", views.rules, name="rules"),
 ]

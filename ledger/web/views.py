@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.timezone import localtime
 from django.views.decorators.http import require_POST
 
 from ledger import selectors, services
@@ -23,7 +24,7 @@ from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role, Session
 from ledger.money import selectors as money_selectors
 
-from . import catalog, reads
+from . import books, catalog, reads
 from .forms import parse_new_session, rule_input_name
 
 DEAL_LOOKAHEAD = 60  # deals past the recorded ones the scorer can number while offline
@@ -89,8 +90,24 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
             "open_sessions": list(sessions.filter(status=Session.Status.OPEN)),
             "recent_sessions": list(sessions.filter(status=Session.Status.CLOSED)[:20]),
             "players": list(selectors.player_list(user=request.user, club_id=club_id)),
+            **_club_money(request, club_id, found.role),
         },
     )
+
+
+BOARD_PERIODS = [("all", "All time"), ("year", "This year"), ("month", "This month")]
+BOARD_MEASURES = [("rating", "Rating"), ("money", "Money"), ("success", "Success rate")]
+
+
+def _club_money(request: HttpRequest, club_id: int, role: str) -> dict[str, Any]:
+    """The club page's money parts: the leaderboard's currencies (most used first) and the books' links."""
+    return {
+        "board_periods": BOARD_PERIODS,
+        "board_measures": BOARD_MEASURES,
+        "currencies": books.club_currencies(user=request.user, club_id=club_id),
+        "can_keep_books": books.may_keep_books(role),
+        "own_player": books.own_player(user=request.user, club_id=club_id),
+    }
 
 
 @page
@@ -303,6 +320,8 @@ def settlement(request: HttpRequest, session_id: int) -> HttpResponse:
                 for i, name in enumerate(context["names"])
             ],
             "claimed_by": Session.objects.filter(carry_pools_from=found).values_list("pk", flat=True).first(),
+            "evening_paid": books.evening_paid(session=found) if close else None,
+            "can_keep_books": books.may_keep_books(context["role"]),
         }
     )
     return render(request, "web/settlement.html", context)
@@ -345,6 +364,12 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
             "club": found.club,
             "results": results,
             "titles": titles,
+            "years": sorted(
+                {localtime(r.session.closed_at).year for r in results.rows if r.final and r.session.closed_at},
+                reverse=True,
+            ),
+            "can_see_statement": found.user_id == request.user.pk
+            or books.may_keep_books(selectors.club_role(user=request.user, club_id=found.club_id)),
             "variant_totals": [
                 {
                     "variant": v,

@@ -1,5 +1,5 @@
-/* The club page's leaderboard (stats.md), with its period and measure switches; when the endpoint does
- * not answer, the page says so rather than show anything else. */
+/* The club page's leaderboard (stats.md), with its period, measure and currency switches: the money
+ * measure is asked in one currency at a time (the club's most used first, as the server lists them). */
 (function () {
   'use strict';
   const CS = window.CS;
@@ -8,28 +8,22 @@
   if (!section) return;
   const form = section.querySelector('form');
   const body = section.querySelector('.board-body');
+  const currencyBox = document.getElementById('board-currency');
+  const HEADINGS = { rating: 'Rating', money: 'Money', success: 'Success rate' };
 
-  function digits(currency) {
-    try {
-      return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency }).resolvedOptions().maximumFractionDigits;
-    } catch (err) {
-      return 2;
-    }
-  }
-
-  function value(by, v, row, data) {
-    if (by === 'success') return Math.round(v * 1000) / 10 + '%';
-    if (by === 'money') {
-      const currency = row.currency || data.currency;
-      return currency ? CS.money(v, currency, digits(currency), 'signed') : CS.signed(v);
-    }
-    return Number(v).toFixed(2);
+  function value(by, v, data) {
+    if (by === 'success') return el('span', { text: Math.round(v * 1000) / 10 + '%' });
+    if (by === 'money') return data.currency ? CS.moneySpan(v, data.currency) : CS.numSpan(v);
+    return el('span', { text: Number(v).toFixed(1) });
   }
 
   let asked = 0;
 
   async function load() {
-    const params = new URLSearchParams(new FormData(form));
+    const by = new FormData(form).get('by');
+    if (currencyBox) currencyBox.hidden = by !== 'money';
+    const params = new URLSearchParams();
+    new FormData(form).forEach(function (v, k) { if (k !== 'currency' || by === 'money') params.set(k, v); });
     const mine = ++asked;
     const res = await CS.api('GET', section.dataset.url + '?' + params.toString());
     if (mine !== asked) return; // the switches moved on: a later answer is the one to show
@@ -47,13 +41,14 @@
       body.replaceChildren(el('p', { class: 'muted', text: 'Nobody qualifies for this period and measure yet.' }));
       return;
     }
-    body.replaceChildren(el('div', { class: 'table-wrap' }, [el('table', { class: 'data' }, [
-      el('thead', {}, [el('tr', {}, [el('th', { scope: 'col', class: 'n', text: 'Rank' }), el('th', { scope: 'col', text: 'Player' }),
-        el('th', { scope: 'col', class: 'n', text: data.by || params.get('by') }), el('th', { scope: 'col', class: 'n', text: 'Sessions' })])]),
+    const heading = HEADINGS[data.by] + (data.by === 'money' && data.currency ? ' (' + data.currency + ')' : '');
+    body.replaceChildren(el('div', { class: 'table-wrap' }, [el('table', { class: 'data', id: 'board-table' }, [
+      el('thead', {}, [el('tr', {}, [el('th', { scope: 'col', class: 'n', text: '#' }), el('th', { scope: 'col', text: 'Player' }),
+        el('th', { scope: 'col', class: 'n', text: heading }), el('th', { scope: 'col', class: 'n', text: 'Sessions' })])]),
       el('tbody', {}, rows.map(function (r) {
         return el('tr', {}, [el('td', { class: 'n', text: String(r.rank) }),
           el('td', {}, [el('a', { href: '/players/' + r.player.id + '/', text: r.player.name })]),
-          el('td', { class: 'n', text: value(data.by || params.get('by'), r.value, r, data) }),
+          el('td', { class: 'n' }, [value(data.by, r.value, data)]),
           el('td', { class: 'n', text: String(r.sessions) })]);
       })),
     ])]));

@@ -91,19 +91,37 @@
     return n > 0 ? 'pos' : n < 0 ? 'neg' : 'zero';
   }
 
-  function money(cents, currency, exponent, style) {
+  /* The currencies' minor units as the server decides them (ISO 4217; `ledger.currency`), from the page. */
+  const unitsEl = document.getElementById('currency-units');
+  const UNITS = unitsEl ? JSON.parse(unitsEl.textContent) : { default: 2 };
+
+  function minorUnits(currency) {
+    return Object.prototype.hasOwnProperty.call(UNITS, currency) ? UNITS[currency] : UNITS.default;
+  }
+
+  /* The one money formatter of the pages: minor units of `currency` in the reader's locale.
+   * style "signed" writes + and − (the default), "plain" only −. */
+  function money(cents, currency, style) {
+    const exponent = minorUnits(currency);
     const value = cents / Math.pow(10, exponent);
+    const signed = style !== 'plain';
     let text;
     try {
       text = new Intl.NumberFormat(undefined, {
         style: 'currency', currency: currency,
         minimumFractionDigits: exponent, maximumFractionDigits: exponent,
-        signDisplay: style === 'signed' ? 'exceptZero' : 'auto',
+        signDisplay: signed ? 'exceptZero' : 'auto',
       }).format(value);
     } catch (err) {
-      text = (value > 0 && style === 'signed' ? '+' : '') + value.toFixed(exponent) + ' ' + currency;
+      text = (value > 0 && signed ? '+' : '') + value.toFixed(exponent) + ' ' + currency;
     }
     return text.replace('-', '\u2212'); // the same minus sign as the counters
+  }
+
+  /* A money amount as a coloured span (signed), or plain. */
+  function moneySpan(cents, currency, style) {
+    return el('span', { class: 'money' + (style === 'plain' ? '' : ' ' + signClass(cents)), 'data-cents': String(cents),
+      'data-currency': currency, 'data-style': style || 'signed', text: money(cents, currency, style) });
   }
 
   /* Server-rendered numbers ([data-n], [data-cents]) regrouped for the reader's locale. */
@@ -113,7 +131,7 @@
       el.textContent = el.dataset.style === 'plain' ? (n < 0 ? '\u2212' : '') + plain.format(Math.abs(n)) : signed(n);
     });
     (root || document).querySelectorAll('[data-cents]').forEach(function (el) {
-      el.textContent = money(Number(el.dataset.cents), el.dataset.currency, Number(el.dataset.exp), el.dataset.style);
+      el.textContent = money(Number(el.dataset.cents), el.dataset.currency, el.dataset.style);
     });
   }
 
@@ -140,7 +158,7 @@
 
   window.CS = {
     api: api, apiAll: apiAll, errorOf: errorOf, uuid4: uuid4, signed: signed, signClass: signClass,
-    money: money, localise: localise, el: el, numSpan: numSpan, plain: plain,
+    money: money, moneySpan: moneySpan, minorUnits: minorUnits, localise: localise, el: el, numSpan: numSpan, plain: plain,
   };
 
   document.addEventListener('DOMContentLoaded', function () { localise(document); });

@@ -51,13 +51,14 @@
   }
 
   function figure(label, value) {
-    return el('li', {}, [el('span', { class: 'label', text: label }), el('span', { class: 'value' }, [value])]);
+    return el('li', { 'data-figure': label }, [el('span', { class: 'label', text: label }), el('span', { class: 'value' }, [value])]);
   }
 
-  function moneyNode(cents, currency) {
-    let exponent = 2;
-    try { exponent = new Intl.NumberFormat(undefined, { style: 'currency', currency: currency }).resolvedOptions().maximumFractionDigits; } catch (e) { /* keep 2 */ }
-    return el('span', { class: 'money ' + CS.signClass(cents), text: CS.money(cents, currency, exponent, 'signed') });
+  function moneyNode(cents, currency) { return CS.moneySpan(cents, currency); }
+
+  /* The rating said in words: "about 27, give or take 5" (mu and sigma, rounded). */
+  function ratingWords(r) {
+    return 'about ' + Math.round(r.mu) + ', give or take ' + Math.max(1, Math.round(r.sigma));
   }
 
   function text(value) { return document.createTextNode(String(value)); }
@@ -68,22 +69,23 @@
     const top = [figure('sessions', text(CS.plain.format(data.sessions))), figure('deals', text(CS.plain.format(data.deals)))];
     Object.entries(data.money || {}).forEach(function (kv) { top.push(figure('money (' + kv[0] + ')', moneyNode(kv[1], kv[0]))); });
     if (data.streak && data.streak.length) top.push(figure('current streak', text(data.streak.length + ' ' + data.streak.kind + (data.streak.length === 1 ? '' : 's'))));
-    if (data.rating) top.push(figure('rating (ordinal)', text(Number(data.rating.ordinal).toFixed(1) + (data.rating.ranked ? '' : ' · not ranked yet'))));
     parts.push(el('ul', { class: 'figures', id: 'stats-figures' }, top));
+    const details = el('details', { class: 'fold', id: 'stats-details' }, [el('summary', { text: 'Per variant and contract' })]);
+    parts.push(details);
     Object.entries(data.variants || {}).forEach(function (kv, vi) {
       const name = kv[0], v = kv[1];
       const bids = cfg.bids[name] || {};
-      parts.push(el('h3', { text: cfg.titles[name] || name }));
+      details.appendChild(el('h3', { text: cfg.titles[name] || name }));
       const figs = [figure('sessions', text(v.sessions)), figure('deals', text(v.deals)), figure('counters', CS.numSpan(v.counters))];
       if (v.best_session) figs.push(figure('best session', el('a', { href: '/sessions/' + v.best_session.id + '/', text: '#' + v.best_session.id + ' ' + CS.signed(v.best_session.counters) })));
       if (v.worst_session) figs.push(figure('worst session', el('a', { href: '/sessions/' + v.worst_session.id + '/', text: '#' + v.worst_session.id + ' ' + CS.signed(v.worst_session.counters) })));
       if (v.pools_won) figs.push(figure('pools won', text(v.pools_won.count + ' (' + CS.plain.format(v.pools_won.counters) + ' counters)')));
       if (v.misere_partout) figs.push(figure('all-pass deals', text(v.misere_partout.played + ' played, ' + v.misere_partout.lost + ' lost')));
-      parts.push(el('ul', { class: 'figures' }, figs));
+      details.appendChild(el('ul', { class: 'figures' }, figs));
       const contracts = v.contracts || [];
       if (contracts.length) {
         const label = function (c) { return (bids[c.bid] || c.bid) + (c.role === 'partner' ? ' (partner)' : ''); };
-        parts.push(el('div', { class: 'table-wrap' }, [el('table', { class: 'data contracts', 'data-variant': name }, [
+        details.appendChild(el('div', { class: 'table-wrap' }, [el('table', { class: 'data contracts', 'data-variant': name }, [
           el('thead', {}, [el('tr', {}, ['Contract', 'Played', 'Made', 'Rate', 'Over-tricks', 'Short'].map(function (h, i) {
             return el('th', { scope: 'col', class: i ? 'n' : null, text: h });
           }))]),
@@ -95,7 +97,7 @@
         ])]));
         if (chartAvailable()) {
           const canvas = el('canvas', { role: 'img', 'aria-label': 'Success rate by contract, ' + (cfg.titles[name] || name) });
-          parts.push(el('div', { class: 'chart-box', style: 'height:' + Math.max(160, contracts.length * 28 + 60) + 'px' }, [canvas]));
+          details.appendChild(el('div', { class: 'chart-box', style: 'height:' + Math.max(160, contracts.length * 28 + 60) + 'px' }, [canvas]));
           setTimeout(function () {
             new window.Chart(canvas, {
               type: 'bar',
@@ -123,35 +125,55 @@
       return;
     }
     const last = rows[rows.length - 1];
-    const parts = [el('p', { text: 'After session #' + last.session + ': μ ' + Number(last.mu).toFixed(2) + ' ± σ ' + Number(last.sigma).toFixed(2) + ', ordinal ' + Number(last.ordinal).toFixed(2) + '.' })];
+    const parts = [
+      el('p', { class: 'rating-words', id: 'rating-words', text: ratingWords(last) }),
+      el('p', { class: 'muted small', text: 'Skill after ' + rows.length + ' closed session' + (rows.length === 1 ? '' : 's') +
+        ': the likely value, and how far it may be off. The shaded band on the chart is that range.' }),
+    ];
     if (chartAvailable()) {
-      const canvas = el('canvas', { role: 'img', 'aria-label': 'Rating after each session, with its uncertainty band' });
-      parts.push(el('div', { class: 'chart-box' }, [canvas]));
+      const canvas = el('canvas', { role: 'img', 'aria-label': 'Rating after each session, with its give-or-take band' });
+      parts.push(el('div', { class: 'chart-box short' }, [canvas]));
       setTimeout(function () {
         new window.Chart(canvas, {
           type: 'line',
           data: {
-            labels: rows.map(function (r) { return '#' + r.session; }),
+            labels: rows.map(function (r) { return r.closed_at.slice(0, 10); }),
             datasets: [
-              { label: 'μ + σ', data: rows.map(function (r) { return r.mu + r.sigma; }), borderWidth: 0, pointRadius: 0, fill: false },
-              { label: 'μ − σ', data: rows.map(function (r) { return r.mu - r.sigma; }), borderWidth: 0, pointRadius: 0,
+              { label: 'high', data: rows.map(function (r) { return r.mu + r.sigma; }), borderWidth: 0, pointRadius: 0, fill: false },
+              { label: 'give or take', data: rows.map(function (r) { return r.mu - r.sigma; }), borderWidth: 0, pointRadius: 0,
                 fill: '-1', backgroundColor: 'rgba(11,92,173,0.18)' },
-              { label: 'μ', data: rows.map(function (r) { return r.mu; }), borderColor: COLOURS[0], backgroundColor: COLOURS[0] },
-              { label: 'ordinal (μ − 3σ)', data: rows.map(function (r) { return r.ordinal; }), borderColor: COLOURS[1], backgroundColor: COLOURS[1], borderDash: [4, 4] },
+              { label: 'rating', data: rows.map(function (r) { return r.mu; }), borderColor: COLOURS[0], backgroundColor: COLOURS[0] },
             ],
           },
-          options: { responsive: true, maintainAspectRatio: false, animation: false },
+          options: { responsive: true, maintainAspectRatio: false, animation: false,
+            plugins: { legend: { labels: { filter: function (item) { return item.text !== 'high'; } } } } },
         });
       });
     }
+    parts.push(el('details', { class: 'fold', id: 'rating-details' }, [el('summary', { text: 'How the rating works' }),
+      el('p', { class: 'small', text: 'After every closed session the four players\' ratings move by where each finished (Plackett-Luce, as in openskill). ' +
+        'The leaderboard ranks by the cautious figure, the rating less three times its give-or-take: ' + Number(last.ordinal).toFixed(1) + ' now.' })]));
     box.replaceChildren.apply(box, parts);
   }
 
+  let asked = 0;
+  function loadStats() {
+    const chosen = document.querySelector('#stats-period input:checked');
+    const year = chosen ? chosen.value : '';
+    const url = cfg.stats + (year ? '?date_from=' + year + '-01-01&date_to=' + year + '-12-31' : '');
+    const mine = ++asked;
+    CS.api('GET', url).then(function (res) {
+      if (mine !== asked) return;
+      document.getElementById('stats').dataset.shown = year || 'all';
+      if (res.ok && res.data) renderStats(res.data);
+      else unavailable(document.getElementById('stats-body'), res, 'Detailed statistics');
+    });
+  }
+  const periodForm = document.getElementById('stats-period');
+  if (periodForm) periodForm.addEventListener('change', loadStats);
+
   countersChart();
-  CS.api('GET', cfg.stats).then(function (res) {
-    if (res.ok && res.data) renderStats(res.data);
-    else unavailable(document.getElementById('stats-body'), res, 'Detailed statistics');
-  });
+  loadStats();
   CS.apiAll(cfg.ratings).then(function (res) { // every page: the whole history, oldest first
     if (res.ok) renderRatings(res.data);
     else unavailable(document.getElementById('ratings-body'), res, 'Ratings');

@@ -128,8 +128,8 @@ def test_club_page_leaderboard_switches(
     board = api.get(f"/api/v1/clubs/{club.pk}/leaderboard/?period=all&by=money")
     page = new_page()
     login(page, "scorer", f"/clubs/{club.pk}/")
-    page.select_option('select[name="by"]', "money")
-    expect(page.locator("#leaderboard")).to_have_attribute("data-shown", "period=all&by=money")
+    page.locator("#leaderboard label", has_text="Money").click()
+    expect(page.locator("#leaderboard")).to_have_attribute("data-shown", "period=all&by=money&currency=USD")
     body = page.locator("#leaderboard .board-body")
     if board.status_code == 200:
         rows = board.json()["rows"]

@@ -1,0 +1,215 @@
+"""Reads of the club's books pages (treasurer and admin) and of a player's own statement, composed from
+the money ledger's selectors and scoped the same way (a stranger gets NotFound, a player without the
+role PermissionDenied). Amounts stay integers in the currency's minor unit; the templates format them.
+
+What an evening "has paid" is read from the ledger, not stored: a player's payments (and winnings of
+later evenings netted against his debts) square his oldest debts first, so the part of an evening's
+debt still open is what he owes now beyond the debts of the evenings after it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Sum
+
+from ledger import display, selectors
+from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
+from ledger.money import selectors as money_reads
+
+PAYMENT_LABELS = {"paid": "paid", "partly_paid": "partly paid", "written_off": "written off"}
+
+
+def club_currencies(*, user: AbstractBaseUser, club_id: int) -> list[str]:
+    """The currencies the club's closed sessions were played for, the most used first (then A-Z)."""
+    sessions = selectors.session_list(user=user, club=club_id, status=Session.Status.CLOSED)
+    counts = Counter(c for c in sessions.values_list("stake__currency", flat=True) if isinstance(c, str) and c)
+    return sorted(counts, key=lambda c: (-counts[c], c))
+
+
+def own_player(*, user: AbstractBaseUser, club_id: int) -> Player | None:
+    """The user's own player in the club (his statement is his), if he has one."""
+    return Player.objects.filter(club_id=club_id, user_id=user.pk).first()
+
+
+def _name(account: MoneyAccount) -> str:
+    return "the club's pool" if account.kind == MoneyAccount.Kind.POOL else account.player.name
+
+
+def _party(account: MoneyAccount) -> str:
+    return "pool" if account.kind == MoneyAccount.Kind.POOL else str(account.player_id)
+
+
+@dataclass
+class BalanceLine:
+    party: str  # a player id or "pool", as the payment form sends it
+    name: str
+    player_id: int | None
+    balance: int
+
+
+@dataclass
+class TransferLine:
+    payer: str
+    payer_name: str
+    payee: str
+    payee_name: str
+    cents: int
+
+
+@dataclass
+class CurrencyBook:
+    currency: str
+    balances: list[BalanceLine]
+    transfers: list[TransferLine]
+    owed: int  # the sum of what the debtors owe (= what the others are owed)
+
+
+@dataclass
+class PaymentLine:
+    tx: MoneyTransaction
+    label: str
+    payer_name: str
+    payee_name: str
+    cents: int
+    reversal: MoneyTransaction | None = None
+
+
+@dataclass
+class Books:
+    currencies: list[CurrencyBook] = field(default_factory=list)
+    payments: list[PaymentLine] = field(default_factory=list)
+    parties: list[tuple[str, str]] = field(default_factory=list)  # (party, name) for the payment form
+
+
+def club_books(*, user: AbstractBaseUser, club_id: int, history: int = 50) -> Books:
+    """Every member's open balance per currency, the fewest transfers that square them, and the latest
+    payments with their reversals (treasurers and above)."""
+    out = Books()
+    for plan in money_reads.settle_up_plan(user=user, club_id=club_id):
+        lines = sorted(
+            (BalanceLine(_party(a), _name(a), a.player_id, amount) for a, amount in plan.balances),
+            key=lambda b: (b.player_id is None, b.name.casefold()),
+        )
+        out.currencies.append(
+            CurrencyBook(
+                currency=plan.currency,
+                balances=lines,
+                transfers=[
+                    TransferLine(_party(t.payer), _name(t.payer), _party(t.payee), _name(t.payee), t.cents)
+                    for t in plan.transfers
+                ],
+                owed=sum(-b.balance for b in lines if b.balance < 0),
+            )
+        )
+    payments = list(money_reads.payment_list(user=user, club_id=club_id)[:history])
+    reversals = {
+        tx.reverses_id: tx
+        for tx in MoneyTransaction.objects.filter(reverses__in=[p.pk for p in payments]).select_related("created_by")
+    }
+    for tx in payments:
+        entries = list(tx.entries.all())
+        payer = next(e for e in entries if e.amount > 0)
+        payee = next(e for e in entries if e.amount < 0)
+        out.payments.append(
+            PaymentLine(
+                tx,
+                PAYMENT_LABELS[tx.kind],
+                _name(payer.account),
+                _name(payee.account),
+                payer.amount,
+                reversals.get(tx.pk),
+            )
+        )
+    players = selectors.player_list(user=user, club_id=club_id)
+    out.parties = [(str(p.pk), p.name) for p in players]
+    if MoneyAccount.objects.filter(club_id=club_id, kind=MoneyAccount.Kind.POOL).exists():
+        out.parties.append(("pool", "the club's pool"))
+    return out
+
+
+@dataclass
+class StatementLine:
+    entry: MoneyEntry
+    description: str
+    balance: int
+
+
+@dataclass
+class Statement:
+    player: Player
+    balances: dict[str, int]
+    lines: list[StatementLine]  # newest first
+
+
+def statement(*, user: AbstractBaseUser, player_id: int) -> Statement:
+    """The player's statement: his balance per currency and every entry with the running balance (the
+    player himself, and the club's treasurers)."""
+    player = money_reads.statement_player(user=user, player_id=player_id)
+    lines = [
+        StatementLine(e, display.describe(e), e.balance)  # type: ignore[attr-defined]
+        for e in money_reads.statement_entries(player=player)
+    ]
+    lines.reverse()
+    return Statement(player, money_reads.statement_balances(player=player), lines)
+
+
+def may_keep_books(role: str) -> bool:
+    return Role.rank(role) >= Role.rank(Role.TREASURER)
+
+
+@dataclass
+class DebtorPaid:
+    name: str
+    owed: int  # what the evening left him owing
+    paid: int  # of which is squared now
+
+
+@dataclass
+class EveningPaid:
+    currency: str
+    owed: int
+    paid: int
+    debtors: list[DebtorPaid]
+
+    @property
+    def percent(self) -> int:
+        return 100 if not self.owed else self.paid * 100 // self.owed
+
+
+def evening_paid(*, session: Session) -> EveningPaid | None:
+    """How much of the session's money result is paid: None while it has no close in the ledger."""
+    close = (
+        MoneyTransaction.objects.filter(session=session, kind=MoneyTransaction.Kind.CLOSE, reversed_by__isnull=True)
+        .prefetch_related("entries__account__player")
+        .order_by("-pk")
+        .first()
+    )
+    if close is None:
+        return None
+    debtors = []
+    for entry in close.entries.all():
+        if entry.amount >= 0 or entry.account.kind != MoneyAccount.Kind.PLAYER:
+            continue
+        owed = -entry.amount
+        mine = MoneyEntry.objects.filter(account=entry.account, transaction__currency=close.currency)
+        owes_now = -(mine.aggregate(total=Sum("amount"))["total"] or 0)
+        later_debts = -(
+            mine.filter(
+                transaction__kind=MoneyTransaction.Kind.CLOSE,
+                transaction__reversed_by__isnull=True,
+                transaction_id__gt=close.pk,
+                amount__lt=0,
+            ).aggregate(total=Sum("amount"))["total"]
+            or 0
+        )
+        still_open = min(owed, max(0, owes_now - later_debts))
+        debtors.append(DebtorPaid(entry.account.player.name, owed, owed - still_open))
+    return EveningPaid(
+        currency=close.currency,
+        owed=sum(d.owed for d in debtors),
+        paid=sum(d.paid for d in debtors),
+        debtors=debtors,
+    )

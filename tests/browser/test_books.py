@@ -1,0 +1,239 @@
+"""The treasurer's evening and the club's books in a real browser, on a 390 px phone: the books (a
+payment recorded and reversed), a statement downloaded and its CSV read back, the leaderboard switched to
+each currency, three past evenings imported with their dates and the periods checked on the player page,
+and the player's own balance. A screenshot of each page."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from django.test import Client
+from playwright.sync_api import expect
+
+from ledger import services
+from ledger.models import Club, MoneyTransaction, Player, Session
+from tests.browser.conftest import BROWSER, login, screenshot
+from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, example_sheet, fresh, open_session, record_all
+
+pytestmark = BROWSER
+
+PHONE = {"width": 390, "height": 844}
+NAMES = ["Ann", "Ben", "Cleo", "Dan"]
+
+
+def evening(admin: Any, club: Club, players: list[Player], currency: str, per_counter: str = "0.01") -> Session:
+    session = open_session(admin, club, players, stake={"currency": currency, "per_counter": per_counter})
+    record_all(admin, session, AMERICAN_HANDS)
+    services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+    return fresh(session)  # counters [-30, -115, 90, 55] at the stake; the follow-up posts the money
+
+
+def api_as(username: str) -> Client:
+    client = Client()
+    assert client.login(username=username, password=PASSWORD)
+    return client
+
+
+def no_overflow(page: Any) -> None:
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_treasurer_records_a_payment_reverses_it_and_downloads_a_statement(
+    new_page: Any, treasurer: Any, admin: Any, club: Club, players: list[Player]
+) -> None:
+    session = evening(admin, club, players, "EUR")
+    page = new_page(PHONE)
+    login(page, "treasurer", f"/clubs/{club.pk}/")
+    page.click("text=The club's books")
+    book = page.locator("#book-EUR")
+    expect(book.locator("tbody tr")).to_have_count(4)
+    expect(book.locator(f'tr[data-party="{players[1].pk}"]')).to_contain_text("−€1.15")
+    screenshot(page, "books")
+    no_overflow(page)
+
+    first = book.locator(".transfers-list li").first
+    payer, payee, cents = (
+        first.get_attribute("data-from"),
+        first.get_attribute("data-to"),
+        first.get_attribute("data-amount"),
+    )
+    first.locator("button.use-transfer").click()
+    expect(page.locator("#pay-amount")).to_have_value(f"{int(cents) / 100:.2f}")  # EUR: two decimals, from the server
+    page.locator("#payment-form label", has_text="Partly paid").click()
+    page.fill("#pay-note", "cash at the bar")
+    page.click("text=Record the payment")
+    expect(page.locator(".messages")).to_contain_text("Recorded: payment #")
+    tx = MoneyTransaction.objects.get(kind="partly_paid")
+    assert (tx.note, tx.entries.get(amount__gt=0).account.player_id) == ("cash at the bar", int(payer))
+    assert tx.entries.get(amount__lt=0).account.player_id == int(payee)
+    line = page.locator(f'.payment-history li[data-transaction="{tx.pk}"]')
+    expect(line).to_contain_text("partly paid")
+    expect(line).to_contain_text("cash at the bar")
+
+    line.locator("summary", has_text="Reverse").click()
+    line.locator("input[name=note]").fill("recorded by mistake")
+    line.locator("button", has_text="Reverse payment").click()
+    expect(page.locator(".messages")).to_contain_text(f"Payment #{tx.pk} is reversed.")
+    line = page.locator(f'.payment-history li[data-transaction="{tx.pk}"]')
+    expect(line).to_have_class(re.compile("is-reversed"))
+    expect(line).to_contain_text("recorded by mistake")
+    screenshot(page, "books-after-reversal")
+
+    page.goto(f"/sessions/{session.pk}/settlement/")
+    expect(page.locator("#evening-paid")).to_contain_text("€0.00 of €1.45 paid (0%)")
+    screenshot(page, "settlement-paid")
+
+    debtor = next(p for p in players if p.pk == int(payer))
+    page.goto(f"/players/{debtor.pk}/statement/")
+    rows = page.locator("#statement-table tbody tr")
+    expect(rows).to_have_count(3)  # newest first: the reversal, the payment, the close
+    expect(rows.nth(0)).to_contain_text(f"payment {tx.pk} reversed")
+    screenshot(page, "statement")
+    no_overflow(page)
+    with page.expect_download() as download:
+        page.click("#statement-csv")
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    table = list(csv.DictReader(io.StringIO(text)))
+    assert [r["kind"] for r in table] == ["close", "partly_paid", "reversal"]
+    assert table[1]["amount"] == f"{int(cents) // 100}.{int(cents) % 100:02d}"  # EUR's two decimals
+    assert int(table[1]["amount_minor"]) == int(cents) == -int(table[2]["amount_minor"])
+    assert table[-1]["balance"] == table[0]["amount"]  # the reversal opens the debt again
+    assert table[1]["note"] == "cash at the bar" and table[2]["note"] == "recorded by mistake"
+    assert all(r["currency"] == "EUR" and re.fullmatch(r"-?\d+\.\d\d", r["amount"]) for r in table)
+    assert page.errors == []
+
+
+def test_a_player_sees_his_own_balance_and_downloads_his_statement(
+    new_page: Any, player_user: Any, admin: Any, club: Club
+) -> None:
+    players = [
+        services.player_create(actor=admin, club_id=club.pk, name=n, user=player_user if n == "Ben" else None)
+        for n in NAMES
+    ]
+    evening(admin, club, players, "JPY", "1")
+    page = new_page(PHONE)
+    login(page, "player", f"/clubs/{club.pk}/")
+    expect(page.locator("text=The club's books")).to_have_count(0)
+    page.click("text=My balance")
+    expect(page.locator('#statement-balances li[data-currency="JPY"]')).to_contain_text("−¥115")  # no decimals
+    screenshot(page, "statement-player")
+    with page.expect_download() as download:
+        page.click("#statement-csv")
+    table = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
+    assert [(r["kind"], r["amount"], r["balance"]) for r in table] == [("close", "-115", "-115")]
+    page.goto(f"/clubs/{club.pk}/books/")
+    expect(page.locator("h1")).not_to_have_text("The club's books")
+    assert page.errors == []
+
+
+def test_the_leaderboard_switches_to_each_currency(
+    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
+) -> None:
+    evening(admin, club, players, "EUR")
+    evening(admin, club, players, "JPY", "1")
+    evening(admin, club, players, "JPY", "1")
+    page = new_page(PHONE)
+    login(page, "scorer", f"/clubs/{club.pk}/")
+    currencies = page.locator("#board-currency")
+    expect(currencies).to_be_hidden()
+    page.locator("#leaderboard label", has_text="Money").click()
+    expect(currencies).to_be_visible()
+    expect(currencies.locator("label")).to_have_text(["JPY", "EUR"])  # the most used first
+    api = api_as("scorer")
+    for currency, shown in (("JPY", "¥"), ("EUR", "€")):
+        currencies.locator("label", has_text=currency).click()
+        query = f"period=all&by=money&currency={currency}"
+        expect(page.locator("#leaderboard")).to_have_attribute("data-shown", query)
+        rows = api.get(f"/api/v1/clubs/{club.pk}/leaderboard/?{query}").json()["rows"]
+        lines = page.locator("#board-table tbody tr")
+        expect(lines).to_have_count(len(rows))
+        expect(page.locator("#board-table thead")).to_contain_text(f"Money ({currency})")
+        cents = lines.locator(".money").evaluate_all("els => els.map(e => Number(e.dataset.cents))")
+        assert cents == [r["value"] for r in rows]
+        expect(lines.first).to_contain_text(shown)
+        screenshot(page, f"leaderboard-{currency}")
+    page.locator("#leaderboard label", has_text="This year").click()
+    page.locator("#leaderboard label", has_text="Success rate").click()
+    expect(page.locator("#leaderboard")).to_have_attribute("data-shown", "period=year&by=success")
+    expect(currencies).to_be_hidden()
+    no_overflow(page)
+    assert page.errors == []
+
+
+SHEETS = [  # (file, example, the day it was played)
+    ("club-night-2024-01-10.json", "american-evening-defaults", "2024-01-10"),
+    ("spring.json", "fontainebleau-evening-defaults", "2024-03-07"),
+    ("may-2025.json", "american-stake-half-cent", "2025-05-02"),
+]
+
+
+def test_three_past_evenings_imported_with_their_dates_and_their_periods_on_the_player_page(
+    new_page: Any, treasurer: Any, club: Club, tmp_path: Path
+) -> None:
+    files = []
+    for name, example, _day in SHEETS:
+        sheet = example_sheet(example)
+        sheet["players"] = NAMES
+        if name == "spring.json":
+            sheet.pop("close", None)  # one sheet that does not say how it ends
+        path = tmp_path / name
+        path.write_text(json.dumps(sheet))
+        files.append(path)
+    page = new_page(PHONE)
+    login(page, "treasurer", f"/clubs/{club.pk}/import/")
+    page.set_input_files("#sheet-files", [str(f) for f in files])
+    cards = page.locator(".sheet-card")
+    expect(cards).to_have_count(3)
+    expect(page.locator("#import-all")).to_have_text("Import 3 evenings")
+    first = cards.nth(0)
+    expect(first.locator("input[type=date]")).to_have_value("2024-01-10")  # read from the file's name
+    expect(first.locator("tbody tr")).to_have_count(4)
+    expect(cards.nth(1).locator("fieldset")).to_contain_text("At the close, the pools")
+    for i, (_name, _example, day) in enumerate(SHEETS):
+        cards.nth(i).locator("input[type=date]").fill(day)
+    screenshot(page, "import-preview")
+    no_overflow(page)
+    page.click("#import-all")
+    expect(page.locator("#import-status")).to_have_text("3 evenings imported.")
+    expect(page.locator(".sheet-card.is-done")).to_have_count(3)
+    screenshot(page, "import-done")
+    sessions = list(Session.objects.filter(club=club).order_by("closed_at"))
+    assert [s.closed_at.date().isoformat() for s in sessions] == [day for *_, day in SHEETS]
+    assert all(s.status == "closed" for s in sessions)
+
+    ann = Player.objects.get(club=club, name="Ann")
+    page.goto(f"/players/{ann.pk}/")
+    stats = page.locator("#stats")
+    expect(stats).to_have_attribute("data-shown", "all")
+    expect(page.locator('#stats-figures [data-figure="sessions"] .value')).to_have_text("3")
+    expect(page.locator("#stats-period label")).to_have_text(["All time", "2025", "2024"])
+    page.locator("#stats-period label", has_text="2024").click()
+    expect(stats).to_have_attribute("data-shown", "2024")
+    expect(page.locator('#stats-figures [data-figure="sessions"] .value')).to_have_text("2")
+    page.locator("#stats-period label", has_text="2025").click()
+    expect(stats).to_have_attribute("data-shown", "2025")
+    expect(page.locator('#stats-figures [data-figure="sessions"] .value')).to_have_text("1")
+    expect(page.locator("#rating-words")).to_have_text(re.compile(r"^about -?\d+, give or take \d+$"))
+    dates = page.locator("#sessions-table tbody td:nth-child(2)").all_text_contents()
+    assert dates == ["2 May 25", "7 Mar 24", "10 Jan 24"]
+    page.wait_for_function("() => document.querySelectorAll('canvas').length >= 2")
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    assert height <= 3 * PHONE["height"], height  # the main figures in about three phone screens
+    screenshot(page, "player-390")
+    no_overflow(page)
+
+    page.goto(f"/sessions/{sessions[0].pk}/settlement/")
+    with page.expect_download() as download:
+        page.click("#export-json")
+    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert exported["players"] == NAMES and exported["hands"] == example_sheet(SHEETS[0][1])["hands"]
+    with page.expect_download() as download:
+        page.click("#export-csv")
+    rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
+    assert len(rows) == 1 + len(exported["hands"])
+    assert page.errors == []

@@ -1,0 +1,159 @@
+"""The books pages through Django's test client: who may see them, what they show is the ledger's, a
+payment recorded and reversed from the page, a player's own statement, a session's export, and money
+formatted by the one formatter with the server's minor units."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+import pytest
+
+from ledger import followup, selectors, services
+from ledger.currency import money_text, parse_money, units_table
+from ledger.models import MoneyTransaction, Player, Role, Session
+from ledger.web import books
+from tests.ledger_fixtures import AMERICAN_HANDS, fresh, member, open_session, record_all
+
+pytestmark = pytest.mark.django_db
+
+
+def closed_with_money(admin: Any, club: Any, players: list[Player], currency: str = "USD") -> Session:
+    session = open_session(admin, club, players, stake={"currency": currency, "per_counter": "0.01"})
+    record_all(admin, session, AMERICAN_HANDS)
+    services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+    followup.followup_run(session_id=session.pk)
+    return fresh(session)  # money [-30, -115, 90, 55]
+
+
+@pytest.mark.parametrize(
+    ("cents", "currency", "kwargs", "text"),
+    [
+        (-123456, "USD", {}, "\u22121,234.56"),
+        (5, "KWD", {"signed": True}, "+0.005"),
+        (1200, "JPY", {}, "1,200"),
+        (-123456, "EUR", {"grouped": False, "minus": "-"}, "-1234.56"),
+        (0, "EUR", {"signed": True}, "0.00"),
+    ],
+)
+def test_the_one_money_formatter(cents: int, currency: str, kwargs: dict[str, Any], text: str) -> None:
+    assert money_text(cents, currency, **kwargs) == text
+
+
+def test_amounts_typed_in_the_currency() -> None:
+    assert [parse_money(t, c) for t, c in [("12.50", "EUR"), ("12,5", "EUR"), ("1,234", "JPY"), ("0.125", "KWD")]] == [
+        1250,
+        1250,
+        1234,
+        125,
+    ]
+    for text, currency in [("", "EUR"), ("1.234", "EUR"), ("12.5", "JPY"), ("-3", "EUR"), ("x", "USD")]:
+        with pytest.raises(ValueError):
+            parse_money(text, currency)
+    assert units_table()["JPY"] == 0 and units_table()["default"] == 2
+
+
+def test_the_books_are_for_treasurers_and_show_the_ledger(
+    client_for: Any, admin: Any, club: Any, players: list[Player], treasurer: Any, player_user: Any, other_admin: Any
+) -> None:
+    session = closed_with_money(admin, club, players)
+    assert client_for(player_user).get(f"/clubs/{club.pk}/books/").status_code == 403
+    assert client_for(other_admin).get(f"/clubs/{club.pk}/books/").status_code == 404
+    page = client_for(treasurer).get(f"/clubs/{club.pk}/books/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'data-currency="USD"' in html
+    ledger = books.club_books(user=treasurer, club_id=club.pk)
+    assert [(b.name, b.balance) for b in ledger.currencies[0].balances] == [
+        ("Ann", -30),
+        ("Ben", -115),
+        ("Cleo", 90),
+        ("Dan", 55),
+    ]
+    assert ledger.currencies[0].owed == 145
+    assert len(ledger.currencies[0].transfers) <= 3
+    assert f'href="/players/{players[0].pk}/statement/"' in html
+    assert session.pk
+
+
+def test_a_payment_recorded_and_reversed_from_the_page(
+    client_for: Any, admin: Any, club: Any, players: list[Player], treasurer: Any
+) -> None:
+    ann, _ben, cleo, _dan = players
+    closed_with_money(admin, club, players)
+    client = client_for(treasurer)
+    url = f"/clubs/{club.pk}/books/"
+    form = {"action": "pay", "from": ann.pk, "to": cleo.pk, "currency": "USD", "status": "partly_paid", "note": "cash"}
+    refused = client.post(url, {**form, "amount": "0.31"}, follow=True)
+    assert "the payer owes 30 USD minor units" in refused.content.decode()
+    assert client.post(url, {**form, "amount": "0.205"}, follow=True).content.decode().count("USD has 2 decimals") == 1
+    assert not MoneyTransaction.objects.filter(kind="partly_paid").exists()
+    done = client.post(url, {**form, "amount": "0.20"}, follow=True)
+    tx = MoneyTransaction.objects.get(kind="partly_paid")
+    assert (tx.note, tx.created_by, tx.entries.get(amount__gt=0).amount) == ("cash", treasurer, 20)
+    assert f"Recorded: payment #{tx.pk}." in done.content.decode()
+    reversed_ = client.post(url, {"action": "reverse", "transaction": tx.pk, "note": "wrong person"}, follow=True)
+    html = reversed_.content.decode()
+    assert f"Payment #{tx.pk} is reversed." in html
+    assert "wrong person" in html and "is-reversed" in html
+    assert MoneyTransaction.objects.get(reverses=tx).note == "wrong person"
+    again = client.post(url, {"action": "reverse", "transaction": tx.pk}, follow=True)
+    assert "already reversed" in again.content.decode()
+
+
+def test_a_player_sees_his_own_statement_only(
+    client_for: Any, admin: Any, club: Any, player_user: Any, treasurer: Any
+) -> None:
+    players = [
+        services.player_create(actor=admin, club_id=club.pk, name=n, user=player_user if n == "Ben" else None)
+        for n in ("Ann", "Ben", "Cleo", "Dan")
+    ]
+    mine = players[1]
+    closed_with_money(admin, club, players)
+    client = client_for(player_user)
+    page = client.get(f"/players/{mine.pk}/statement/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'data-cents="-115"' in html and f"/api/v1/players/{mine.pk}/statement/?format=csv" in html
+    assert client.get(f"/players/{players[0].pk}/statement/").status_code == 403
+    assert f'href="/players/{mine.pk}/statement/"' in client.get(f"/clubs/{club.pk}/").content.decode()
+    assert client_for(treasurer).get(f"/players/{players[0].pk}/statement/").status_code == 200
+
+
+def test_the_settlement_says_how_much_of_the_evening_is_paid(
+    client_for: Any, admin: Any, club: Any, players: list[Player], treasurer: Any
+) -> None:
+    session = closed_with_money(admin, club, players)
+    html = client_for(treasurer).get(f"/sessions/{session.pk}/settlement/").content.decode()
+    assert 'id="evening-paid" data-paid="0" data-owed="145"' in html
+
+
+def test_a_session_exports_as_its_sheet_and_as_csv(
+    client_for: Any, admin: Any, club: Any, players: list[Player], player_user: Any, other_admin: Any
+) -> None:
+    session = closed_with_money(admin, club, players)
+    client = client_for(player_user)
+    exported = client.get(f"/sessions/{session.pk}/export.json")
+    assert exported["Content-Disposition"] == f'attachment; filename="session-{session.pk}.json"'
+    assert json.loads(exported.content) == selectors.session_sheet(session=session)
+    rows = list(csv.reader(io.StringIO(client.get(f"/sessions/{session.pk}/export.csv").content.decode())))
+    assert rows[0][:3] == ["deal", "dealer", "double"] and "Ann total" in rows[0]
+    assert len(rows) == 1 + len(AMERICAN_HANDS)
+    assert [int(x) for x in rows[-1][rows[0].index("Ann total") : rows[0].index("Dan total") + 1]] == fresh(
+        session
+    ).balances
+    assert client_for(other_admin).get(f"/sessions/{session.pk}/export.csv").status_code == 404
+
+
+def test_the_leaderboard_offers_the_clubs_currencies_most_used_first(
+    client_for: Any, admin: Any, club: Any, players: list[Player]
+) -> None:
+    closed_with_money(admin, club, players, "EUR")
+    closed_with_money(admin, club, players, "JPY")
+    closed_with_money(admin, club, players, "JPY")
+    assert books.club_currencies(user=admin, club_id=club.pk) == ["JPY", "EUR"]
+    html = client_for(admin).get(f"/clubs/{club.pk}/").content.decode()
+    assert html.index('value="JPY"') < html.index('value="EUR"')
+    assert member(club, admin, "p2", Role.PLAYER)
