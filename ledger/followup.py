@@ -5,10 +5,11 @@
    `ledger.tasks.session_followup` is enqueued once the transaction commits (`transaction.on_commit`),
    so a worker never looks for a session that is not there yet.
 2. The task runs `followup_run`: the money ledger's difference for the session's current state
-   (`ledger.money.services.session_money_post`), then every handler of `ledger.background` (the statistics ...),
-   then marks the work done up to the version it started from (`followup_done_version`). Each step is
-   idempotent, so a redelivered task (acks late: a worker killed mid-task leaves its message to be
-   delivered again), a retry, or two runs at once have the effect of one.
+   (`ledger.money.services.session_money_post`), then the receivers of the signal
+   `ledger.background.session_changed` (the statistics), then marks the work done up to the version
+   it started from (`followup_done_version`). Each step is idempotent, so a redelivered task (acks
+   late: a worker killed mid-task leaves its message to be delivered again), a retry, or two runs at
+   once have the effect of one.
 3. If the broker cannot take the task (Redis is down), `followup_enqueue` logs it and returns: the
    write has committed and stands, and the session stays `pending`. The periodic `followup_catch_up`
    (Celery beat, `FOLLOWUP_CATCH_UP_SECONDS`) runs the work of every session left pending for more than
@@ -31,7 +32,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .background import session_handlers
+from .background import receiver_name, session_changed
 from .models import Session
 from .money import services as money_services
 
@@ -52,7 +53,7 @@ def followup_request(*, session: Session) -> None:
 
 def followup_enqueue(session_id: int) -> bool:
     """Hand the session's follow-up to Celery. Never raises: a broker that is down (or, eagerly, a
-    failing handler) leaves the session pending for `followup_catch_up`."""
+    failing receiver) leaves the session pending for `followup_catch_up`."""
     from .tasks import session_followup
 
     try:
@@ -73,7 +74,7 @@ class FollowupResult:
     version: int
     posted: list[int] = field(default_factory=list)
     reversed: list[int] = field(default_factory=list)
-    handlers: list[str] = field(default_factory=list)
+    receivers: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -81,24 +82,22 @@ class FollowupResult:
             "version": self.version,
             "posted": self.posted,
             "reversed": self.reversed,
-            "handlers": self.handlers,
+            "receivers": self.receivers,
         }
 
 
 def followup_run(*, session_id: int) -> FollowupResult | None:
     """The session's background work for its current state; None if there is no such session.
 
-    Not one transaction: the money posting and each handler commit on their own (each is idempotent).
-    If a handler raises, the work is not marked done and the exception goes to the caller (the task
+    Not one transaction: the money posting and each receiver commit on their own (each is idempotent).
+    If a receiver raises, the work is not marked done and the exception goes to the caller (the task
     retries it; the catch-up runs it again later).
     """
     sync = money_services.session_money_post(session_id=session_id)
     if sync is None:
         return None
-    names = []
-    for name, handler in session_handlers():
-        handler(session_id)
-        names.append(name)
+    ran = session_changed.send(sender=Session, session_id=session_id)
+    names = [receiver_name(receiver) for receiver, _ in ran]
     with transaction.atomic(durable=True):
         Session.objects.filter(pk=session_id, followup_done_version__lt=sync.version).update(
             followup_done_version=sync.version, followup_done_at=timezone.now()

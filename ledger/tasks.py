@@ -9,20 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from celery import shared_task
-
+from clubscore.celery import app
 from ledger import followup, services
 
 FOLLOWUP_MAX_RETRIES = 5
 
 
-@shared_task
+@app.task
 def idempotency_purge() -> int:
     """Forget the Idempotency-Keys past their keeping time (settings.IDEMPOTENCY_KEEP_HOURS)."""
     return services.idempotency_purge()
 
 
-@shared_task(
+@app.task(
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(Exception,),
@@ -34,13 +33,13 @@ def idempotency_purge() -> int:
     time_limit=120,
 )
 def session_followup(session_id: int) -> dict[str, Any] | None:
-    """A session's background work after a close or reopen: its money, then every registered handler
-    (`ledger.followup.followup_run`). Idempotent."""
+    """A session's background work after a close or reopen: its money, then every receiver of
+    `ledger.background.session_changed` (`ledger.followup.followup_run`). Idempotent."""
     result = followup.followup_run(session_id=session_id)
     return result.as_json() if result is not None else None
 
 
-@shared_task(acks_late=True, soft_time_limit=100, time_limit=120)
+@app.task(acks_late=True, soft_time_limit=100, time_limit=120)
 def followup_catch_up() -> list[int]:
     """Celery beat: the background work of sessions left pending (the broker was down at the write)."""
     return followup.followup_catch_up()

@@ -1,4 +1,16 @@
+from __future__ import annotations
+
+from typing import Any
+
 from django.apps import AppConfig
+
+
+def session_refresh(sender: Any, *, session_id: int, **kwargs: Any) -> None:
+    """The statistics' receiver of `ledger.background.session_changed`. The services (and openskill)
+    are imported at the first call, so a process that never settles a session never loads them."""
+    from .services import stats_session_refresh
+
+    stats_session_refresh(session_id=session_id)
 
 
 class StatsConfig(AppConfig):
@@ -9,11 +21,6 @@ class StatsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from ledger.background import on_session_change
+        from ledger.background import session_changed
 
-        from .services import stats_session_refresh
-
-        def refresh(session_id: int) -> None:
-            stats_session_refresh(session_id=session_id)
-
-        on_session_change("stats")(refresh)
+        session_changed.connect(session_refresh, dispatch_uid="stats")

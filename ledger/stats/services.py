@@ -1,10 +1,10 @@
 """Writes of the statistics' projection. Each public function is one `transaction.atomic(durable=True)`.
 
-- `stats_session_refresh(session_id=...)`: the incremental handler (registered with
-  `ledger.background.on_session_change("stats")`). It recomputes that session's rows from its hands
-  (deleting them when the session is no longer closed) and replays the ratings from the earliest
-  closing position the session held or now holds, for the players it touches and, through later
-  sessions, everyone whose rating depends on theirs. Running it twice has the effect of running it once.
+- `stats_session_refresh(session_id=...)`: the incremental projection (called by the receiver of
+  `ledger.background.session_changed` in `ledger.stats.apps`). It recomputes that session's rows from
+  its hands (deleting them when the session is no longer closed) and replays the ratings from the
+  earliest closing position the session held or now holds, for the players it touches and, through
+  later sessions, everyone whose rating depends on theirs. Running it twice has the effect of running it once.
 - `stats_rebuild(club_id=...)`: everything of one club (or of every club) recomputed from the hands.
 
 Both take the club's row lock first (`select_for_update`), so two refreshes in one club never

@@ -1,5 +1,5 @@
-"""A background handler for the tests, registered as "probe" when this module is imported (the test
-worker imports it with `celery worker --include tests.integration.probe`).
+"""A receiver of `ledger.background.session_changed` for the tests, connected when this module is
+imported (the test worker imports it with `celery worker --include tests.integration.probe`).
 
 It does nothing unless CLUBSCORE_PROBE_DIR names a directory. Then each run appends the session's id
 to `runs` in it; a file `fail` there makes it raise; a file `hold` makes it write `held-<session>-<pid>`
@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
-from ledger.background import on_session_change
+from ledger.background import session_changed
 
 HOLD_SECONDS = 60
 
@@ -22,8 +23,7 @@ def probe_dir() -> Path | None:
     return Path(value) if value else None
 
 
-@on_session_change("probe")
-def probe(session_id: int) -> None:
+def probe(sender: Any, *, session_id: int, **kwargs: Any) -> None:
     where = probe_dir()
     if where is None:
         return
@@ -36,6 +36,9 @@ def probe(session_id: int) -> None:
             time.sleep(0.05)
     with open(where / "runs", "a", encoding="utf-8") as log:
         log.write(f"{session_id}\n")
+
+
+session_changed.connect(probe, dispatch_uid="probe")
 
 
 def runs(where: Path) -> list[int]:

@@ -78,8 +78,8 @@ def test_the_follow_up_run_twice_has_the_effect_of_once(admin: Any, club: Any, s
     second = run_followup(closed)
     assert len(first.posted) == 1 and second.posted == [] and second.reversed == []
     assert list(MoneyEntry.objects.values_list("transaction_id", "account_id", "amount").order_by("id")) == entries
-    assert [name for name in first.handlers] == [name for name in second.handlers]
-    assert "stats" in first.handlers
+    assert first.receivers == second.receivers
+    assert "ledger.stats.apps.session_refresh" in first.receivers
 
 
 def test_the_follow_up_is_enqueued_only_when_the_write_commits(

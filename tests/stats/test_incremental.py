@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ledger import selectors, services
-from ledger.background import session_handlers
+from ledger.background import receiver_name, session_changed
 from ledger.engine.samples import random_sheet
 from ledger.models import Session
 from ledger.stats.models import PlayerSession, Rating, RatingEntry
@@ -28,9 +28,8 @@ NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn"]
 
 
 def handler(session_id: int) -> None:
-    """What the follow-up task does after a close, reopen or amendment commits: every registered handler."""
-    for _name, fn in session_handlers():
-        fn(session_id)
+    """What the follow-up task does after a close, reopen or amendment commits: every receiver."""
+    session_changed.send(sender=Session, session_id=session_id)
 
 
 def fresh(session_id: int) -> Session:
@@ -164,7 +163,9 @@ def test_reopening_an_early_session_replays_the_ratings_after_it(admin: Any, clu
 
 
 def test_the_handler_is_registered_and_rows_are_kept_per_session(admin: Any, club: Any) -> None:
-    assert "stats" in [name for name, _fn in session_handlers()]
+    assert "ledger.stats.apps.session_refresh" in [
+        receiver_name(receiver) for receiver, _ in session_changed.send(sender=Session, session_id=10**12)
+    ]
     driver = Driver(admin, club, 12)
     sid = driver.open_and_close()
     if fresh(sid).status == "open":
