@@ -1,8 +1,8 @@
 """What runs in the background after a session changes: the club's money ledger, then the receivers
 of `session_changed` (the statistics, `ledger.stats`).
 
-Services never call these directly. After a close, a reopen, or the import or amendment of a closed
-session commits, the session's follow-up task (`ledger.tasks`) posts its money and then sends
+Services never call these directly. After a close, a reopen, or the import of a closed session
+commits (hands are amended only in open sessions), the session's follow-up task (`ledger.tasks`) posts its money and then sends
 `session_changed` with the session's id; its receivers run in the order they connected. Each must be
 idempotent: it recomputes its projection of that session from the hands, so running it twice (a
 redelivered task, the periodic catch-up) has the effect of running it once. A receiver that raises

@@ -2,10 +2,12 @@
 or none, and may not be called inside another transaction.
 
 A write to a session locks the session row (`select_for_update`; several rows in primary-key order),
-checks the caller's role under the lock, replays the whole session through the engine and rewrites
-the engine's projection: each hand's settled JSON, the hand postings, the session's balances, pools
-and next deal; then bumps the session's version. The engine computes every counter; nothing here
-does arithmetic on counters.
+checks the caller's role under the lock, replays the session through the engine and stores the
+engine's projection (each hand's settled JSON, the hand postings, the session's balances, pools and
+next deal), then bumps the session's version. Recording a hand changes no earlier deal, so
+`hand_record` replays the earlier hands and writes only the new one; amending, undoing, closing and
+reopening compare every hand with the replay and rewrite what changed. The engine computes every
+counter; nothing here does arithmetic on counters.
 """
 
 from __future__ import annotations
