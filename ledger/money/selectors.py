@@ -159,3 +159,72 @@ def carried_pools(*, user: AbstractBaseUser, club_id: int) -> list[Session]:
 def carried_total(session: Session) -> int:
     """The counters of the pools the session carried over (0 while it is open)."""
     return sum((session.closing or {}).get("carried") or [])
+
+
+def reversals_of(*, transactions: list[MoneyTransaction]) -> dict[int, MoneyTransaction]:
+    """The reversal of each of these transactions that has one, by the id of the one it reverses."""
+    found = MoneyTransaction.objects.filter(reverses__in=[t.pk for t in transactions]).select_related("created_by")
+    return {tx.reverses_id: tx for tx in found if tx.reverses_id is not None}
+
+
+def has_pool_account(*, club_id: int) -> bool:
+    return MoneyAccount.objects.filter(club_id=club_id, kind=MoneyAccount.Kind.POOL).exists()
+
+
+@dataclass
+class DebtorPaid:
+    name: str
+    owed: int  # what the evening left him owing
+    paid: int  # of which is squared now
+
+
+@dataclass
+class EveningPaid:
+    currency: str
+    owed: int
+    paid: int
+    debtors: list[DebtorPaid]
+
+    @property
+    def percent(self) -> int:
+        return 100 if not self.owed else self.paid * 100 // self.owed
+
+
+def evening_paid(*, session: Session) -> EveningPaid | None:
+    """How much of the session's money result is paid: None while it has no close in the ledger.
+
+    Read, not stored: a player's payments (and winnings of later evenings netted against his debts)
+    square his oldest debts first, so the part of an evening's debt still open is what he owes now
+    beyond the debts of the evenings after it."""
+    close = (
+        MoneyTransaction.objects.filter(session=session, kind=MoneyTransaction.Kind.CLOSE, reversed_by__isnull=True)
+        .prefetch_related("entries__account__player")
+        .order_by("-pk")
+        .first()
+    )
+    if close is None:
+        return None
+    debtors = []
+    for entry in close.entries.all():
+        if entry.amount >= 0 or entry.account.kind != MoneyAccount.Kind.PLAYER:
+            continue
+        owed = -entry.amount
+        mine = MoneyEntry.objects.filter(account=entry.account, transaction__currency=close.currency)
+        owes_now = -(mine.aggregate(total=Sum("amount"))["total"] or 0)
+        later_debts = -(
+            mine.filter(
+                transaction__kind=MoneyTransaction.Kind.CLOSE,
+                transaction__reversed_by__isnull=True,
+                transaction_id__gt=close.pk,
+                amount__lt=0,
+            ).aggregate(total=Sum("amount"))["total"]
+            or 0
+        )
+        still_open = min(owed, max(0, owes_now - later_debts))
+        debtors.append(DebtorPaid(entry.account.player.name, owed, owed - still_open))
+    return EveningPaid(
+        currency=close.currency,
+        owed=sum(d.owed for d in debtors),
+        paid=sum(d.paid for d in debtors),
+        debtors=debtors,
+    )

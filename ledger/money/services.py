@@ -168,6 +168,8 @@ def session_money_post(*, session_id: int) -> MoneySync | None:
                     amounts=expected.amounts,
                     session=session,
                     close_version=expected.close_version,
+                    # dated when the evening closed: an imported evening's money is of its day (`closed_at`)
+                    **({"created_at": session.closed_at} if session.closed_at else {}),
                 )
                 if tx is not None:
                     posted.append(tx.pk)

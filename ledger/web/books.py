@@ -1,11 +1,6 @@
 """Reads of the club's books pages (treasurer and admin) and of a player's own statement, composed from
 the money ledger's selectors and scoped the same way (a stranger gets NotFound, a player without the
-role PermissionDenied). Amounts stay integers in the currency's minor unit; the templates format them.
-
-What an evening "has paid" is read from the ledger, not stored: a player's payments (and winnings of
-later evenings netted against his debts) square his oldest debts first, so the part of an evening's
-debt still open is what he owes now beyond the debts of the evenings after it.
-"""
+role PermissionDenied). Amounts stay integers in the currency's minor unit; the templates format them."""
 
 from __future__ import annotations
 
@@ -13,7 +8,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Sum
 
 from ledger import display, selectors
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
@@ -31,7 +25,7 @@ def club_currencies(*, user: AbstractBaseUser, club_id: int) -> list[str]:
 
 def own_player(*, user: AbstractBaseUser, club_id: int) -> Player | None:
     """The user's own player in the club (his statement is his), if he has one."""
-    return Player.objects.filter(club_id=club_id, user_id=user.pk).first()
+    return selectors.player_list(user=user, club_id=club_id).filter(user_id=user.pk).first()
 
 
 def _name(account: MoneyAccount) -> str:
@@ -105,10 +99,7 @@ def club_books(*, user: AbstractBaseUser, club_id: int, history: int = 50) -> Bo
             )
         )
     payments = list(money_reads.payment_list(user=user, club_id=club_id)[:history])
-    reversals = {
-        tx.reverses_id: tx
-        for tx in MoneyTransaction.objects.filter(reverses__in=[p.pk for p in payments]).select_related("created_by")
-    }
+    reversals = money_reads.reversals_of(transactions=payments)
     for tx in payments:
         entries = list(tx.entries.all())
         payer = next(e for e in entries if e.amount > 0)
@@ -125,7 +116,7 @@ def club_books(*, user: AbstractBaseUser, club_id: int, history: int = 50) -> Bo
         )
     players = selectors.player_list(user=user, club_id=club_id)
     out.parties = [(str(p.pk), p.name) for p in players]
-    if MoneyAccount.objects.filter(club_id=club_id, kind=MoneyAccount.Kind.POOL).exists():
+    if money_reads.has_pool_account(club_id=club_id):
         out.parties.append(("pool", "the club's pool"))
     return out
 
@@ -158,58 +149,3 @@ def statement(*, user: AbstractBaseUser, player_id: int) -> Statement:
 
 def may_keep_books(role: str) -> bool:
     return Role.rank(role) >= Role.rank(Role.TREASURER)
-
-
-@dataclass
-class DebtorPaid:
-    name: str
-    owed: int  # what the evening left him owing
-    paid: int  # of which is squared now
-
-
-@dataclass
-class EveningPaid:
-    currency: str
-    owed: int
-    paid: int
-    debtors: list[DebtorPaid]
-
-    @property
-    def percent(self) -> int:
-        return 100 if not self.owed else self.paid * 100 // self.owed
-
-
-def evening_paid(*, session: Session) -> EveningPaid | None:
-    """How much of the session's money result is paid: None while it has no close in the ledger."""
-    close = (
-        MoneyTransaction.objects.filter(session=session, kind=MoneyTransaction.Kind.CLOSE, reversed_by__isnull=True)
-        .prefetch_related("entries__account__player")
-        .order_by("-pk")
-        .first()
-    )
-    if close is None:
-        return None
-    debtors = []
-    for entry in close.entries.all():
-        if entry.amount >= 0 or entry.account.kind != MoneyAccount.Kind.PLAYER:
-            continue
-        owed = -entry.amount
-        mine = MoneyEntry.objects.filter(account=entry.account, transaction__currency=close.currency)
-        owes_now = -(mine.aggregate(total=Sum("amount"))["total"] or 0)
-        later_debts = -(
-            mine.filter(
-                transaction__kind=MoneyTransaction.Kind.CLOSE,
-                transaction__reversed_by__isnull=True,
-                transaction_id__gt=close.pk,
-                amount__lt=0,
-            ).aggregate(total=Sum("amount"))["total"]
-            or 0
-        )
-        still_open = min(owed, max(0, owes_now - later_debts))
-        debtors.append(DebtorPaid(entry.account.player.name, owed, owed - still_open))
-    return EveningPaid(
-        currency=close.currency,
-        owed=sum(d.owed for d in debtors),
-        paid=sum(d.paid for d in debtors),
-        debtors=debtors,
-    )

@@ -320,7 +320,7 @@ def settlement(request: HttpRequest, session_id: int) -> HttpResponse:
                 for i, name in enumerate(context["names"])
             ],
             "claimed_by": Session.objects.filter(carry_pools_from=found).values_list("pk", flat=True).first(),
-            "evening_paid": books.evening_paid(session=found) if close else None,
+            "evening_paid": money_selectors.evening_paid(session=found) if close else None,
             "can_keep_books": books.may_keep_books(context["role"]),
         }
     )

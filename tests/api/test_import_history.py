@@ -65,6 +65,9 @@ def test_closed_at_dates_the_session(
     assert client.json("GET", f"/api/v1/players/{player}/stats/?date_from=2024-04-01").json()["sessions"] == 0
     ratings = client.json("GET", f"/api/v1/players/{player}/ratings/").json()["results"]
     assert [r["closed_at"][:10] for r in ratings] == [expected.astimezone(dt.UTC).date().isoformat()]
+    # and its money in the club's ledger is of that day too
+    statement = client.json("GET", f"/api/v1/players/{player}/statement/").json()["results"]
+    assert [(e["kind"], e["at"]) for e in statement] == [("close", response.json()["closed_at"])]
 
 
 def test_ratings_follow_the_evenings_order_not_the_imports(

@@ -13,7 +13,7 @@ from ledger.exceptions import InvalidRequest, NotFound, PermissionDenied
 from ledger.models import MoneyTransaction, Player, Role, Session
 from ledger.money import selectors as money_selectors
 from ledger.money import services as money_services
-from ledger.web.books import evening_paid
+from ledger.money.selectors import evening_paid
 from tests.ledger_fixtures import AMERICAN_HANDS, member, record_all
 from tests.money.helpers import assert_ledger_balanced, close, party_balances, run_followup
 from tests.money.test_ledger import pay
