@@ -161,9 +161,11 @@ class Payment:
     payee: str
     cents: int
     text: str
+    payer_party: str = ""  # the money ledger's party (a player id or "pool"), for the books' form
+    payee_party: str = ""
 
 
-def payments(*, close: dict[str, Any], names: list[str]) -> list[Payment]:
+def payments(*, close: dict[str, Any], names: list[str], player_ids: list[int] | None = None) -> list[Payment]:
     currency = close.get("currency")
     if not currency:
         return []
@@ -172,7 +174,17 @@ def payments(*, close: dict[str, Any], names: list[str]) -> list[Payment]:
     def who(party: Any) -> str:
         return "the pool (held by the club)" if party == "pool" else names[party]
 
+    def ledger_party(party: Any) -> str:
+        return "pool" if party == "pool" else str(player_ids[party]) if player_ids else ""
+
     return [
-        Payment(who(p["from"]), who(p["to"]), p["cents"], money_text(p["cents"], currency))
+        Payment(
+            who(p["from"]),
+            who(p["to"]),
+            p["cents"],
+            money_text(p["cents"], currency),
+            ledger_party(p["from"]),
+            ledger_party(p["to"]),
+        )
         for p in close.get("payments", [])
     ]

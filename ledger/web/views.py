@@ -307,7 +307,11 @@ def settlement(request: HttpRequest, session_id: int) -> HttpResponse:
         {
             "settlement": result,
             "close": close,
-            "payments": reads.payments(close=close, names=context["names"]) if close else [],
+            "payments": reads.payments(
+                close=close, names=context["names"], player_ids=[p.pk for p in context["players"]]
+            )
+            if close
+            else [],
             "deals": len(result["hands"]),
             "seats": [
                 {

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from ledger import selectors
-from ledger.currency import parse_money
+from ledger.currency import money_text, parse_money
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role
 from ledger.money import services as money_writes
@@ -39,8 +39,30 @@ def club_books(request: HttpRequest, club_id: int) -> HttpResponse:
     return render(
         request,
         "web/books.html",
-        {"club": found, "books": ledger, "currencies": currencies, "statuses": STATUS_CHOICES},
+        {
+            "club": found,
+            "books": ledger,
+            "currencies": currencies,
+            "statuses": STATUS_CHOICES,
+            "prefill": _prefill(request, ledger, currencies),
+        },
     )
+
+
+def _prefill(request: HttpRequest, ledger: books.Books, currencies: list[str]) -> dict[str, str]:
+    """The payment form filled from a settlement's "record" link (`?from=&to=&cents=&currency=`)."""
+    parties = [value for value, _name in ledger.parties]
+    payer, payee = request.GET.get("from", ""), request.GET.get("to", "")
+    currency = request.GET.get("currency", "")
+    cents = _int(request.GET.get("cents"))
+    if currency not in currencies:
+        return {}
+    return {
+        "from": payer if payer in parties else "",
+        "to": payee if payee in parties else "",
+        "currency": currency,
+        "amount": money_text(cents, currency, grouped=False) if 0 < cents <= 10**15 else "",
+    }
 
 
 def _books_action(request: HttpRequest, club_id: int) -> None:

@@ -86,23 +86,35 @@ def test_the_treasurer_records_a_payment_reverses_it_and_downloads_a_statement(
 
     page.goto(f"/sessions/{session.pk}/settlement/")
     expect(page.locator("#evening-paid")).to_contain_text("€0.00 of €1.45 paid (0%)")
+    bens = next(p for p in fresh(session).closing["payments"] if p["from"] == 1)  # one of Ben's, at the table
+    line = page.locator("#payments li", has_text=f"Ben pays {NAMES[bens['to']]}")
+    line.locator(".record-link").click()  # the treasurer's evening: record what was paid at the table
+    expect(page.locator("#pay-from")).to_have_value(str(players[1].pk))
+    expect(page.locator("#pay-to")).to_have_value(str(players[bens["to"]].pk))
+    expect(page.locator("#pay-amount")).to_have_value(f"{bens['cents'] // 100}.{bens['cents'] % 100:02d}")
+    page.click("text=Record the payment")
+    expect(page.locator(".messages")).to_contain_text("Recorded: payment #")
+    page.goto(f"/sessions/{session.pk}/settlement/")
+    euros = f"€{bens['cents'] // 100}.{bens['cents'] % 100:02d}"
+    expect(page.locator("#evening-paid")).to_contain_text(f"{euros} of €1.45 paid ({bens['cents'] * 100 // 145}%)")
     screenshot(page, "settlement-paid")
 
     debtor = next(p for p in players if p.pk == int(payer))
     page.goto(f"/players/{debtor.pk}/statement/")
     rows = page.locator("#statement-table tbody tr")
-    expect(rows).to_have_count(3)  # newest first: the reversal, the payment, the close
-    expect(rows.nth(0)).to_contain_text(f"payment {tx.pk} reversed")
+    expect(rows).to_have_count(4)  # newest first: the payment from the settlement, the reversal, the payment, the close
+    expect(rows.nth(1)).to_contain_text(f"payment {tx.pk} reversed")
     screenshot(page, "statement")
     no_overflow(page)
     with page.expect_download() as download:
         page.click("#statement-csv")
     text = Path(download.value.path()).read_text(encoding="utf-8")
     table = list(csv.DictReader(io.StringIO(text)))
-    assert [r["kind"] for r in table] == ["close", "partly_paid", "reversal"]
+    assert [r["kind"] for r in table] == ["close", "partly_paid", "reversal", "paid"]
     assert table[1]["amount"] == f"{int(cents) // 100}.{int(cents) % 100:02d}"  # EUR's two decimals
     assert int(table[1]["amount_minor"]) == int(cents) == -int(table[2]["amount_minor"])
-    assert table[-1]["balance"] == table[0]["amount"]  # the reversal opens the debt again
+    assert table[2]["balance"] == table[0]["amount"]  # the reversal opens the debt again
+    assert int(table[3]["balance_minor"]) == -115 + bens["cents"]  # Ben owed €1.15 and paid some of it
     assert table[1]["note"] == "cash at the bar" and table[2]["note"] == "recorded by mistake"
     assert all(r["currency"] == "EUR" and re.fullmatch(r"-?\d+\.\d\d", r["amount"]) for r in table)
     assert page.errors == []
