@@ -119,6 +119,7 @@ class SheetRow:
     pools: list[int]
     pool_delta: int
     transfers: list[str]
+    conceded: bool = False
 
 
 def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]) -> list[SheetRow]:
@@ -146,6 +147,7 @@ def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]
                 balances=settled["balances"],
                 pools=settled["pools"],
                 pool_delta=settled["pool_delta"],
+                conceded=bool(raw.get("conceded")),
                 transfers=[
                     f"{party_name(t['from'], names)} → {party_name(t['to'], names)} {t['counters']} ({t['reason']})"
                     for t in settled["transfers"]

@@ -24,7 +24,7 @@ from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role, Session
 from ledger.money import selectors as money_selectors
 
-from . import books, catalog, reads
+from . import books, catalog, legal, reads
 from .forms import parse_new_session, rule_input_name
 
 DEAL_LOOKAHEAD = 60  # deals past the recorded ones the scorer can number while offline
@@ -248,12 +248,16 @@ def session(request: HttpRequest, session_id: int) -> HttpResponse:
 def score(request: HttpRequest, session_id: int) -> HttpResponse:
     found = selectors.session_get(user=request.user, session_id=session_id)
     context = _session_context(request, found)
+    deals = catalog.deal_table(found.variant, found.rules, found.first_dealer, found.hands_count + DEAL_LOOKAHEAD)
+    legal.deal_bids(found.variant, found.rules, deals)
     config = {
         "session": found.pk,
         "club": found.club_id,
         "players": context["names"],
         "variant": catalog.scorer_variant(found.variant),
-        "deals": catalog.deal_table(found.variant, found.rules, found.first_dealer, found.hands_count + DEAL_LOOKAHEAD),
+        "deals": deals,
+        "legal": legal.scorer_legal(found.variant, found.rules),
+        "can_close": context["can_close"],
         "can_score": context["can_score"],
         "role": context["role"],
         "user": request.user.get_username(),
@@ -336,7 +340,9 @@ def _settlement_action(request: HttpRequest, found: Session) -> HttpResponse:
     action = request.POST.get("action")
     version = _int_or_none(request.POST.get("version"))
     try:
-        if action == "close":
+        if action == "close" and request.POST.get("confirm") != "yes":
+            messages.error(request, "Not closed: tick “Every deal is recorded” to confirm the close.")
+        elif action == "close":
             pools = request.POST.get("pools", "divide")
             services.session_close(actor=request.user, session_id=found.pk, pools=pools, expected_version=version)
             messages.success(request, "The session is closed and settled.")

@@ -14,6 +14,7 @@
   const el = CS.el;
   const cfg = JSON.parse(document.getElementById('scorer-config').textContent);
   const V = cfg.variant;
+  const L = cfg.legal;
   const names = cfg.players;
   const QKEY = 'clubscore.queue.' + cfg.session;
   const SEAT_FIELDS = ['bidder', 'partner', 'jack', 'revoke', 'last_trick'];
@@ -22,6 +23,18 @@
   const SYMBOL = { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠', none: 'NT' };
   const RETRY_MS = 4000;
   const POLL_MS = 15000;
+
+  // The page's words, together so that they can be translated.
+  const T = {
+    none: 'none', noTrump: 'no trump', more: 'More', recordsWithIt: ' (the deal is recorded with that tap)', record: 'Record deal',
+    save: 'Save deal', saveWaiting: 'Save waiting deal', stillToEnter: 'Still to enter', tricks: 'tricks',
+    notCounted: 'not counted yet', tricksFor: 'tricks for', tricksDone: 'every seat counted',
+    conceded: 'conceded (“I pay”)',
+    belleDeal1: 'the suit turned on deal 1', closedPools: 'Closed: the settlement shows how the pools were divided or carried.',
+    left: function (n) { return '(' + n + ' left)'; },
+    allCounted: function (n) { return '(all ' + n + ')'; },
+    tooMany: function (n) { return '(' + n + ' too many)'; },
+  };
 
   const $ = function (id) { return document.getElementById(id); };
   const root = $('scorer');
@@ -32,6 +45,8 @@
     hands: [],          // the API's hands (raw + settled)
     sheet: null,        // the API's score sheet
     form: blankForm(),
+    auto: {},           // the form's fields filled by derive(), not chosen by the scorer
+    pad: { entered: [false, false, false, false], auto: null, active: null },
     mode: 'new',        // 'new', 'amend' (a recorded deal) or 'fix' (the first waiting deal)
     amending: null,     // the deal number being amended
     sending: false,
@@ -126,8 +141,159 @@
 
   // --- the form -------------------------------------------------------------------------------------
 
+  /* The deal the form is for: an amended one, the waiting one being fixed, or the next. */
+  function formDeal() {
+    if (state.mode === 'amend') return dealInfo(state.amending);
+    if (state.mode === 'fix') return dealInfo(loadQueue()[0].hand.number);
+    return nextDeal();
+  }
+
+  /* The bids the session's rules allow on the form's deal, in rank order (from the server's deal table). */
+  function bidsNow() {
+    const deal = formDeal();
+    const info = deal && dealInfo(deal.number);
+    return (info && info.bids) || V.bids.map(function (b) { return b.code; });
+  }
+
+  function rulesOf(bid) {
+    return (bid && L.bid_rules[bid]) || null;
+  }
+
+  /* The bid's field table as R/O, under the session's options. */
   function fieldsOf(bid) {
-    return (bid && V.fields[bid]) || {};
+    const r = rulesOf(bid);
+    const out = {};
+    if (r) Object.entries(r.fields).forEach(function (kv) { out[kv[0]] = kv[1] === 'required' ? 'R' : 'O'; });
+    return out;
+  }
+
+  /* Belle (старшая): deal 1's turned suit, known once deal 1 is recorded or waits; deal 1 sets it. */
+  function belle() {
+    if (!L.belle) return null;
+    const deal = formDeal();
+    if (deal && deal.number === 1) return null;
+    const first = state.hands[0] || loadQueue().map(function (i) { return i.hand; }).find(function (h) { return h.number === 1; });
+    return first && first.turned ? first.turned : null;
+  }
+
+  /* The trumps the bid allows this deal: a simple's are belle and the turned suit (any suit while the
+   * turned card is not given yet: choosing one then says which card was turned). */
+  function trumpsAllowed(r) {
+    if (!r || !r.trumps) return [];
+    if (r.trumps !== 'belle_or_turned') return r.trumps;
+    const b = belle();
+    const t = state.form.turned;
+    if (!t) return V.suits.map(function (s) { return s.code; });
+    return V.suits.map(function (s) { return s.code; }).filter(function (s) { return s === b || s === t || (!b && s === t); });
+  }
+
+  /* Fill what is known: belle as the trump until another is chosen; the turned card from a simple's
+   * trump other than belle (a simple is played in belle or the turned suit); a single legal choice. A value filled here is replaced as
+   * soon as the scorer chooses, and never overrides the scorer's own choice. */
+  function derive() {
+    const f = state.form;
+    const auto = state.auto;
+    const r = rulesOf(f.bid);
+    const deal = formDeal();
+    if (r && r.trumps === 'belle_or_turned' && f.trump && !auto.trump && (f.turned === null || auto.turned)) {
+      const b = belle();
+      if ((deal && deal.number === 1) || !b || f.trump !== b) { f.turned = f.trump; auto.turned = true; }
+    }
+    if (r && r.trumps) {
+      const allowed = trumpsAllowed(r);
+      if (f.trump !== null && allowed.indexOf(f.trump) < 0) { f.trump = null; delete auto.trump; }
+      if (f.trump === null || auto.trump) {
+        const b = belle();
+        let pick = null;
+        if (allowed.length === 1) pick = allowed[0];
+        else if (b && allowed.indexOf(b) >= 0) pick = b;
+        f.trump = pick;
+        if (pick === null) delete auto.trump; else auto.trump = true;
+      }
+    }
+    if (!r || !r.partner) f.partner = null;
+    if (f.partner !== null && f.partner === f.bidder) f.partner = null;
+    if (!r || !('tricks' in r.fields)) resetPad();
+    else fillPad();
+  }
+
+  // the count pad: a count per seat, one tap each, moving on by itself
+
+  /* The seats in the order the pad asks them: the bidder, his partner, then round the table. */
+  function padOrder() {
+    const f = state.form;
+    const start = f.bidder !== null ? f.bidder : ((formDeal() || { dealer: 3 }).dealer + 1) % 4;
+    const order = [];
+    if (f.bidder !== null) order.push(f.bidder);
+    if (f.partner !== null) order.push(f.partner);
+    for (let i = 0; i < 4; i++) {
+      const seat = (start + i) % 4;
+      if (order.indexOf(seat) < 0) order.push(seat);
+    }
+    return order;
+  }
+
+  function resetPad() {
+    state.form.tricks = [0, 0, 0, 0];
+    state.pad = { entered: [false, false, false, false], auto: null, active: null };
+  }
+
+  function padTotal() {
+    const r = rulesOf(state.form.bid);
+    return r ? r.tricks.total : 13;
+  }
+
+  /* After a count: the last seat takes the remainder; with nothing left, every seat still open takes 0. */
+  function fillPad() {
+    const pad = state.pad;
+    const f = state.form;
+    const r = rulesOf(f.bid);
+    const order = padOrder();
+    const total = padTotal();
+    const exact = r && r.tricks.exact && !f.conceded;
+    if (pad.auto !== null) { pad.entered[pad.auto] = false; pad.auto = null; }
+    const open = order.filter(function (s) { return !pad.entered[s]; });
+    const sum = order.filter(function (s) { return pad.entered[s]; }).reduce(function (a, s) { return a + f.tricks[s]; }, 0);
+    if (open.length && open.length < 4 && sum === total) {
+      open.forEach(function (s) { f.tricks[s] = 0; pad.entered[s] = true; });
+      pad.auto = open.length === 1 ? open[0] : null;
+    } else if (exact && open.length === 1 && total - sum >= 0) {
+      f.tricks[open[0]] = total - sum;
+      pad.entered[open[0]] = true;
+      pad.auto = open[0];
+    }
+    open.forEach(function (s) { if (!pad.entered[s]) f.tricks[s] = 0; });
+    if (pad.active === null || pad.entered[pad.active]) {
+      const next = order.find(function (s) { return !pad.entered[s]; });
+      pad.active = next === undefined ? null : next;
+    }
+  }
+
+  function padCount(n) {
+    const pad = state.pad;
+    const seat = pad.active === null ? padOrder()[0] : pad.active;
+    state.form.tricks[seat] = n;
+    pad.entered[seat] = true;
+    if (pad.auto === seat) pad.auto = null;
+    pad.active = null;
+    afterChange();
+  }
+
+  function padSeat(seat) {
+    state.pad.active = seat;
+    renderForm();
+  }
+
+  /* Whether the tricks are complete: every seat counted, adding up to the deal's total; a misère needs
+   * only the bidder's count (its tricks may add up to less); a concession none. */
+  function tricksComplete() {
+    const f = state.form;
+    const r = rulesOf(f.bid);
+    if (!r || !('tricks' in r.fields)) return true;
+    if (f.conceded) return true;
+    if (!r.tricks.exact) return f.bidder !== null && state.pad.entered[f.bidder];
+    const sum = f.tricks.reduce(function (a, b) { return a + b; }, 0);
+    return state.pad.entered.every(Boolean) && sum === r.tricks.total;
   }
 
   function buildHand() {
@@ -151,16 +317,25 @@
     return f;
   }
 
-  /* What the form still lacks before a preview is worth asking for (the server decides the rest). No
-   * trick counted yet is "still to enter", unless the deal was conceded before a trick was played. */
+  /* What the form still lacks before it can be recorded (the server decides the rest). */
   function missingRequired() {
     const f = state.form;
+    if (!f.bid) return ['bid'];
     const table = fieldsOf(f.bid);
     return Object.keys(table).filter(function (name) {
       if (table[name] !== 'R') return false;
-      if (name === 'tricks') return !f.conceded && f.tricks.every(function (t) { return t === 0; });
+      if (name === 'tricks') return !tricksComplete();
       return f[name] === null || f[name] === undefined;
     });
+  }
+
+  /* A deal with nothing to count and nothing optional (a French or Russian all pass: the turned card
+   * only) records with the tap that completes it; the form says so beforehand. */
+  function recordsAtOnce(bid) {
+    const r = rulesOf(bid);
+    if (!r || state.mode !== 'new') return false;
+    const names = Object.keys(r.fields);
+    return !names.some(function (n) { return r.fields[n] === 'optional' || n === 'tricks'; });
   }
 
   function optionButtons(group, options, value, onPick) {
@@ -170,6 +345,7 @@
       box.appendChild(el('button', {
         type: 'button', class: 'opt' + (opt.cls ? ' ' + opt.cls : ''), 'aria-pressed': String(opt.value === value),
         'data-value': opt.value === null ? '' : String(opt.value), title: opt.title || null,
+        'aria-label': opt.aria || null,
         onclick: function () { onPick(opt.value); },
       }, [opt.label]));
     });
@@ -179,105 +355,145 @@
     let seats = [0, 1, 2, 3];
     if (name === 'partner') seats = seats.filter(function (s) { return s !== state.form.bidder; });
     const options = seats.map(function (s) { return { value: s, label: names[s] }; });
-    if (table[name] === 'O') options.push({ value: null, label: 'none', cls: 'none' });
+    if (table[name] === 'O') options.push({ value: null, label: T.none, cls: 'none' });
     return options;
   }
 
+  function suitOption(code) {
+    const s = V.suits.find(function (x) { return x.code === code; });
+    return { value: code, label: s ? s.symbol : 'NT', title: code === 'none' ? T.noTrump : code, aria: code === 'none' ? T.noTrump : code,
+      cls: 'suit suit-' + code };
+  }
+
   function suitOptions(name, table) {
-    const suits = V.suits.map(function (s) {
-      return { value: s.code, label: s.symbol, title: s.code, cls: 'suit suit-' + s.code };
-    });
-    if (name === 'trump' && V.no_trump) suits.push({ value: 'none', label: 'NT', title: 'no trump', cls: 'suit' });
-    if (table[name] === 'O') suits.push({ value: null, label: 'none', cls: 'none' });
+    let codes = V.suits.map(function (s) { return s.code; });
+    if (name === 'trump') codes = trumpsAllowed(rulesOf(state.form.bid));
+    const suits = codes.map(suitOption);
+    if (table[name] === 'O') suits.push({ value: null, label: T.none, cls: 'none' });
     return suits;
   }
 
   function set(name, value) {
     state.form[name] = value;
-    if (name === 'bidder' && state.form.partner === value) state.form.partner = null;
+    delete state.auto[name];
+    if (name === 'bid' || name === 'bidder' || name === 'partner' || name === 'conceded') state.pad.active = null;
+    afterChange();
+    if (recordsAtOnce(state.form.bid) && !missingRequired().length && !state.busy) onRecord();
+  }
+
+  function afterChange() {
+    derive();
     clearErrors();
     renderForm();
     schedulePreview();
   }
+
 
   /* Rarely used optional fields (a revoke; American's first-preference suit) wait under "More". */
   function moveRareFields() {
     if (!form) return;
     const more = $('more-fields');
     const rare = ['revoke'];
-    const turnedModes = Object.values(V.fields).map(function (t) { return t.turned; }).filter(Boolean);
-    if (turnedModes.length && turnedModes.every(function (m) { return m === 'O'; })) rare.push('turned');
+    const turnedModes = Object.values(L.bid_rules).map(function (r) { return r.fields.turned; }).filter(Boolean);
+    if (turnedModes.length && turnedModes.every(function (m) { return m === 'optional'; })) rare.push('turned');
     rare.forEach(function (name) { more.appendChild(form.querySelector('.frow[data-field="' + name + '"]')); });
+  }
+
+  /* The row shown before a bid is chosen: the bidder (tapped first, as the table says it). */
+  function shownWithoutBid(name) {
+    return name === 'bidder';
   }
 
   function renderForm() {
     if (!form) return;
     const f = state.form;
     const table = fieldsOf(f.bid);
-    $('f-bid').value = f.bid;
     form.querySelectorAll('.frow[data-field]').forEach(function (row) {
       const name = row.dataset.field;
-      row.hidden = name !== 'bid' && !(name in table) && !(name === 'bidder' && !f.bid);
-      row.classList.toggle('required', table[name] === 'R');
+      row.hidden = name !== 'bid' && !(name in table) && !(!f.bid && shownWithoutBid(name));
+      row.classList.toggle('required', table[name] === 'R' || (!f.bid && shownWithoutBid(name)));
     });
     const more = $('more-fields');
     const shown = Array.from(more.querySelectorAll('.frow')).filter(function (row) { return !row.hidden; });
     more.hidden = !shown.length;
-    $('more-summary').textContent = 'More: ' + shown.map(function (row) { return V.field_labels[row.dataset.field].toLowerCase(); }).join(', ');
-    if (shown.some(function (row) { return state.form[row.dataset.field] !== null; })) more.open = true;
+    $('more-summary').textContent = T.more + ': ' + shown.map(function (row) { return V.field_labels[row.dataset.field].toLowerCase(); }).join(', ');
+    if (shown.some(function (row) { return state.form[row.dataset.field] !== null && !state.auto[row.dataset.field]; })) more.open = true;
+    const allowed = bidsNow();
+    optionButtons('bid', V.bids.filter(function (b) { return allowed.indexOf(b.code) >= 0; }).map(function (b) {
+      return { value: b.code, label: b.label, cls: b.code === 'pass' ? 'pass' : '' };
+    }), f.bid, function (v) { set('bid', v); });
     SEAT_FIELDS.forEach(function (name) {
-      if (name in table || (name === 'bidder' && !f.bid)) {
+      if (name in table || (!f.bid && shownWithoutBid(name))) {
         optionButtons(name, seatOptions(name, f.bid ? table : { bidder: 'R' }), f[name], function (v) { set(name, v); });
       }
     });
     SUIT_FIELDS.forEach(function (name) {
-      if (name in table) optionButtons(name, suitOptions(name, table), f[name], function (v) { set(name, v); });
+      if (name in table || (!f.bid && shownWithoutBid(name))) {
+        optionButtons(name, suitOptions(name, f.bid ? table : { turned: 'R' }), f[name], function (v) { set(name, v); });
+      }
     });
     if ('honours' in table) {
       optionButtons('honours', [0, 3, 4].map(function (h) { return { value: h, label: String(h) }; }), f.honours,
         function (v) { set('honours', v); });
     }
     $('f-conceded').checked = !!f.conceded;
-    renderTricks();
+    if ('tricks' in table) renderPad();
+    const b = belle();
+    $('belle-hint').textContent = L.belle ? (b ? L.belle + ' ' + SYMBOL[b] : '(' + L.belle + ': ' + T.belleDeal1 + ')') : '';
     const record = $('record');
-    const deal = state.mode === 'amend' ? { number: state.amending } : state.mode === 'fix' ? { number: loadQueue()[0].hand.number } : nextDeal();
+    const deal = formDeal();
     if (deal) {
-      record.textContent = state.mode === 'amend' ? 'Save deal ' + deal.number
-        : state.mode === 'fix' ? 'Save waiting deal ' + deal.number : 'Record deal ' + deal.number;
+      record.textContent = state.mode === 'amend' ? T.save + ' ' + deal.number
+        : state.mode === 'fix' ? T.saveWaiting + ' ' + deal.number : T.record + ' ' + deal.number;
     }
-    record.disabled = state.busy || !f.bid;
+    const missing = missingRequired();
+    record.disabled = state.busy || missing.length > 0;
+    record.setAttribute('aria-describedby', 'record-hint');
+    $('record-hint').textContent = missing.length && f.bid
+      ? T.stillToEnter + ': ' + missing.map(function (m) { return (V.field_labels[m] || m).toLowerCase(); }).join(', ')
+        + (recordsAtOnce(f.bid) ? T.recordsWithIt : '') : '';
   }
 
-  function renderTricks() {
-    const box = form.querySelector('.steppers');
-    const total = state.form.tricks.reduce(function (a, b) { return a + b; }, 0);
-    const left = 13 - total;
-    $('tricks-left').textContent = left > 0 ? '(' + left + ' left)' : left === 0 ? '(all 13)' : '(' + (-left) + ' too many)';
-    box.replaceChildren();
-    [0, 1, 2, 3].forEach(function (seat) {
-      const value = state.form.tricks[seat];
-      const label = 'tricks of ' + names[seat];
-      box.appendChild(el('div', { class: 'stepper', role: 'group', 'aria-label': label }, [
-        el('span', { class: 'who', text: names[seat] }),
-        el('button', { type: 'button', class: 'step', 'aria-label': names[seat] + ' one trick fewer', disabled: value <= 0,
-          'data-seat': String(seat), 'data-step': '-1',
-          onclick: function () { stepTricks(seat, -1); } }, ['−']),
-        el('output', { class: 'count', 'aria-live': 'polite', 'data-seat': String(seat), text: String(value) }),
-        el('button', { type: 'button', class: 'step', 'aria-label': names[seat] + ' one trick more', disabled: left <= 0 || value >= 13,
-          'data-seat': String(seat), 'data-step': '1',
-          onclick: function () { stepTricks(seat, 1); } }, ['+']),
-      ]));
-    });
-  }
-
-  function stepTricks(seat, by) {
-    const tricks = state.form.tricks.slice();
-    tricks[seat] = Math.max(0, Math.min(13, tricks[seat] + by));
-    set('tricks', tricks);
+  function renderPad() {
+    const f = state.form;
+    const pad = state.pad;
+    const total = padTotal();
+    const order = padOrder();
+    const box = $('pad-seats');
+    const others = function (seat) {
+      return order.filter(function (s) { return s !== seat && pad.entered[s] && s !== pad.auto; })
+        .reduce(function (a, s) { return a + f.tricks[s]; }, 0);
+    };
+    const sum = f.tricks.reduce(function (a, b) { return a + b; }, 0);
+    const left = total - sum;
+    $('tricks-left').textContent = pad.entered.every(Boolean) ? (left === 0 ? T.allCounted(total) : T.tooMany(-left))
+      : T.left(Math.max(0, total - order.filter(function (s) { return pad.entered[s]; }).reduce(function (a, s) { return a + f.tricks[s]; }, 0)));
+    box.replaceChildren.apply(box, order.map(function (seat) {
+      const active = pad.active === seat;
+      return el('button', {
+        type: 'button', class: 'pad-seat' + (active ? ' active' : '') + (pad.entered[seat] ? ' done' : ''),
+        'data-seat': String(seat), 'aria-pressed': String(active),
+        'aria-label': names[seat] + ': ' + (pad.entered[seat] ? f.tricks[seat] + ' ' + T.tricks : T.notCounted),
+        onclick: function () { padSeat(seat); },
+      }, [el('span', { class: 'who', text: names[seat] }), el('output', { class: 'count', 'data-seat': String(seat),
+        text: pad.entered[seat] ? String(f.tricks[seat]) : '·' })]);
+    }));
+    const seat = pad.active === null ? order[0] : pad.active;
+    const most = total - others(seat);
+    const keys = $('pad-keys');
+    const buttons = [];
+    for (let n = 0; n <= 13; n++) {
+      buttons.push(el('button', { type: 'button', class: 'key', 'data-count': String(n), disabled: n > most || pad.active === null,
+        'aria-label': n + ' ' + T.tricksFor + ' ' + names[seat], onclick: function () { padCount(n); } }, [String(n)]));
+    }
+    keys.replaceChildren.apply(keys, buttons);
+    keys.setAttribute('aria-label', pad.active === null ? T.tricksDone : T.tricksFor + ' ' + names[seat]);
   }
 
   function resetForm() {
     state.form = blankForm();
+    state.auto = {};
+    resetPad();
     state.mode = 'new';
     state.amending = null;
     clearErrors();
@@ -367,7 +583,7 @@
 
   async function preview() {
     const box = $('preview');
-    if (!box || !state.sheet) return;
+    if (!box || !state.sheet || $('record').hidden) { if (box) box.hidden = true; return; }
     box.hidden = false;
     delete box.dataset.hand;
     const f = state.form;
@@ -460,6 +676,7 @@
     }
     const deal = nextDeal();
     if (!deal) return;
+    root.dataset.entered = String(Number(root.dataset.entered || 0) + 1);
     const q = loadQueue();
     const item = { key: CS.uuid4(), hand: Object.assign(hand, { number: deal.number }), at: new Date().toISOString() };
     const direct = q.length === 0 && state.online && !state.sending;
@@ -630,6 +847,8 @@
     state.mode = 'amend';
     state.amending = number;
     state.form = formFromHand(hand);
+    state.auto = {};
+    state.pad = { entered: [true, true, true, true], auto: null, active: null };
     clearErrors();
     render();
     schedulePreview();
@@ -640,6 +859,8 @@
     const q = loadQueue();
     state.mode = 'fix';
     state.form = formFromHand(q[0].hand);
+    state.auto = {};
+    state.pad = { entered: [true, true, true, true], auto: null, active: null };
     render();
     showErrors(q[0].problem.error);
     schedulePreview();
@@ -663,6 +884,7 @@
     const bits = [hand.bidder !== undefined && hand.bidder !== null ? names[hand.bidder] : '', bid ? bid.label : hand.bid];
     if (hand.trump) bits.push(SYMBOL[hand.trump] || hand.trump);
     if (hand.tricks && hand.bidder !== undefined && hand.bidder !== null) bits.push(hand.tricks[hand.bidder] + ' tricks');
+    if (hand.conceded) bits.push('· ' + T.conceded);
     return bits.filter(Boolean).join(' ');
   }
 
@@ -762,7 +984,11 @@
     else title.textContent = deal ? 'Deal ' + deal.number : 'The game is over';
     $('deal-dealer').textContent = deal ? '· dealer ' + names[deal.dealer] : '';
     $('deal-double').hidden = !(deal && deal.double);
-    $('pools-line').textContent = poolsText(s.pools);
+    const b = belle();
+    const badge = $('deal-belle');
+    badge.hidden = !L.belle || !deal;
+    badge.textContent = L.belle ? (b ? L.belle + ' ' + SYMBOL[b] : L.belle + ': ' + T.belleDeal1) : '';
+    $('pools-line').textContent = s.status === 'closed' ? T.closedPools : poolsText(s.pools);
     const mode = $('mode-line');
     if (state.mode === 'amend' || state.mode === 'fix') {
       mode.replaceChildren(el('span', { text: state.mode === 'amend' ? 'Amending deal ' + state.amending + ': the preview shows what changes.' : 'Fix the waiting deal, then save it.' }),
@@ -844,13 +1070,13 @@
     renderDeals();
     root.dataset.waiting = String(loadQueue().length);
     root.dataset.version = String(state.session.version);
+    root.dataset.hands = String(state.hands.length);
   }
 
   // --- wiring ----------------------------------------------------------------------------------------
 
   moveRareFields();
   if (form) {
-    $('f-bid').addEventListener('change', function (e) { set('bid', e.target.value); });
     $('f-conceded').addEventListener('change', function (e) { set('conceded', e.target.checked); });
     $('record').addEventListener('click', onRecord);
     form.addEventListener('submit', function (e) { e.preventDefault(); onRecord(); });

@@ -57,8 +57,10 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
     """A fresh browser context (its own cookies and localStorage) per call: a phone, by default."""
     contexts = []
 
-    def make(viewport: dict[str, int] | None = None) -> Any:
-        context = browser.new_context(viewport=viewport or PHONE, base_url=live_server.url, locale="en-US")
+    def make(viewport: dict[str, int] | None = None, touch: bool = False) -> Any:
+        context = browser.new_context(
+            viewport=viewport or PHONE, base_url=live_server.url, locale="en-US", has_touch=touch, is_mobile=touch
+        )
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

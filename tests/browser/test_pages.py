@@ -57,6 +57,9 @@ def test_settlement_shows_who_pays_whom_and_prints_on_one_page(
     page = new_page()
     login(page, "treasurer", f"/sessions/{session.pk}/settlement/")
     expect(page.locator(".notice")).to_contain_text("Not closed yet")
+    page.click("text=Close and settle")  # asks first: the browser holds the form until it is confirmed
+    assert fresh(session).status == Session.Status.OPEN
+    page.check('input[name="confirm"]')
     page.click("text=Close and settle")
     expect(page.locator("#payments")).to_be_visible()
     result = selectors.session_settlement(session=fresh(session))

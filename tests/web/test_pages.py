@@ -14,6 +14,7 @@ from ledger.engine import settle
 from ledger.engine.variants import american, fontainebleau, french, get_variant, russian, variant_names
 from ledger.models import Hand, Player, Session
 from ledger.web import catalog
+from ledger.web.legal import bids_allowed
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, fresh, open_session, record_all
 
 from .html import as_int, data_n, json_script, table_rows
@@ -268,7 +269,10 @@ def test_scorer_page_carries_the_variants_own_tables(
         assert deal["dealer"] == engine.dealer(1, deal["number"])
         assert deal["double"] == engine.is_double(deal["number"])
         assert engine.next_deal_allowed(deal["number"], options)
-    assert config["deals"][0] == {"number": 1, **{k: v for k, v in fresh(session).next_deal.items() if k != "number"}}
+        assert deal["bids"] == bids_allowed(variant, fresh(session).rules, deal["number"])
+    first = {k: v for k, v in config["deals"][0].items() if k != "bids"}
+    assert first == {"number": 1, **{k: v for k, v in fresh(session).next_deal.items() if k != "number"}}
+    assert set(config["legal"]["bid_rules"]) == set(engine.bids)
     assert config["api"]["hands"] == f"/api/v1/sessions/{session.pk}/hands/"
 
 
@@ -353,11 +357,21 @@ def test_treasurer_closes_and_reopens_from_the_page(
     page = client.get(f"/sessions/{session.pk}/settlement/").content.decode()
     assert "Close and settle" in page and "Not closed yet" in page
     version = fresh(session).version
-    stale = client.post(f"/sessions/{session.pk}/settlement/", {"action": "close", "version": version - 1}, follow=True)
+    unconfirmed = client.post(
+        f"/sessions/{session.pk}/settlement/", {"action": "close", "version": version}, follow=True
+    )
+    assert "Not closed: tick" in unconfirmed.content.decode()  # closing asks first
+    assert fresh(session).status == Session.Status.OPEN
+    stale = client.post(
+        f"/sessions/{session.pk}/settlement/",
+        {"action": "close", "version": version - 1, "confirm": "yes"},
+        follow=True,
+    )
     assert "the session is at version" in stale.content.decode()
     assert fresh(session).status == Session.Status.OPEN
     closed = client.post(
-        f"/sessions/{session.pk}/settlement/", {"action": "close", "version": version, "pools": "carry"}
+        f"/sessions/{session.pk}/settlement/",
+        {"action": "close", "version": version, "pools": "carry", "confirm": "yes"},
     )
     assert closed.status_code == 302
     assert fresh(session).status == Session.Status.CLOSED and fresh(session).close == {"pools": "carry"}

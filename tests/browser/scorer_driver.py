@@ -1,0 +1,135 @@
+"""Drives the scorer page the way a scorer's thumb does, counting every tap (Record included).
+
+A field already showing the wanted value (preselected, or filled from another choice) costs nothing:
+the driver taps only what differs, in the order the form shows its rows.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.sync_api import expect
+
+from ledger.models import Session
+
+ORDER = ("bidder", "bid", "trump", "turned", "partner", "jack", "tricks", "honours", "last_trick", "conceded", "revoke")
+
+
+class Scorer:
+    def __init__(self, page: Any, touch: bool = False) -> None:
+        self.page = page
+        self.touch = touch
+        self.taps = 0
+
+    def open(self, session: Session) -> Scorer:
+        self.page.goto(f"/sessions/{session.pk}/score/")
+        expect(self.page.locator("#scorer")).to_have_attribute("data-state", "ready")
+        return self
+
+    def tap(self, selector: str) -> None:
+        locator = self.page.locator(selector)
+        if self.touch:
+            locator.tap()
+        else:
+            locator.click()
+        self.taps += 1
+
+    def pressed(self, group: str) -> str | None:
+        found = self.page.locator(f'[data-group="{group}"] button[aria-pressed="true"]')
+        return found.get_attribute("data-value") if found.count() else None
+
+    def choose(self, group: str, value: Any) -> None:
+        if self.pressed(group) != str(value):
+            self.tap(f'[data-group="{group}"] button[data-value="{value}"]')
+
+    def visible(self, name: str) -> bool:
+        return self.page.locator(f'.frow[data-field="{name}"]').is_visible()
+
+    def enter(self, hand: dict[str, Any]) -> bool:
+        """Enter `hand`; True if the last tap recorded it already (a bid that leaves nothing to enter)."""
+        page = self.page
+        before = page.locator("#scorer").get_attribute("data-entered")
+        for name in ORDER:
+            if name == "bid":
+                self.choose("bid", hand["bid"])
+                continue
+            if name == "tricks":
+                if "tricks" in hand:
+                    self.count(hand)
+                continue
+            if name == "conceded":
+                if hand.get("conceded"):
+                    self.tap("#f-conceded")
+                continue
+            if name not in hand:
+                continue
+            rare = name == "revoke" or (name == "turned" and not self.visible("turned"))
+            if rare and not page.locator("#more-fields").get_attribute("open"):
+                self.tap("#more-summary")
+            self.choose(name, hand[name])
+        return page.locator("#scorer").get_attribute("data-entered") != before
+
+    def count(self, hand: dict[str, Any]) -> None:
+        """The count pad: one tap per seat it asks, while the seat's count is still wanted."""
+        page = self.page
+        wanted = hand["tricks"]
+        for _ in range(4):
+            active = page.locator(".pad-seat.active")
+            if not active.count():
+                break
+            seat = int(active.get_attribute("data-seat"))
+            done = [int(s) for s in page.locator(".pad-seat.done").evaluate_all("els => els.map(e => e.dataset.seat)")]
+            if self.optional_rest() and all(wanted[s] == 0 for s in range(4) if s not in done):
+                break  # a misère: the bidder's count is enough, the others took none worth counting
+            self.tap(f'#pad-keys button[data-count="{wanted[seat]}"]')
+        got = [
+            int(v)
+            for v in page.locator("#pad-seats output").evaluate_all(
+                "els => els.map(e => e.textContent === '·' ? 0 : Number(e.textContent))"
+            )
+        ]
+        seats = page.locator("#pad-seats .pad-seat")
+        order = [int(s) for s in seats.evaluate_all("els => els.map(e => e.dataset.seat)")]
+        assert {s: got[i] for i, s in enumerate(order)} == dict(enumerate(wanted)), (got, order, wanted)
+
+    def optional_rest(self) -> bool:
+        """Whether Record is already enabled (a misère needs only the bidder's count)."""
+        return self.page.locator("#record").is_enabled()
+
+    def record(self) -> None:
+        self.tap("#record")
+
+    def wait_recorded(self, number: int) -> None:
+        expect(self.page.locator("#confirmation")).to_contain_text(f"Deal {number} recorded.")
+        expect(self.page.locator("#scorer")).to_have_attribute("data-hands", str(number))
+
+    def preview_deltas(self, hand: dict[str, Any]) -> list[int]:
+        """The deltas the preview shows, once it is the preview of `hand`."""
+        self.wait_preview(hand)
+        return [
+            int(v) for v in self.page.locator("#preview .deltas .num").evaluate_all("els => els.map(e => e.dataset.n)")
+        ]
+
+    def wait_preview(self, hand: dict[str, Any]) -> None:
+        self.page.wait_for_function(
+            """exp => {
+                const h = document.querySelector('#preview').dataset.hand;
+                if (!h) return false;
+                const got = JSON.parse(h);
+                const keys = Object.keys(exp);
+                return keys.length === Object.keys(got).length
+                    && keys.every(k => JSON.stringify(got[k]) === JSON.stringify(exp[k]));
+            }""",
+            arg=hand,
+        )
+
+    def balances(self) -> list[int]:
+        return [int(v) for v in self.page.locator("#balances .num").evaluate_all("els => els.map(e => e.dataset.n)")]
+
+    def queue(self) -> list[dict[str, Any]]:
+        return json.loads(self.page.evaluate("key => localStorage.getItem(key) || '[]'", self.queue_key))
+
+    @property
+    def queue_key(self) -> str:
+        return "clubscore.queue." + self.page.url.rstrip("/").split("/")[-2]

@@ -1,0 +1,166 @@
+"""A scripted evening per variant on a phone (360 and 390 px, touch): each deal entered with the fewest
+taps the form allows, counted against issue 15's table, and each settled result checked against the
+engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ledger.engine import settle
+from ledger.models import Club, Player
+from tests.browser.conftest import BROWSER, login, screenshot
+from tests.browser.scorer_driver import Scorer
+from tests.browser.test_scorer import raw_hands, sheet_with
+from tests.ledger_fixtures import open_session
+
+pytestmark = BROWSER
+
+# (row of the issue's table, its target, the hand, the taps this form takes)
+AMERICAN_SEVEN = "American seven, made"
+AMERICAN_PASS = "American all pass (tricks of all four)"
+FRENCH_PAIR = "French partnership with the ♦J"
+RUSSIAN_PAIR = "Russian partnership"
+FR_RU_PASS = "French / Russian all pass"
+SOLO = "any solo trick contract or misère"
+OTHER = "not in the table"
+TARGET = {AMERICAN_SEVEN: 7, AMERICAN_PASS: 5, FRENCH_PAIR: 9, RUSSIAN_PAIR: 9, FR_RU_PASS: 2, SOLO: 7, OTHER: 99}
+# French and Russian solos need the turned card and the ♦J (бостон) holder as well: one or two taps over.
+OVER = {("french", SOLO): 2, ("russian", SOLO): 1}
+
+EVENINGS: dict[str, list[tuple[str, dict[str, Any], int]]] = {
+    "american": [
+        (AMERICAN_SEVEN, {"bid": "seven", "bidder": 2, "trump": "hearts", "tricks": [2, 1, 8, 2]}, 7),
+        (SOLO, {"bid": "six", "bidder": 1, "trump": "clubs", "tricks": [3, 5, 3, 2]}, 7),
+        (AMERICAN_PASS, {"bid": "pass", "tricks": [4, 4, 3, 2]}, 5),
+        (SOLO, {"bid": "little_misere", "bidder": 0, "tricks": [0, 0, 0, 0]}, 4),
+        (SOLO, {"bid": "grand_misere", "bidder": 3, "tricks": [0, 0, 0, 2]}, 4),
+        (AMERICAN_SEVEN, {"bid": "seven", "bidder": 0, "trump": "spades", "tricks": [9, 2, 1, 1]}, 7),
+        (SOLO, {"bid": "thirteen", "bidder": 1, "trump": "diamonds", "tricks": [0, 13, 0, 0]}, 5),
+    ],
+    "french": [
+        (
+            FRENCH_PAIR,
+            {
+                "bid": "simple",
+                "bidder": 1,
+                "turned": "hearts",
+                "trump": "hearts",
+                "partner": 3,
+                "jack": 0,
+                "tricks": [2, 5, 3, 3],
+            },
+            9,
+        ),
+        (FR_RU_PASS, {"bid": "pass", "turned": "spades"}, 2),
+        (
+            SOLO,
+            {
+                "bid": "simple",
+                "bidder": 2,
+                "turned": "diamonds",
+                "trump": "diamonds",
+                "jack": 2,
+                "tricks": [2, 3, 6, 2],
+            },
+            8,
+        ),
+        (SOLO, {"bid": "little_misere", "bidder": 0, "turned": "clubs", "tricks": [0, 0, 0, 0]}, 5),
+        (
+            FRENCH_PAIR,
+            {
+                "bid": "simple",
+                "bidder": 3,
+                "turned": "clubs",
+                "trump": "hearts",
+                "partner": 1,
+                "jack": 1,
+                "tricks": [1, 4, 2, 6],
+            },
+            9,
+        ),
+        (
+            SOLO,
+            {
+                "bid": "independence_six",
+                "bidder": 0,
+                "turned": "spades",
+                "trump": "spades",
+                "jack": 3,
+                "tricks": [7, 2, 2, 2],
+            },
+            9,
+        ),
+        (FR_RU_PASS, {"bid": "pass", "turned": "hearts"}, 2),
+    ],
+    "russian": [
+        (
+            RUSSIAN_PAIR,
+            {
+                "bid": "simple",
+                "bidder": 0,
+                "turned": "spades",
+                "trump": "spades",
+                "partner": 2,
+                "jack": 1,
+                "tricks": [5, 2, 3, 3],
+            },
+            9,
+        ),
+        (FR_RU_PASS, {"bid": "pass", "turned": "hearts"}, 2),
+        (
+            SOLO,
+            {"bid": "solo", "bidder": 1, "turned": "clubs", "trump": "spades", "jack": 1, "tricks": [2, 8, 2, 1]},
+            8,
+        ),
+        (
+            RUSSIAN_PAIR,
+            {
+                "bid": "simple",
+                "bidder": 3,
+                "turned": "diamonds",
+                "trump": "diamonds",
+                "partner": 1,
+                "jack": 0,
+                "tricks": [2, 3, 2, 6],
+            },
+            9,
+        ),
+    ],
+    "fontainebleau": [
+        (SOLO, {"bid": "seven", "bidder": 3, "trump": "none", "tricks": [2, 2, 2, 7]}, 7),
+        (OTHER, {"bid": "boston", "bidder": 0, "partner": 2, "trump": "clubs", "tricks": [4, 3, 3, 3]}, 8),
+        (OTHER, {"bid": "pass", "tricks": [4, 3, 3, 3]}, 5),
+        (SOLO, {"bid": "little_misere", "bidder": 1, "tricks": [0, 0, 0, 0]}, 4),
+    ],
+}
+
+
+@pytest.mark.parametrize("width", [360, 390])
+@pytest.mark.parametrize("variant", sorted(EVENINGS))
+def test_a_scripted_evening(
+    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player], variant: str, width: int
+) -> None:
+    session = open_session(admin, club, players, variant=variant)
+    page = new_page({"width": width, "height": 844}, touch=True)
+    login(page, "scorer", f"/sessions/{session.pk}/score/")
+    thumb = Scorer(page, touch=True).open(session)
+    reached = []
+    for number, (row, hand, taps) in enumerate(EVENINGS[variant], 1):
+        thumb.taps = 0
+        if not thumb.enter(hand):
+            expected = settle(sheet_with(session, [e[1] for e in EVENINGS[variant][:number]]))["hands"][-1]
+            assert thumb.preview_deltas(hand) == expected["deltas"], (number, hand)
+            thumb.record()
+        thumb.wait_recorded(number)
+        reached.append((row, thumb.taps))
+        assert thumb.taps == taps, (number, row, thumb.taps)
+        assert thumb.taps <= TARGET[row] + OVER.get((variant, row), 0), (number, row)
+    hands = [e[1] for e in EVENINGS[variant]]
+    assert raw_hands(session) == hands
+    assert thumb.balances() == settle(sheet_with(session, hands))["balances"]
+    if width == 390:
+        screenshot(page, f"evening-{variant}")
+    print(variant, width, reached)
+    assert page.errors == []

@@ -1,0 +1,68 @@
+"""What the scorer may offer: only what the engine would take under the session's own rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.engine import EngineError, settle
+from ledger.engine.variants import get_variant
+from ledger.web.legal import bid_rules, bids_allowed
+
+
+def sheet(variant: str, rules: dict, hands: list[dict]) -> dict:
+    return {
+        "format": "clubscore-sheet/1",
+        "variant": variant,
+        "players": ["A", "B", "C", "D"],
+        "first_dealer": 0,
+        "rules": rules,
+        "hands": hands,
+    }
+
+
+def test_the_last_trick_hand_only_on_deal_13_and_only_with_the_option() -> None:
+    assert "last_trick" not in bids_allowed("american", {}, 1)
+    assert "last_trick" not in bids_allowed("american", {"last_trick_hand": True}, 12)
+    assert bids_allowed("american", {"last_trick_hand": True}, 13) == ["last_trick"]
+
+
+def test_a_bid_needing_an_option_is_offered_only_with_it() -> None:
+    assert "neuf" not in bids_allowed("french", {}, 1)
+    neuf = {
+        "base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 10),
+        "extra": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 1),
+    }
+    assert "neuf" in bids_allowed("french", {"neuf": neuf}, 1)
+    assert bids_allowed("russian", {}, 2) == ["simple", "solo", "pass"]
+    assert bids_allowed("russian", {"misere": 20}, 2) == ["simple", "solo", "misere", "pass"]
+
+
+def test_honours_are_offered_only_with_the_house_rule() -> None:
+    assert "honours" not in bid_rules("fontainebleau", {})["seven"]["fields"]
+    assert bid_rules("fontainebleau", {"honours": True})["seven"]["fields"]["honours"] == "optional"
+
+
+@pytest.mark.parametrize("variant", ["french", "russian"])
+def test_a_simple_is_played_in_belle_or_the_turned_suit(variant: str) -> None:
+    simple = bid_rules(variant, {})["simple"]
+    assert simple["trumps"] == "belle_or_turned"
+    first = {"bid": "pass", "turned": "hearts"}
+    base = {"bid": "simple", "bidder": 0, "turned": "clubs", "jack": 1, "tricks": [6, 3, 2, 2]}
+    for trump in ("hearts", "clubs"):  # belle, and this deal's turned suit: taken
+        settle(sheet(variant, {}, [first, {**base, "trump": trump}]))
+    try:  # a third suit: refused, so the form never offers it
+        settle(sheet(variant, {}, [first, {**base, "trump": "spades"}]))
+    except EngineError as exc:
+        assert "trump" in exc.fields
+    else:
+        raise AssertionError("a simple in a third suit was taken")
+
+
+def test_every_offered_bid_has_its_engine_fields_and_trick_total() -> None:
+    for variant in ("american", "fontainebleau", "french", "russian"):
+        engine = get_variant(variant)
+        for bid, rules in bid_rules(variant, {"honours": True} if variant == "fontainebleau" else {}).items():
+            assert set(rules["fields"]) == set(engine.fields[bid])
+            assert rules["tricks"]["total"] in (12, 13)
+    assert bid_rules("american", {})["little_misere"]["tricks"] == {"total": 12, "exact": False}
+    assert bid_rules("american", {})["seven"]["tricks"] == {"total": 13, "exact": True}
