@@ -138,25 +138,31 @@ def test_a_player_sees_his_own_balance_and_downloads_his_statement(
         page.click("#statement-csv")
     table = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
     assert [(r["kind"], r["amount"], r["balance"]) for r in table] == [("close", "-115", "-115")]
+    page.goto(f"/players/{players[1].pk}/")
+    expect(page.locator("#statement-link")).to_be_visible()
+    expect(page.locator("#rating-words")).to_have_text(re.compile(r"^about -?\d+, give or take \d+$"))
+    page.goto(f"/players/{players[0].pk}/")  # another player's figures, but not his money
+    expect(page.locator("h1")).to_have_text("Ann")
+    expect(page.locator("#statement-link")).to_have_count(0)
     page.goto(f"/clubs/{club.pk}/books/")
     expect(page.locator("h1")).not_to_have_text("The club's books")
     assert page.errors == []
 
 
 def test_the_leaderboard_switches_to_each_currency(
-    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
+    new_page: Any, player_user: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
     evening(admin, club, players, "EUR")
     evening(admin, club, players, "JPY", "1")
     evening(admin, club, players, "JPY", "1")
     page = new_page(PHONE)
-    login(page, "scorer", f"/clubs/{club.pk}/")
+    login(page, "player", f"/clubs/{club.pk}/")
     currencies = page.locator("#board-currency")
     expect(currencies).to_be_hidden()
     page.locator("#leaderboard label", has_text="Money").click()
     expect(currencies).to_be_visible()
     expect(currencies.locator("label")).to_have_text(["JPY", "EUR"])  # the most used first
-    api = api_as("scorer")
+    api = api_as("player")
     for currency, shown in (("JPY", "¥"), ("EUR", "€")):
         currencies.locator("label", has_text=currency).click()
         query = f"period=all&by=money&currency={currency}"
