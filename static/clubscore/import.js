@@ -139,6 +139,7 @@
         item.done = true;
         count += 1;
         node.classList.add('is-done');
+        node.querySelectorAll('input').forEach(function (i) { i.disabled = true; }); // imported: nothing left to change
         result.replaceChildren(TEXT.imported, el('a', { href: cfg.pages.settlement.replace('{id}', res.data.id), text: String(res.data.id) }));
       } else {
         const e = CS.errorOf(res);

@@ -49,6 +49,7 @@ def test_the_treasurer_records_a_payment_reverses_it_and_downloads_a_statement(
     session = evening(admin, club, players, "EUR")
     page = new_page(PHONE)
     login(page, "treasurer", f"/clubs/{club.pk}/")
+    screenshot(page, "club-treasurer")
     page.click("text=The club's books")
     book = page.locator("#book-EUR")
     expect(book.locator("tbody tr")).to_have_count(4)
@@ -202,11 +203,14 @@ def test_three_past_evenings_imported_with_their_dates_and_their_periods_on_the_
         path = tmp_path / name
         path.write_text(json.dumps(sheet))
         files.append(path)
+    broken = tmp_path / "notes.txt"
+    broken.write_text("Ann 12, Ben -3")
     page = new_page(PHONE)
     login(page, "treasurer", f"/clubs/{club.pk}/import/")
-    page.set_input_files("#sheet-files", [str(f) for f in files])
+    page.set_input_files("#sheet-files", [str(f) for f in [*files, broken]])
     cards = page.locator(".sheet-card")
-    expect(cards).to_have_count(3)
+    expect(cards).to_have_count(4)
+    expect(page.locator('.sheet-card.is-error[data-file="notes.txt"]')).to_contain_text("not JSON")
     expect(page.locator("#import-all")).to_have_text("Import 3 evenings")
     first = cards.nth(0)
     expect(first.locator("input[type=date]")).to_have_value("2024-01-10")  # read from the file's name
@@ -219,6 +223,7 @@ def test_three_past_evenings_imported_with_their_dates_and_their_periods_on_the_
     page.click("#import-all")
     expect(page.locator("#import-status")).to_have_text("3 evenings imported.")
     expect(page.locator(".sheet-card.is-done")).to_have_count(3)
+    expect(page.locator("#import-all")).to_be_hidden()
     screenshot(page, "import-done")
     sessions = list(Session.objects.filter(club=club).order_by("closed_at"))
     assert [s.closed_at.date().isoformat() for s in sessions] == [day for *_, day in SHEETS]
