@@ -8,6 +8,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from ledger.selectors import token_get
+from ledger.services import token_touch
 
 
 class DeviceTokenAuthentication(authentication.BaseAuthentication):
@@ -26,6 +27,7 @@ class DeviceTokenAuthentication(authentication.BaseAuthentication):
         token = token_get(key=key)
         if token is None:
             raise exceptions.AuthenticationFailed("invalid, expired or revoked token")
+        token_touch(token=token)  # `last_used` of the devices list, to the minute
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:

@@ -12,7 +12,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
-from django.views import defaults
+from django.views import csrf, defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -122,9 +123,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             extra["session"] = session_json(exc.session)
         status = next(s for cls, s in LEDGER_STATUS.items() if isinstance(exc, cls))
         return Response(error_body(exc.code, exc.message, exc.fields, **extra), status=status)
-    if isinstance(exc, RequestDataTooBig):  # Django's own 400, which would otherwise reach the JSON 500
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        return Response(error_body("invalid_request", f"the request body is larger than {limit} bytes"), status=400)
+    if isinstance(exc, RequestDataTooBig):  # a body without Content-Length that grew past the limit
+        return Response(too_large_body(), status=413)
     response = drf_exception_handler(exc, context)  # converts Http404 and Django's PermissionDenied
     if response is None:
         return None
@@ -143,9 +143,21 @@ def is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+def too_large_body() -> dict[str, Any]:
+    return error_body("request_too_large", f"the request body is larger than {settings.MAX_REQUEST_BYTES} bytes")
+
+
+@csrf_exempt  # a POST to an unknown path is a 404, not Django's HTML CSRF page: there is nothing to protect
 def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Every path under /api/ that no view takes, with or without its trailing slash."""
     return JsonResponse(error_body("not_found", f"no such resource: {request.path}"), status=404)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
+    """`CSRF_FAILURE_VIEW`: JSON under /api/ (every answer there is JSON), Django's page elsewhere."""
+    if is_api(request):
+        return JsonResponse(error_body("permission_denied", f"CSRF check failed: {reason}"), status=403)
+    return csrf.csrf_failure(request, reason)
 
 
 def server_error_json() -> JsonResponse:

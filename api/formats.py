@@ -1,4 +1,4 @@
-"""Views that answer JSON or CSV (`?format=csv` or `Accept: text/csv`); refusals are always JSON."""
+"""Views that answer JSON or CSV (`?format=csv` or `Accept: text/csv`); refusals and OPTIONS are always JSON."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ class JsonOrCsvView(APIView):
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         response = super().finalize_response(request, response, *args, **kwargs)
-        if isinstance(response, Response) and response.status_code >= 400:
+        # Only GET answers rows; a refusal, or OPTIONS's description of the view, is a JSON object.
+        if isinstance(response, Response) and (response.status_code >= 400 or request.method not in ("GET", "HEAD")):
             response.accepted_renderer = JSONRenderer()
             response.accepted_media_type = JSONRenderer.media_type
             response.content_type = None

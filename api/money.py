@@ -42,7 +42,7 @@ from .formats import FORMATS, JsonOrCsvView
 from .idempotency import idempotency_key, idempotent
 from .pagination import Pagination
 from .presenters import player_json, timestamp
-from .views import MAX_ID, Strict, Text, paginated, valid
+from .views import MAX_ID, ListQuery, Strict, Text, paginated, valid
 
 STATEMENT_COLUMNS = [
     "date",
@@ -60,6 +60,7 @@ STATEMENT_COLUMNS = [
 ]
 
 
+PAYMENT_TAKEOVER = 120.0  # seconds
 KIND_HELP = "one of " + ", ".join(MoneyTransaction.Kind.values)
 
 
@@ -263,11 +264,6 @@ class CarriedPoolOut(serializers.Serializer):
 # --- views -----------------------------------------------------------------------------------------
 
 
-class ListQuery(Strict):
-    page = serializers.CharField(required=False)
-    page_size = serializers.CharField(required=False)
-
-
 class CarriedPoolListView(APIView):
     @extend_schema(responses=CarriedPoolOut(many=True))
     def get(self, request: Request, club_id: int) -> Response:
@@ -320,7 +316,9 @@ class PaymentListView(APIView):
     )
     def post(self, request: Request, club_id: int) -> Response:
         key = idempotency_key(request)
-        return idempotent(request, self, key, lambda claim: self._record(request, club_id, claim))
+        # payment_record stores its answer in its own transaction: a claim in flight is never taken over
+        # while its request may still be alive.
+        return idempotent(request, self, key, lambda claim: self._record(request, club_id, claim), PAYMENT_TAKEOVER)
 
     def _record(self, request: Request, club_id: int, claim: Any) -> tuple[Response, bool]:
         selectors.club_role(user=request.user, club_id=club_id, role=Role.TREASURER)

@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any
 
 from ledger.followup import background_state
-from ledger.models import Club, Hand, HandRevision, Player, Session
+from ledger.models import Club, DeviceToken, Hand, HandRevision, Player, Session
 from ledger.selectors import session_players
 
 SETTLED_FIELDS = ("dealer", "double", "transfers", "deltas", "pool_delta", "balances", "pools")
@@ -81,4 +81,15 @@ def revision_json(revision: HandRevision) -> dict[str, Any]:
         "version": revision.version,
         "by": _username(revision.by),
         "at": timestamp(revision.at),
+    }
+
+
+def device_json(token: DeviceToken) -> dict[str, Any]:
+    """A device's login, never its key (api.md, "Devices")."""
+    return {
+        "id": token.pk,
+        "device": token.device,
+        "created": timestamp(token.created_at),
+        "last_used": timestamp(token.last_used_at),
+        "expires": timestamp(token.expires_at),
     }

@@ -30,6 +30,14 @@ class TokenOut(serializers.Serializer):
     expires = serializers.DateTimeField()
 
 
+class DeviceOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    device = serializers.CharField()
+    created = serializers.DateTimeField()
+    last_used = serializers.DateTimeField(allow_null=True, help_text="to the minute; null until the token is used")
+    expires = serializers.DateTimeField()
+
+
 class ClubOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()

@@ -1,76 +1,129 @@
 """Rate limits (429 `throttled` with `Retry-After`). The rates are read at each request from the
 settings (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`), so a deployment or a test may change them.
 
-DRF's throttle reads a client's request history from the cache, decides, and writes it back: two
-requests at once both read the same history and both pass, so a burst from one token went through
-well beyond its limit. Here that read-decide-write runs under a short lock per client, taken with
-the cache's atomic `add` (Redis SET NX across the web workers; a mutex in the local-memory cache).
+A client's window is an atomic counter in the cache (`add` then `incr`: Redis SET NX and INCR across
+the web workers; a mutex in the local-memory cache): requests at once each get their own number, so a
+burst never passes beyond its limit, and nothing waits or polls in the request thread. The window
+starts at a client's first request and lasts the rate's period (a fixed window: right after it ends,
+the client may spend its whole limit again).
+
+A client is the connection's address (`NUM_PROXIES`: `X-Forwarded-For` only through trusted proxies),
+or its user once logged in. Logins are also counted per username (`LoginUsernameThrottle`): every
+attempt takes a slot, a successful one gives it back, so only failures fill the window.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
-import uuid
 from typing import Any
 
+from django.core.cache import cache as default_cache
 from redis.exceptions import RedisError
 from rest_framework import throttling
+from rest_framework.exceptions import Throttled
 from rest_framework.settings import api_settings
 
-LOCK_SECONDS = 5  # a lock outlives a holder that died by at most this long
-LOCK_POLL = 0.002
 CACHE_DOWN = (RedisError, OSError)
 logger = logging.getLogger(__name__)
 
 
-class _LiveRate:
+def window_hit(key: str, limit: int, duration: int) -> float | None:
+    """Count one request in the client's window: None when it is within `limit`, else the seconds to wait."""
+    now = time.time()
+    default_cache.add(f"{key}:start", now, duration)
+    default_cache.add(key, 0, duration)
+    try:
+        count = default_cache.incr(key)
+    except ValueError:  # the window ended between the add and the incr
+        default_cache.add(key, 0, duration)
+        count = default_cache.incr(key)
+    if count <= limit:
+        return None
+    start = default_cache.get(f"{key}:start")
+    left = duration - (now - start) if isinstance(start, int | float) else duration
+    return max(1.0, left)
+
+
+class CountingThrottle(throttling.SimpleRateThrottle):
+    """DRF's throttle with the atomic window above; fails open (Redis down: a table keeps scoring)."""
+
     scope: str
+    cache_format = "throttle_%(scope)s_%(ident)s"
 
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
-
-class _Atomic:
-    """Check and record a request under a per-client lock, so concurrent requests count one by one."""
-
     def allow_request(self, request: Any, view: Any) -> bool:
-        """Fails open: with the cache (Redis) down, a table keeps scoring instead of getting 500s."""
+        if self.rate is None:
+            return True
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
         try:
-            return self._allow_request(request, view)
+            self._wait = window_hit(key, self.num_requests, self.duration)
         except CACHE_DOWN:
             logger.warning("the throttle's cache is unreachable: request let through", exc_info=True)
             return True
+        return self._wait is None
 
-    def _allow_request(self, request: Any, view: Any) -> bool:
-        if self.rate is None:  # type: ignore[attr-defined]
-            return True
-        key = self.get_cache_key(request, view)  # type: ignore[attr-defined]
-        if key is None:
-            return True
-        cache = self.cache  # type: ignore[attr-defined]
-        lock, token = f"{key}:lock", uuid.uuid4().hex
-        deadline = time.monotonic() + LOCK_SECONDS + 1
-        locked = cache.add(lock, token, LOCK_SECONDS)
-        while not locked and time.monotonic() < deadline:  # past the deadline, go on unlocked: never hang
-            time.sleep(LOCK_POLL)
-            locked = cache.add(lock, token, LOCK_SECONDS)
-        try:
-            return super().allow_request(request, view)  # type: ignore[misc]
-        finally:
-            if locked and cache.get(lock) == token:
-                cache.delete(lock)
+    def wait(self) -> float | None:
+        return getattr(self, "_wait", None)
 
 
-class UserThrottle(_LiveRate, _Atomic, throttling.UserRateThrottle):
+class UserThrottle(CountingThrottle):
     scope = "user"
 
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        ident = request.user.pk if request.user and request.user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
 
-class AnonThrottle(_LiveRate, _Atomic, throttling.AnonRateThrottle):
+
+class AnonThrottle(CountingThrottle):
     scope = "anon"
 
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if request.user and request.user.is_authenticated:
+            return None  # UserThrottle counts them
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
-class LoginThrottle(_LiveRate, _Atomic, throttling.AnonRateThrottle):
+
+class LoginThrottle(CountingThrottle):
     """Logins, per client address: a brake on password guessing."""
 
     scope = "login"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class LoginUsernameThrottle(CountingThrottle):
+    """Failed logins per username, whatever the address (a guesser with many addresses)."""
+
+    scope = "login_username"
+
+    def key_for(self, username: str) -> str:
+        digest = hashlib.sha256(username.casefold().encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        return self.cache_format % {"scope": self.scope, "ident": digest}
+
+    def attempt(self, username: str) -> None:
+        """Take a slot for this attempt, or raise 429 when the username's window is full."""
+        if self.rate is None:
+            return
+        try:
+            wait = window_hit(self.key_for(username), self.num_requests, self.duration)
+        except CACHE_DOWN:
+            logger.warning("the login throttle's cache is unreachable: attempt let through", exc_info=True)
+            return
+        if wait is not None:
+            raise Throttled(wait)
+
+    def succeeded(self, username: str) -> None:
+        """A right password gives its slot back: only failures fill the window."""
+        if self.rate is None:
+            return
+        try:
+            default_cache.decr(self.key_for(username))
+        except (ValueError, *CACHE_DOWN):
+            pass

@@ -25,6 +25,8 @@ register_converter(IdConverter, "id")
 
 v1 = [
     path("auth/token/", views.TokenView.as_view(), name="auth-token"),
+    path("auth/tokens/", views.DeviceTokenListView.as_view(), name="auth-tokens"),
+    path("auth/tokens/<id:token_id>/", views.DeviceTokenDetailView.as_view(), name="auth-token-detail"),
     path("clubs/", views.ClubListView.as_view(), name="clubs"),
     path("clubs/<id:club_id>/players/", views.PlayerListView.as_view(), name="club-players"),
     path("sessions/", views.SessionListView.as_view(), name="sessions"),

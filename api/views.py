@@ -32,10 +32,11 @@ from . import schema
 from .authentication import DeviceTokenAuthentication
 from .errors import PreconditionRequired
 from .idempotency import idempotency_key, idempotent
+from .limits import DEVICE_MAX, NAME_MAX, PASSWORD_MAX, REASON_MAX, USERNAME_MAX, hand_limits, sheet_limits
 from .pagination import Pagination
 from .parsers import has_unstorable_text
-from .presenters import club_json, hand_json, player_json, revision_json, session_json, timestamp
-from .throttling import AnonThrottle, LoginThrottle
+from .presenters import club_json, device_json, hand_json, player_json, revision_json, session_json, timestamp
+from .throttling import AnonThrottle, LoginThrottle, LoginUsernameThrottle
 
 MAX_ID = 2**63 - 1
 
@@ -87,7 +88,7 @@ def expected_version(request: Request, session: Session) -> int:
 def reason(request: Request) -> str:
     """Why a hand was amended or undone: the optional `X-Reason` header (percent-encoded UTF-8)."""
     text = unquote(request.headers.get("X-Reason", ""), errors="replace")
-    return "".join(c if c.isprintable() else " " for c in text).strip()[:500]
+    return "".join(c if c.isprintable() else " " for c in text).strip()[:REASON_MAX]
 
 
 def paginated(request: Request, view: APIView, queryset: Any, present: Any, headers: dict | None = None) -> Response:
@@ -108,9 +109,9 @@ class TokenView(APIView):
     throttle_classes = [LoginThrottle, AnonThrottle]
 
     class LoginIn(Strict):
-        username = Text(max_length=150)
-        password = Text(max_length=1024, trim_whitespace=False)
-        device = Text(max_length=100)
+        username = Text(max_length=USERNAME_MAX)
+        password = Text(max_length=PASSWORD_MAX, trim_whitespace=False)
+        device = Text(max_length=DEVICE_MAX)
 
     def get_authenticators(self) -> list:
         if self.request is not None and self.request.method == "POST":
@@ -129,9 +130,12 @@ class TokenView(APIView):
     @extend_schema(request=LoginIn, responses={201: schema.TokenOut}, auth=[])
     def post(self, request: Request) -> Response:
         data = valid(self.LoginIn, request.data)
+        per_username = LoginUsernameThrottle()
+        per_username.attempt(data["username"])  # 429 while this username's failures fill its window
         user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None:
             raise AuthenticationFailed("wrong username or password")
+        per_username.succeeded(data["username"])
         key, token = services.token_issue(user=user, device=data["device"])
         return Response({"token": key, "expires": timestamp(token.expires_at)}, status=201)
 
@@ -143,12 +147,28 @@ class TokenView(APIView):
         return Response(status=204)
 
 
+class DeviceTokenListView(APIView):
+    """The caller's live device tokens (never a key): what `DELETE .../tokens/{id}/` can log out."""
+
+    @extend_schema(responses=schema.DeviceOut(many=True))
+    def get(self, request: Request) -> Response:
+        valid(ListQuery, dict(request.query_params.items()))
+        return paginated(request, self, selectors.token_list(user=request.user), device_json)
+
+
+class DeviceTokenDetailView(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, token_id: int) -> Response:
+        services.token_revoke_by_id(user=request.user, token_id=token_id)
+        return Response(status=204)
+
+
 # --- clubs and players -----------------------------------------------------------------------------
 
 
 class ClubListView(APIView):
     class ClubCreate(Strict):
-        name = Text(max_length=100)
+        name = Text(max_length=NAME_MAX)
 
     @extend_schema(responses=schema.ClubOut(many=True))
     def get(self, request: Request) -> Response:
@@ -164,7 +184,7 @@ class ClubListView(APIView):
 
 class PlayerListView(APIView):
     class PlayerCreate(Strict):
-        name = Text(max_length=100)
+        name = Text(max_length=NAME_MAX)
 
     @extend_schema(responses=schema.PlayerOut(many=True))
     def get(self, request: Request, club_id: int) -> Response:
@@ -177,6 +197,13 @@ class PlayerListView(APIView):
         data = valid(self.PlayerCreate, request.data)
         player = services.player_create(actor=request.user, club_id=club_id, name=data["name"])
         return Response(player_json(player), status=201)
+
+
+class ListQuery(Strict):
+    """A list's query: its page only."""
+
+    page = serializers.CharField(required=False)
+    page_size = serializers.CharField(required=False)
 
 
 # --- sessions --------------------------------------------------------------------------------------
@@ -260,6 +287,7 @@ class SessionImportView(APIView):
     @extend_schema(request=SessionImport, responses={201: schema.SessionOut})
     def post(self, request: Request) -> Response:
         data = valid(self.SessionImport, request.data)
+        sheet_limits(data["sheet"])
         session = services.session_import(
             actor=request.user, club_id=data["club"], sheet=data["sheet"], closed_at=data.get("closed_at")
         )
@@ -323,22 +351,15 @@ class HandListView(APIView):
     )
     def post(self, request: Request, session_id: int) -> Response:
         key = idempotency_key(request)
-        return idempotent(request, self, key, lambda claim: self._record(request, session_id, key, claim))
+        return idempotent(request, self, key, lambda claim: self._record(request, session_id, key))
 
-    def _record(
-        self, request: Request, session_id: int, key: uuid.UUID, claim: services.IdempotencyClaim
-    ) -> tuple[Response, bool]:
-        # hand_record checks membership, role, an open session and the deal number under the lock.
-        hand = request.data
-
-        def render(new: Any, locked: Session) -> tuple[int, dict[str, Any], str]:
-            return 201, hand_json(new, locked.version), etag(locked.version)
-
-        new = services.hand_record(
-            actor=request.user, session_id=session_id, hand=hand, client_key=key, claim=claim, render=render
-        )
-        status, body, tag = render(new, new.session)
-        return Response(body, status=status, headers={"ETag": tag}), True
+    def _record(self, request: Request, session_id: int, key: uuid.UUID) -> tuple[Response, bool]:
+        # hand_record checks membership, role, an open session and the deal number under the lock, and
+        # returns the hand already recorded with this key (a retry): the answer is rendered again.
+        hand_limits(request.data)
+        new = services.hand_record(actor=request.user, session_id=session_id, hand=request.data, client_key=key)
+        version = new.session.version
+        return Response(hand_json(new, version), status=201, headers={"ETag": etag(version)}), False
 
 
 class HandDetailView(APIView):
@@ -358,6 +379,7 @@ class HandDetailView(APIView):
     @extend_schema(request=schema.HandIn, responses=schema.HandOut)
     def put(self, request: Request, session_id: int, number: int) -> Response:
         _, version = self._writable(request, session_id, number)
+        hand_limits(request.data)
         hand = services.hand_amend(
             actor=request.user,
             session_id=session_id,
@@ -403,4 +425,5 @@ class SettleView(APIView):
             raise sheet_error("sheet", "the score sheet is not valid JSON") from None
         if has_unstorable_text(sheet):  # the answer echoes names and keys: it could not be encoded
             raise sheet_error("sheet", "strings must not contain NUL or lone surrogates (\\u0000, \\ud800)")
+        sheet_limits(sheet)
         return Response(settle(sheet))

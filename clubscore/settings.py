@@ -7,6 +7,9 @@ Production (`CLUBSCORE_ENV=production`) refuses to start without a real `SECRET_
 - `DATABASE_URL`: e.g. postgres://postgres@127.0.0.1:5432/clubscore (default: sqlite, db.sqlite3).
 - `REDIS_URL`: the Celery broker and the cache; unset, tasks run eagerly and the cache is local.
 - `SECRET_KEY`, `DEBUG` (1/0), `ALLOWED_HOSTS` (comma-separated).
+- `NUM_PROXIES`: how many trusted proxies stand in front (default 0): `X-Forwarded-For` and
+  `X-Forwarded-Proto` are believed only through them.
+- `MAX_REQUEST_BYTES` (default 1 MiB), `MAX_SESSION_HANDS` (default 500): the API's limits (api.md).
 """
 
 from __future__ import annotations
@@ -27,7 +30,11 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in ("1", "true", "yes", "on")
 
 
-PRODUCTION = os.environ.get("CLUBSCORE_ENV", "development") == "production"
+ENVIRONMENTS = ("development", "production")
+CLUBSCORE_ENV = os.environ.get("CLUBSCORE_ENV") or "development"
+if CLUBSCORE_ENV not in ENVIRONMENTS:  # "Production" must not quietly run with the development key
+    raise ImproperlyConfigured(f"CLUBSCORE_ENV must be one of {', '.join(ENVIRONMENTS)}, not {CLUBSCORE_ENV!r}")
+PRODUCTION = CLUBSCORE_ENV == "production"
 DEBUG = env_flag("DEBUG", not PRODUCTION)
 _DEV_SECRET = "django-insecure-clubscore-development-key-never-use-in-production-0123456789"
 SECRET_KEY = os.environ.get("SECRET_KEY") or _DEV_SECRET
@@ -57,6 +64,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "api.middleware.RequestSizeMiddleware",  # first: an oversized body is refused before anything reads it
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -69,6 +77,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "clubscore.urls"
+CSRF_FAILURE_VIEW = "api.errors.csrf_failure"  # JSON under /api/, Django's page elsewhere
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -142,7 +151,7 @@ FOLLOWUP_CATCH_UP_SECONDS = float(os.environ.get("FOLLOWUP_CATCH_UP_SECONDS", "6
 FOLLOWUP_GRACE_SECONDS = float(os.environ.get("FOLLOWUP_GRACE_SECONDS", "60"))
 FOLLOWUP_CATCH_UP_BUDGET_SECONDS = 60.0
 CELERY_BEAT_SCHEDULE = {
-    "idempotency-purge": {"task": "ledger.tasks.idempotency_purge", "schedule": 3600.0},
+    "idempotency-purge": {"task": "api.tasks.idempotency_purge", "schedule": 3600.0},
     "session-followup-catch-up": {"task": "ledger.tasks.followup_catch_up", "schedule": FOLLOWUP_CATCH_UP_SECONDS},
 }
 
@@ -153,6 +162,10 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
+if NUM_PROXIES < 0:
+    raise ImproperlyConfigured("NUM_PROXIES must be 0 or more")
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -172,9 +185,12 @@ REST_FRAMEWORK = {
         # acceptance checks read a lot. Tighten them per deployment with the environment.
         "user": os.environ.get("THROTTLE_USER", "2000/min"),
         "anon": os.environ.get("THROTTLE_ANON", "300/min"),
-        "login": os.environ.get("THROTTLE_LOGIN", "20/min"),
+        "login": os.environ.get("THROTTLE_LOGIN", "20/min"),  # login attempts per client address
+        "login_username": os.environ.get("THROTTLE_LOGIN_USERNAME", "10/min"),  # failed logins per username
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # A client is counted by the connection's address; X-Forwarded-For only through this many proxies.
+    "NUM_PROXIES": NUM_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "clubscore API",
@@ -188,16 +204,23 @@ SPECTACULAR_SETTINGS = {
 }
 
 # The mobile API: device tokens live this long; Idempotency-Keys are kept this long (api.md: at least
-# 24 hours); a key's first request counts as dead (its key may be taken over) after this many seconds.
+# 24 hours); a key's first request counts as dead (its key may be taken over) after this many seconds:
+# a few, because a hand is recorded once by its key in the domain, whoever takes the key over.
 CLUBSCORE_TOKEN_DAYS = int(os.environ.get("TOKEN_DAYS", "30"))
 IDEMPOTENCY_KEEP_HOURS = max(24, int(os.environ.get("IDEMPOTENCY_KEEP_HOURS", "48")))
-IDEMPOTENCY_IN_FLIGHT_SECONDS = int(os.environ.get("IDEMPOTENCY_IN_FLIGHT_SECONDS", "120"))
+IDEMPOTENCY_IN_FLIGHT_SECONDS = float(os.environ.get("IDEMPOTENCY_IN_FLIGHT_SECONDS", "5"))
+
+# The API's limits (api.md, "Limits"); the `settle` command has none.
+MAX_REQUEST_BYTES = int(os.environ.get("MAX_REQUEST_BYTES", str(1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+MAX_SESSION_HANDS = int(os.environ.get("MAX_SESSION_HANDS", "500"))
 
 RATING_MIN_SESSIONS = int(os.environ.get("RATING_MIN_SESSIONS", "5"))
 
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if NUM_PROXIES:  # without a proxy in front, X-Forwarded-Proto is whatever the client says
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))

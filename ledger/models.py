@@ -173,7 +173,7 @@ class Hand(models.Model):
     number = models.PositiveIntegerField()
     raw = models.JSONField()
     settled = models.JSONField()  # the engine's settled hand (SettledHand.as_json())
-    client_key = models.UUIDField(null=True, blank=True)  # the Idempotency-Key it was recorded with
+    client_key = models.UUIDField(null=True, blank=True)  # the key the client recorded it with
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="hands_recorded"
     )
@@ -184,6 +184,13 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["session", "number"], name="hand_unique_session_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+            # A retried write finds its hand by the key its user sent it with: recorded once
+            # (services.hand_record). A key belongs to its user (api.md), so the user is part of it.
+            models.UniqueConstraint(
+                fields=["session", "recorded_by", "client_key"],
+                condition=Q(client_key__isnull=False),
+                name="hand_unique_session_user_client_key",
+            ),
         ]
 
 
@@ -254,6 +261,7 @@ class DeviceToken(models.Model):
     device = models.CharField(max_length=100)
     key_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)  # to the minute (selectors.token_get)
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)
 

@@ -170,3 +170,10 @@ def token_get(*, key: str) -> DeviceToken | None:
     if not token.user.is_active:
         return None
     return token
+
+
+def token_list(*, user: AbstractBaseUser) -> QuerySet[DeviceToken]:
+    """The user's live device tokens (not revoked, not expired), newest first."""
+    return DeviceToken.objects.filter(user_id=user.pk, revoked_at__isnull=True, expires_at__gt=timezone.now()).order_by(
+        "-created_at", "-id"
+    )

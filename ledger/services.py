@@ -12,19 +12,17 @@ counter; nothing here does arithmetic on counters.
 
 from __future__ import annotations
 
-import contextlib
 import re
 import secrets
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
@@ -34,6 +32,7 @@ from ledger.engine.variants import get_variant
 
 from .exceptions import (
     InvalidRequest,
+    LedgerError,
     NotFound,
     NotLastHand,
     PoolsClaimed,
@@ -48,7 +47,6 @@ from .models import (
     DeviceToken,
     Hand,
     HandRevision,
-    IdempotencyRecord,
     Membership,
     Player,
     Posting,
@@ -115,16 +113,20 @@ def player_create(*, actor: AbstractBaseUser, club_id: int, name: str, user: Abs
 
 def _lock_sessions(*ids: int) -> dict[int, Session]:
     """Lock the session rows in primary-key order (so concurrent writers never deadlock)."""
-    rows = Session.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+    rows = Session.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
     return {s.pk: s for s in rows}
 
 
 def _lock_session(session_id: int, actor: AbstractBaseUser, role: str) -> Session:
     """Lock the session and read the actor's role in its club in the same statement (one round trip
-    on every write: recording a hand is the hot path, bench/api.py)."""
+    on every write: recording a hand is the hot path, bench/api.py).
+
+    FOR NO KEY UPDATE, not FOR UPDATE: writers of the session still queue, but a transaction that only
+    references the row (a foreign key check takes FOR KEY SHARE) does not wait for them, which closed a
+    deadlock between a reopen and the close's background work (docs/decisions.md)."""
     member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=actor.pk).values("role")[:1]
     session = (
-        Session.objects.select_for_update(of=("self",))
+        Session.objects.select_for_update(of=("self",), no_key=True)
         .annotate(actor_role=Subquery(member))
         .filter(pk=session_id)
         .first()
@@ -495,6 +497,9 @@ def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any, closed_
     """
     closed = isinstance(sheet, dict) and sheet.get("close") is not None
     when = parse_closed_at(closed_at, closed=closed)
+    hands_in = sheet.get("hands") if isinstance(sheet, dict) else None
+    if isinstance(hands_in, list) and len(hands_in) > settings.MAX_SESSION_HANDS:  # before the engine's seconds
+        raise InvalidRequest.field("hands", f"a session has at most {settings.MAX_SESSION_HANDS} hands")
     with transaction.atomic(durable=True):
         club_role(user=actor, club_id=club_id, role=Role.TREASURER if closed else Role.SCORER)
         parsed = parse_sheet(sheet)
@@ -551,34 +556,36 @@ def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any, closed_
 # --- hands -----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class IdempotencyClaim:
-    """A claimed Idempotency-Key: the write that answers it stores its answer in the same transaction."""
-
-    record_id: int
-
-
-Render = Callable[[Hand, Session], tuple[int, dict[str, Any], str]]
-
-
-def hand_record(
-    *,
-    actor: AbstractBaseUser,
-    session_id: int,
-    hand: Any,
-    client_key: uuid.UUID | None = None,
-    claim: IdempotencyClaim | None = None,
-    render: Render | None = None,
-) -> Hand:
+def hand_record(*, actor: AbstractBaseUser, session_id: int, hand: Any, client_key: uuid.UUID | None = None) -> Hand:
     """Record the next deal (scorers and above). `hand` may carry `number` (see `hand_number_check`).
 
-    With `claim` and `render`, the answer `render` builds is stored as the key's answer in the same
-    transaction, so a hand is never recorded without its key knowing.
+    Idempotent by `client_key` (the key the client sent it with, unique per session and user): a retry finds
+    the hand its first attempt recorded and returns it, whatever happened since (the session closed,
+    the number moved on), so a deal is recorded once however often it is sent. The lookup runs only
+    when the write is refused or hits the key's unique constraint: the first attempt pays nothing.
     """
+    try:
+        return _hand_record(actor, session_id, hand, client_key)
+    except (LedgerError, EngineError, IntegrityError):
+        if client_key is None:
+            raise
+        found = (
+            Hand.objects.select_related("session")
+            .filter(session_id=session_id, recorded_by_id=actor.pk, client_key=client_key)
+            .first()
+        )
+        if found is None:
+            raise
+        return found
+
+
+def _hand_record(actor: AbstractBaseUser, session_id: int, hand: Any, client_key: uuid.UUID | None) -> Hand:
     with transaction.atomic(durable=True):
         session = _lock_session(session_id, actor, Role.SCORER)
         _check_open(session)
         hand_number_check(session=session, number=hand.get("number") if isinstance(hand, dict) else None)
+        if session.hands_count >= settings.MAX_SESSION_HANDS:
+            raise InvalidRequest.field("hands", f"a session has at most {settings.MAX_SESSION_HANDS} hands")
         raw = _without_number(hand)
         # A deal settles from the deals before it only: recording one changes no earlier hand, so
         # only the new hand's row and postings are written (and only the earlier sheet is read).
@@ -605,9 +612,6 @@ def hand_record(
             version=session.version,
             by=actor,
         )
-        if claim is not None and render is not None:
-            status, body, etag = render(new, session)
-            _idempotency_store(claim, status, body, etag)
     new.session = session
     return new
 
@@ -716,90 +720,29 @@ def token_revoke(*, token: DeviceToken) -> None:
         DeviceToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
-# --- idempotency keys ------------------------------------------------------------------------------
+def token_revoke_by_id(*, user: AbstractBaseUser, token_id: int) -> None:
+    """Log one of the user's devices out (a lost phone, from another); another user's token is NotFound."""
+    with transaction.atomic(durable=True):
+        revoked = DeviceToken.objects.filter(
+            pk=token_id, user_id=user.pk, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        ).update(revoked_at=timezone.now())
+    if not revoked:
+        raise NotFound("no such device token")
 
 
-@dataclass(frozen=True)
-class IdempotencyOutcome:
-    """What `idempotency_begin` found: a claim to go on with, or an answer to give at once."""
-
-    claim: IdempotencyClaim | None = None
-    replay: IdempotencyRecord | None = None
-    conflict: str | None = None  # "idempotency_in_flight" or "idempotency_key_reused"
+def token_revoke_all(*, user: AbstractBaseUser) -> int:
+    """Every live token of the user (a password change). One UPDATE, atomic by itself; not durable,
+    because it runs from the user's `post_save`, inside whatever transaction saved the user."""
+    return DeviceToken.objects.filter(user_id=user.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
-def idempotency_begin(
-    *, user: AbstractBaseUser, method: str, path: str, key: uuid.UUID, body_hash: str
-) -> IdempotencyOutcome:
-    """Claim the key for (user, method, path), or say why not: its stored answer, in flight, reused.
+TOKEN_TOUCH_SECONDS = 60
 
-    A key is kept `IDEMPOTENCY_KEEP_HOURS` (at least 24); an older one is claimed afresh. A claim left
-    in flight longer than `IDEMPOTENCY_IN_FLIGHT_SECONDS` (its request died) may be taken over.
-    """
+
+def token_touch(*, token: DeviceToken) -> None:
+    """Note the token's use, to the minute: at most one UPDATE a minute per device on the hot path."""
     now = timezone.now()
-    # The claim commits at once: one autocommitted INSERT (no BEGIN and COMMIT round trips, which
-    # every recorded hand paid). Inside a caller's transaction (tests) a savepoint keeps it usable.
-    nested = transaction.get_connection().in_atomic_block
-    for _ in range(3):
-        try:
-            with transaction.atomic() if nested else contextlib.nullcontext():
-                record = IdempotencyRecord.objects.create(
-                    user=user, method=method, path=path, key=key, body_hash=body_hash, created_at=now
-                )
-            return IdempotencyOutcome(claim=IdempotencyClaim(record.pk))
-        except IntegrityError:
-            pass
-        except DatabaseError:
-            # Outside a transaction nothing else closes a lost connection before the request ends
-            # (atomic() did): close it now, so the next statement of this process reconnects.
-            transaction.get_connection().close_if_unusable_or_obsolete()
-            raise
-        found = IdempotencyRecord.objects.filter(user=user, method=method, path=path, key=key).first()
-        if found is None:  # deleted meanwhile (a 5xx answer is not kept): try again
-            continue
-        if found.created_at < now - timedelta(hours=settings.IDEMPOTENCY_KEEP_HOURS):
-            with transaction.atomic(durable=True):
-                IdempotencyRecord.objects.filter(pk=found.pk, created_at=found.created_at).delete()
-            continue
-        if found.body_hash != body_hash:
-            return IdempotencyOutcome(conflict="idempotency_key_reused")
-        if found.state == IdempotencyRecord.State.DONE:
-            return IdempotencyOutcome(replay=found)
-        if found.created_at < now - timedelta(seconds=settings.IDEMPOTENCY_IN_FLIGHT_SECONDS):
-            with transaction.atomic(durable=True):
-                taken = IdempotencyRecord.objects.filter(
-                    pk=found.pk, state=IdempotencyRecord.State.IN_FLIGHT, created_at=found.created_at
-                ).update(created_at=now)
-            if taken:
-                return IdempotencyOutcome(claim=IdempotencyClaim(found.pk))
-        return IdempotencyOutcome(conflict="idempotency_in_flight")
-    return IdempotencyOutcome(conflict="idempotency_in_flight")
-
-
-def _idempotency_store(claim: IdempotencyClaim, status: int, body: Any, etag: str) -> None:
-    IdempotencyRecord.objects.filter(pk=claim.record_id).update(
-        state=IdempotencyRecord.State.DONE, status=status, response=body, etag=etag
-    )
-
-
-def idempotency_finish(*, claim: IdempotencyClaim, status: int, body: Any, etag: str = "") -> None:
-    """Keep the answer for replays; a 5xx answer is not kept (the key is released)."""
-    with transaction.atomic(durable=True):
-        if status >= 500:
-            IdempotencyRecord.objects.filter(pk=claim.record_id).delete()
-        else:
-            _idempotency_store(claim, status, body, etag)
-
-
-def idempotency_release(*, claim: IdempotencyClaim) -> None:
-    """Forget a claim whose request failed without an answer to keep."""
-    with transaction.atomic(durable=True):
-        IdempotencyRecord.objects.filter(pk=claim.record_id, state=IdempotencyRecord.State.IN_FLIGHT).delete()
-
-
-def idempotency_purge(*, older_than_hours: int | None = None) -> int:
-    """Delete the records past their keeping time; returns how many."""
-    hours = older_than_hours if older_than_hours is not None else settings.IDEMPOTENCY_KEEP_HOURS
-    with transaction.atomic(durable=True):
-        deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=timezone.now() - timedelta(hours=hours)).delete()
-    return deleted
+    if token.last_used_at is not None and now - token.last_used_at < timedelta(seconds=TOKEN_TOUCH_SECONDS):
+        return
+    DeviceToken.objects.filter(pk=token.pk).update(last_used_at=now)  # autocommitted: one statement
+    token.last_used_at = now

@@ -10,15 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from clubscore.celery import app
-from ledger import followup, services
+from ledger import followup
 
 FOLLOWUP_MAX_RETRIES = 5
-
-
-@app.task
-def idempotency_purge() -> int:
-    """Forget the Idempotency-Keys past their keeping time (settings.IDEMPOTENCY_KEEP_HOURS)."""
-    return services.idempotency_purge()
 
 
 @app.task(

@@ -25,7 +25,8 @@ SEATS = (0, 1, 2, 3)
 
 SHEET_KEYS = ("format", "variant", "rules", "players", "first_dealer", "pools", "stake", "hands", "close")
 REQUIRED_SHEET_KEYS = ("format", "variant", "players", "first_dealer", "hands")
-_PER_COUNTER = re.compile(r"\d+(\.\d{1,6})?")
+# At most 9 digits before the point: int() refuses strings of 4,300 digits, and money is stored in 64 bits.
+_PER_COUNTER = re.compile(r"\d{1,9}(\.\d{1,6})?")
 _CURRENCY = re.compile(r"[A-Z]{3}")
 
 
@@ -140,7 +141,8 @@ def parse_stake(raw: Any) -> Stake:
     if not isinstance(per_counter, str) or not _PER_COUNTER.fullmatch(per_counter):
         raise sheet_error(
             "stake",
-            '`stake.per_counter` must be a decimal string such as "0.01": digits, optionally a point and 1 to 6 digits',
+            '`stake.per_counter` must be a decimal string such as "0.01": 1 to 9 digits, optionally a point'
+            " and 1 to 6 digits",
         )
     value = Decimal(per_counter)
     if value <= 0:

@@ -22,7 +22,7 @@ from .selectors import account_balance
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ledger.services import IdempotencyClaim
+    from api.idempotency import IdempotencyClaim
 
 
 # --- accounts --------------------------------------------------------------------------------------

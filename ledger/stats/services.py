@@ -378,7 +378,9 @@ def _replay_ratings(club_id: int, start: Position | None, seed: set[int]) -> int
 
 
 def _lock_club(club_id: int) -> None:
-    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+    # FOR NO KEY UPDATE: a write elsewhere that only references the club (a deferred foreign key check
+    # at its COMMIT takes FOR KEY SHARE) must not wait for a refresh that waits for that write's session.
+    list(Club.objects.select_for_update(no_key=True).filter(pk=club_id).values_list("pk", flat=True))
 
 
 def _seated(session_id: int) -> list[tuple[int, int, dt.datetime, int]]:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from api import idempotency
 from ledger import selectors, services
 from ledger.engine import settle
 from ledger.models import Hand, HandRevision, IdempotencyRecord
@@ -73,7 +74,7 @@ def test_a_key_with_another_body_is_422(api: Any, session: Any) -> None:
 def test_a_key_in_flight_is_409(api: Any, admin: Any, session: Any) -> None:
     key = uuid.uuid4()
     path = f"/api/v1/sessions/{session.pk}/hands/"
-    services.idempotency_begin(
+    idempotency.idempotency_begin(
         user=admin,
         method="POST",
         path=path,

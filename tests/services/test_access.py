@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from ledger import selectors, services
 from ledger.exceptions import InvalidRequest, NotFound, PermissionDenied
-from ledger.models import DeviceToken, IdempotencyRecord, Membership, Role, Session
+from ledger.models import DeviceToken, Membership, Role, Session
 from tests.ledger_fixtures import AMERICAN_HANDS, make_user, open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -61,80 +61,36 @@ def test_a_device_name_is_required(admin: Any) -> None:
             services.token_issue(user=admin, device=device)
 
 
-# --- idempotency records ---------------------------------------------------------------------------
+# --- a hand recorded once by its client key ---------------------------------------------------------
 
 
-def _begin(user: Any, key: uuid.UUID, body: str = "a", path: str = "/api/v1/sessions/1/hands/") -> Any:
-    return services.idempotency_begin(user=user, method="POST", path=path, key=key, body_hash=body)
-
-
-def test_a_key_is_claimed_then_in_flight_then_replayed(admin: Any) -> None:
+def test_a_retry_with_the_same_client_key_finds_its_hand(admin: Any, session: Session) -> None:
     key = uuid.uuid4()
-    claim = _begin(admin, key).claim
-    assert claim is not None
-    assert _begin(admin, key).conflict == "idempotency_in_flight"
-    assert _begin(admin, key, body="b").conflict == "idempotency_key_reused"
-    services.idempotency_finish(claim=claim, status=201, body={"ok": 1}, etag='"2"')
-    replay = _begin(admin, key).replay
-    assert (replay.status, replay.response, replay.etag) == (201, {"ok": 1}, '"2"')
-    assert _begin(admin, key, body="b").conflict == "idempotency_key_reused"
-
-
-def test_a_key_belongs_to_user_method_and_path(admin: Any, other_admin: Any) -> None:
-    key = uuid.uuid4()
-    assert _begin(admin, key).claim is not None
-    assert _begin(other_admin, key).claim is not None
-    assert _begin(admin, key, path="/api/v1/sessions/2/hands/").claim is not None
-    assert services.idempotency_begin(
-        user=admin, method="PUT", path="/api/v1/sessions/1/hands/", key=key, body_hash="a"
-    ).claim
-    assert IdempotencyRecord.objects.count() == 4
-
-
-def test_a_5xx_answer_is_not_kept(admin: Any) -> None:
-    key = uuid.uuid4()
-    services.idempotency_finish(claim=_begin(admin, key).claim, status=503, body={})
-    assert not IdempotencyRecord.objects.exists()
-    claim = _begin(admin, key).claim
-    services.idempotency_release(claim=claim)
-    assert _begin(admin, key).claim is not None
-
-
-def test_a_dead_claim_is_taken_over_and_an_old_key_is_forgotten(admin: Any, settings: Any) -> None:
-    key = uuid.uuid4()
-    claim = _begin(admin, key).claim
-    IdempotencyRecord.objects.filter(pk=claim.record_id).update(
-        created_at=timezone.now() - dt.timedelta(seconds=settings.IDEMPOTENCY_IN_FLIGHT_SECONDS + 1)
+    first = services.hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
+    again = services.hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
+    numbered = services.hand_record(
+        actor=admin, session_id=session.pk, hand=dict(AMERICAN_HANDS[0], number=1), client_key=key
     )
-    assert _begin(admin, key).claim == claim
-    services.idempotency_finish(claim=claim, status=201, body={})
-    assert _begin(admin, key).replay is not None
-    IdempotencyRecord.objects.update(
-        created_at=timezone.now() - dt.timedelta(hours=settings.IDEMPOTENCY_KEEP_HOURS + 1)
-    )
-    assert _begin(admin, key, body="other").claim is not None
-    assert services.idempotency_purge(older_than_hours=0) == 1
+    assert first.pk == again.pk == numbered.pk  # not a second deal, not a stale number
+    assert Session.objects.get(pk=session.pk).hands_count == 1
+    services.session_close(actor=admin, session_id=session.pk, expected_version=2)
+    closed = services.hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
+    assert closed.pk == first.pk  # a retry after the close still finds its hand
 
 
-def test_recording_with_a_claim_stores_the_answer_in_the_same_transaction(admin: Any, session: Session) -> None:
+def test_a_client_key_belongs_to_its_user(admin: Any, scorer: Any, session: Session) -> None:
     key = uuid.uuid4()
-    claim = _begin(admin, key).claim
-    hand = services.hand_record(
-        actor=admin,
-        session_id=session.pk,
-        hand=AMERICAN_HANDS[0],
-        client_key=key,
-        claim=claim,
-        render=lambda h, s: (201, {"number": h.number, "version": s.version}, f'"{s.version}"'),
-    )
-    assert hand.client_key == key
-    record = IdempotencyRecord.objects.get(pk=claim.record_id)
-    assert (record.state, record.status, record.response, record.etag) == (
-        "done",
-        201,
-        {"number": 1, "version": 2},
-        '"2"',
-    )
+    services.hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
+    theirs = services.hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[1], client_key=key)
+    assert theirs.number == 2
+
+
+def test_a_session_takes_at_most_max_session_hands(admin: Any, session: Session, settings: Any) -> None:
+    settings.MAX_SESSION_HANDS = 2
+    record_all(admin, session, AMERICAN_HANDS[:2])
+    with pytest.raises(InvalidRequest) as refused:
+        services.hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[2])
+    assert "hands" in refused.value.fields
 
 
 # --- clubs, members, scoping -----------------------------------------------------------------------
@@ -196,16 +152,3 @@ def test_session_filters(admin: Any, club: Any, players: list[Any], other_admin:
     assert [s.pk for s in selectors.session_list(user=other_admin)] == []
     with pytest.raises(NotFound):
         selectors.session_get(user=other_admin, session_id=first.pk)
-
-
-def test_the_purge_task_forgets_old_keys(admin: Any, settings: Any) -> None:
-    from ledger.tasks import idempotency_purge
-
-    old, new = uuid.uuid4(), uuid.uuid4()
-    services.idempotency_finish(claim=_begin(admin, old).claim, status=201, body={})
-    services.idempotency_finish(claim=_begin(admin, new).claim, status=201, body={})
-    IdempotencyRecord.objects.filter(key=old).update(
-        created_at=timezone.now() - dt.timedelta(hours=settings.IDEMPOTENCY_KEEP_HOURS, minutes=1)
-    )
-    assert idempotency_purge.apply().get() == 1  # in-process: this test has no worker
-    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == [new]
