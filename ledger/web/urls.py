@@ -24,6 +24,7 @@ pages = [
     path("sessions/<int:session_id>/export.json", views_books.session_export, {"fmt": "json"}, name="export-json"),
     path("sessions/<int:session_id>/export.csv", views_books.session_export, {"fmt": "csv"}, name="export-csv"),
     path("rules/", views.rules_index, name="rules-index"),
+    path("sw.js", views.service_worker, name="service-worker"),
     path("rules/<slug:variant>/", views.rules, name="rules"),
 ]
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -267,6 +270,7 @@ def score(request: HttpRequest, session_id: int) -> HttpResponse:
             "sheet": f"/api/v1/sessions/{found.pk}/sheet/",
             "settle": "/api/v1/settle/",
         },
+        "service_worker": reverse("web:service-worker"),
         "pages": {
             "sheet": reverse("web:sheet", args=[found.pk]),
             "settlement": reverse("web:settlement", args=[found.pk]),
@@ -415,3 +419,16 @@ def rules(request: HttpRequest, variant: str) -> HttpResponse:
     return render(
         request, "web/rules.html", {"page": catalog.rules_page(variant), "variants": catalog.variant_choices()}
     )
+
+
+# --- the scorer's service worker -----------------------------------------------------------------------
+
+
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """static/clubscore/sw.js served from the site's root, so that it may control the scorer pages."""
+    found = finders.find("clubscore/sw.js") or str(Path(settings.STATIC_ROOT) / "clubscore" / "sw.js")
+    body = Path(found).read_text(encoding="utf-8")
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response

@@ -48,20 +48,24 @@
       etag: response.headers.get('ETag'),
       retryAfter: Number(response.headers.get('Retry-After')) || 0,
       networkError: false,
+      offlineCopy: response.headers.get('X-Clubscore-Offline') === '1', // the service worker's last copy
+
     };
   }
 
   /* Every page of a paginated list. */
   async function apiAll(url) {
     const out = [];
+    let offline = false;
     let next = url + (url.indexOf('?') >= 0 ? '&' : '?') + 'page_size=200';
     while (next) {
       const res = await api('GET', next);
       if (!res.ok) return res;
+      if (res.offlineCopy) offline = true;
       out.push.apply(out, res.data.results || []);
       next = res.data.next;
     }
-    return { ok: true, status: 200, data: out };
+    return { ok: true, status: 200, data: out, offlineCopy: offline };
   }
 
   function errorOf(res) {

@@ -30,6 +30,13 @@
     save: 'Save deal', saveWaiting: 'Save waiting deal', stillToEnter: 'Still to enter', tricks: 'tricks',
     notCounted: 'not counted yet', tricksFor: 'tricks for', tricksDone: 'every seat counted',
     conceded: 'conceded (“I pay”)',
+    duplicate: function (n) { return 'Deal ' + n + ' was already recorded by another phone, the same deal as yours: yours was dropped, nothing is counted twice.'; },
+    conflictTitle: function (n) { return 'Conflict: another phone recorded deal ' + n + ' first, and it differs from yours.'; },
+    theirs: 'Recorded by the other phone', mine: 'Yours, not recorded',
+    keepTheirs: 'Keep theirs, drop mine', recordMineNext: function (n) { return 'Record mine as the next deal (' + n + ')'; },
+    conflictHead: function (n) { return 'Deal ' + n + ': settle the conflict'; },
+    offline: 'Offline: deals are kept on this phone and sent when the network returns. No preview offline: the server checks each deal when it is sent.',
+    lastSeen: 'The balances are as this phone last saw them.',
     belleDeal1: 'the suit turned on deal 1', closedPools: 'Closed: the settlement shows how the pools were divided or carried.',
     left: function (n) { return '(' + n + ' left)'; },
     allCounted: function (n) { return '(all ' + n + ')'; },
@@ -107,18 +114,22 @@
       state.online = false;
       return false;
     }
+    // Offline, the service worker answers with the session as last seen: shown, but not the server's now.
+    const copy = results.some(function (r) { return r.offlineCopy; });
     const bad = results.find(function (r) { return !r.ok; });
     if (bad) {
       state.loadError = bad;
       if (bad.status === 401 || bad.status === 403) state.authProblem = bad;
       return false;
     }
-    state.online = true;
+    state.online = !copy;
+    state.lastSeen = copy;
     state.loadError = null;
     state.authProblem = null;
     state.session = results[0].data;
     state.sheet = results[1].data;
     state.hands = results[2].data;
+    if (!copy) keepState();
     return true;
   }
 
@@ -694,6 +705,21 @@
     flush();
   }
 
+  function handKey(hand) {
+    const out = {};
+    FORM_FIELDS.concat(['adjustments']).forEach(function (name) {
+      if (hand && hand[name] !== undefined && hand[name] !== null) out[name] = hand[name];
+    });
+    return JSON.stringify(out);
+  }
+
+  /* Whether the deal another phone recorded under this number is the same as the waiting one. */
+  async function sameAsRecorded(item) {
+    await refresh();
+    const theirs = state.hands[item.hand.number - 1];
+    return !!theirs && handKey(theirs) === handKey(item.hand);
+  }
+
   function done(item) {
     if (state.awaiting === item.key) {
       state.awaiting = null;
@@ -711,6 +737,7 @@
     state.sending = true;
     renderStatus();
     let recorded = false;
+    const sent = []; // every deal this flush recorded, each shown with its payments
     try {
       while ((q = loadQueue()).length && !q[0].problem) {
         const item = q[0];
@@ -728,7 +755,18 @@
           if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
           recorded = true;
           if (done(item)) resetForm();
-          notify('Deal ' + res.data.number + ' recorded.', res.data);
+          sent.push(res.data);
+          notifySent(sent);
+          continue;
+        }
+        if (code === 'stale_number' && await sameAsRecorded(item)) {
+          // The other phone recorded this very deal: mine is dropped, nothing is counted twice.
+          if (state.awaiting === item.key) { state.awaiting = null; state.busy = false; resetForm(); }
+          q = loadQueue();
+          if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
+          sent.push({ number: item.hand.number, duplicate: true });
+          notifySent(sent);
+          recorded = true;
           continue;
         }
         if (res.status >= 500 || res.status === 429 || code === 'idempotency_in_flight') {
@@ -868,6 +906,23 @@
 
   // --- messages --------------------------------------------------------------------------------------
 
+  /* What a flush sent: each deal recorded, with its payments (or dropped as another phone's twin). */
+  function notifySent(sent) {
+    const box = $('confirmation');
+    const parts = [];
+    sent.forEach(function (hand) {
+      if (hand.duplicate) {
+        parts.push(el('p', { class: 'sent duplicate', text: T.duplicate(hand.number) }));
+        return;
+      }
+      parts.push(el('p', { class: 'sent', text: 'Deal ' + hand.number + ' recorded.' }));
+      parts.push(deltasLine(hand.deltas));
+      parts.push(el('p', { class: 'muted', text: poolsText(hand.pools) }));
+    });
+    box.replaceChildren.apply(box, parts);
+    box.hidden = false;
+  }
+
   function notify(text, hand) {
     const box = $('confirmation');
     const parts = [el('p', { text: text })];
@@ -894,14 +949,19 @@
     const parts = [];
     const buttons = [];
     if (item && error.code === 'stale_number') {
-      const next = error.session && error.session.next;
-      parts.push(el('p', { class: 'conflict-title', text: 'Conflict: deal ' + item.hand.number + ' was already recorded by another device.' }));
-      parts.push(el('p', { text: 'Yours was not recorded: ' + summary(item.hand) + '. ' + error.message }));
+      const next = state.session && state.session.next;
+      const theirs = state.hands[item.hand.number - 1];
+      parts.push(el('p', { class: 'conflict-title', text: T.conflictTitle(item.hand.number) }));
+      parts.push(el('div', { class: 'conflict-sides' }, [
+        el('div', { class: 'side theirs' }, [el('p', { class: 'side-title', text: T.theirs }),
+          el('p', { text: theirs ? summary(theirs) : '' }), theirs ? deltasLine(theirs.deltas) : null]),
+        el('div', { class: 'side mine' }, [el('p', { class: 'side-title', text: T.mine }), el('p', { text: summary(item.hand) })]),
+      ]));
+      buttons.push(discardButton(item, T.keepTheirs, 'primary'));
       if (next) {
-        buttons.push(el('button', { type: 'button', class: 'primary', onclick: function () { renumberQueue(next.number); flush(); } },
-          ['Record mine as deal ' + next.number]));
+        buttons.push(el('button', { type: 'button', class: 'secondary', onclick: function () { renumberQueue(next.number); flush(); } },
+          [T.recordMineNext(next.number)]));
       }
-      buttons.push(discardButton(item));
     } else if (item && error.code === 'session_closed') {
       parts.push(el('p', { class: 'conflict-title', text: 'The session was closed before deal ' + item.hand.number + ' was sent.' }));
       parts.push(el('p', { text: 'Yours was not recorded: ' + summary(item.hand) + '. A treasurer can reopen the session; then send it again.' }));
@@ -924,8 +984,8 @@
     box.hidden = false;
   }
 
-  function discardButton(item) {
-    return el('button', { type: 'button', class: 'danger', onclick: function () {
+  function discardButton(item, label, cls) {
+    return el('button', { type: 'button', class: cls || 'danger', onclick: function () {
       const q = loadQueue();
       if (q.length && q[0].key === item.key) q.shift();
       saveQueue(q);
@@ -933,7 +993,7 @@
       if (state.mode === 'fix') resetForm();
       notify('Your deal ' + item.hand.number + ' was discarded.', null);
       flush();
-    } }, ['Discard mine']);
+    } }, [label || 'Discard mine']);
   }
 
   function retryHead() {
@@ -959,7 +1019,7 @@
         ' (in a new tab; deals on this phone are kept), then ',
         el('button', { type: 'button', class: 'link', onclick: function () { state.authProblem = null; flush(); refresh().then(render); } }, ['retry']), '.']));
     }
-    if (!state.online) lines.push(el('p', { class: 'offline', text: 'Offline: deals are kept on this phone and sent when the network returns.' }));
+    if (!state.online) lines.push(el('p', { class: 'offline', text: T.offline + (state.lastSeen ? ' ' + T.lastSeen : '') }));
     if (q.length) {
       const text = q.length === 1 ? '1 deal waiting to be sent' : q.length + ' deals waiting to be sent';
       lines.push(el('p', { class: 'waiting', text: text + ' (' + q.map(function (i) { return i.hand.number; }).join(', ') + ')' + (state.sending ? ': sending…' : '.') }));
@@ -973,13 +1033,21 @@
     else $('conflict').hidden = true;
   }
 
+  /* The number of a waiting deal another phone's deal stands against: the header stays on it until the
+   * scorer settles it, and no new deal is entered meanwhile. */
+  function conflictAt() {
+    const head = loadQueue()[0];
+    return head && head.problem && head.problem.error && head.problem.error.code === 'stale_number' ? head.hand.number : null;
+  }
+
   function renderHead() {
     const s = state.session;
     if (!s) return;
-    const deal = state.mode === 'amend' ? dealInfo(state.amending) : state.mode === 'fix' ? dealInfo(loadQueue()[0].hand.number) : nextDeal();
+    const deal = conflictAt() ? dealInfo(conflictAt()) : formDeal();
     const title = $('deal-title');
     if (state.mode === 'amend') title.textContent = 'Amending deal ' + state.amending;
     else if (state.mode === 'fix') title.textContent = 'Fixing waiting deal ' + deal.number;
+    else if (conflictAt()) title.textContent = T.conflictHead(conflictAt());
     else if (s.status === 'closed') title.textContent = 'Session closed';
     else title.textContent = deal ? 'Deal ' + deal.number : 'The game is over';
     $('deal-dealer').textContent = deal ? '· dealer ' + names[deal.dealer] : '';
@@ -1056,7 +1124,7 @@
     }
     root.dataset.state = 'ready';
     const open = state.session.status === 'open';
-    const canEnter = cfg.can_score && open && (state.mode !== 'new' || !!nextDeal());
+    const canEnter = cfg.can_score && open && !conflictAt() && (state.mode !== 'new' || !!nextDeal());
     if (form) {
       form.hidden = !canEnter;
       $('record').hidden = !canEnter;
@@ -1095,7 +1163,7 @@
   setInterval(async function () {
     if (state.sending || state.busy || document.hidden) return;
     const res = await CS.api('GET', cfg.api.session);
-    if (res.networkError) { if (state.online) { state.online = false; render(); } return; }
+    if (res.networkError || res.offlineCopy) { if (state.online) { state.online = false; render(); } return; }
     if (!state.online) { state.online = true; flush(); }
     if (res.ok && state.session && res.data.version !== state.session.version) {
       await refresh();
@@ -1109,4 +1177,24 @@
     schedulePreview();
     flush();
   });
-})();
+  keepForOffline();
+
+  /* The service worker keeps this page, its files and the session's last state, so that the page opens
+   * with no network. A page it controls is kept as it loads; on a first visit the page names them. */
+  function keepForOffline() {
+    if (!('serviceWorker' in navigator) || !cfg.service_worker) return;
+    navigator.serviceWorker.register(cfg.service_worker, { scope: '/' }).catch(function () { return null; });
+    navigator.serviceWorker.addEventListener('message', function (e) {
+      if (e.data && e.data.type === 'kept') root.dataset.kept = String(Number(root.dataset.kept || 0) + 1);
+    });
+    keepState();
+  }
+
+  function keepState() {
+    if (!('serviceWorker' in navigator) || !cfg.service_worker || navigator.serviceWorker.controller) return;
+    const urls = [location.pathname, cfg.api.session, cfg.api.sheet, cfg.api.hands + '?page_size=200'].concat(
+      Array.from(document.querySelectorAll('script[src], link[rel="stylesheet"]')).map(function (n) { return n.src || n.href; }));
+    navigator.serviceWorker.ready.then(function (reg) {
+      if (reg.active) reg.active.postMessage({ type: 'keep', urls: urls });
+    });
+  }})();

@@ -218,14 +218,17 @@ def test_a_conflict_with_another_phone_is_shown(new_page: Any, scorer: Any, admi
     services.hand_record(actor=admin, session_id=table.pk, hand=THREE[1])
     page.context.set_offline(False)
     conflict = page.locator("#conflict")
-    expect(conflict).to_contain_text("Conflict: deal 1 was already recorded by another device.", timeout=20_000)
-    expect(conflict).to_contain_text("Yours was not recorded: Cleo seven ♥ 8 tricks.")
+    expect(conflict).to_contain_text("Conflict: another phone recorded deal 1 first", timeout=20_000)
+    expect(conflict.locator(".mine")).to_contain_text("Cleo seven ♥ 8 tricks")
+    expect(conflict.locator(".theirs")).to_contain_text("Ben six ♣ 5 tricks")
+    expect(page.locator("#deal-title")).to_have_text("Deal 1: settle the conflict")  # not moved on yet
     screenshot(page, "scorer-conflict")
     assert raw_hands(table) == [THREE[1]]
     assert len(scorer_page.queue()) == 1  # kept, never dropped silently
-    page.click("text=Record mine as deal 2")
+    page.click("text=Record mine as the next deal (2)")
     expect(page.locator("#scorer")).to_have_attribute("data-waiting", "0", timeout=20_000)
     expect(conflict).to_be_hidden()
+    expect(page.locator("#deal-title")).to_have_text("Deal 3")
     assert raw_hands(table) == [THREE[1], THREE[0]]
 
 
