@@ -372,7 +372,7 @@
 
   function suitOption(code) {
     const s = V.suits.find(function (x) { return x.code === code; });
-    return { value: code, label: s ? s.symbol : 'NT', title: code === 'none' ? T.noTrump : code, aria: code === 'none' ? T.noTrump : code,
+    return { value: code, label: s ? s.symbol : 'NT', title: code === 'none' ? T.noTrump : code, aria: code === 'none' ? 'NT (' + T.noTrump + ')' : code,
       cls: 'suit suit-' + code };
   }
 
@@ -484,10 +484,10 @@
       return el('button', {
         type: 'button', class: 'pad-seat' + (active ? ' active' : '') + (pad.entered[seat] ? ' done' : ''),
         'data-seat': String(seat), 'aria-pressed': String(active),
-        'aria-label': names[seat] + ': ' + (pad.entered[seat] ? f.tricks[seat] + ' ' + T.tricks : T.notCounted),
         onclick: function () { padSeat(seat); },
-      }, [el('span', { class: 'who', text: names[seat] }), el('output', { class: 'count', 'data-seat': String(seat),
-        text: pad.entered[seat] ? String(f.tricks[seat]) : '·' })]);
+      }, [el('span', { class: 'who', text: names[seat] }), ' ', el('output', { class: 'count', 'data-seat': String(seat),
+        text: pad.entered[seat] ? String(f.tricks[seat]) : '·' }),
+      el('span', { class: 'sr-only', text: ' ' + (pad.entered[seat] ? T.tricks : T.notCounted) })]);
     }));
     const seat = pad.active === null ? order[0] : pad.active;
     const most = total - others(seat);
