@@ -696,10 +696,13 @@ def hand_undo(
 # --- device tokens ---------------------------------------------------------------------------------
 
 
-def token_issue(*, user: AbstractBaseUser, device: str) -> tuple[str, DeviceToken]:
-    """A new key for the user on this device (replacing the device's previous one); only its hash is kept."""
+def token_issue(*, user: AbstractBaseUser, device: str, key: str | None = None) -> tuple[str, DeviceToken]:
+    """A new key for the user on this device (replacing the device's previous one); only its hash is kept.
+
+    `key` is for the demo command only, whose users keep the same token across restarts.
+    """
     device = _clean_name(device, "device")
-    key = secrets.token_urlsafe(32)
+    key = key or secrets.token_urlsafe(32)
     now = timezone.now()
     with transaction.atomic(durable=True):
         token, _ = DeviceToken.objects.update_or_create(

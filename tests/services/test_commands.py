@@ -73,4 +73,8 @@ def test_demo_loads_a_finished_session_per_example_and_is_idempotent() -> None:
     assert Club.objects.filter(name="Demo Club").count() == 1
     assert Player.objects.filter(club=club).count() == len(PLAYERS)
     assert authenticate(username="demo-scorer", password="another-pass-42") is not None
-    assert again["demo-scorer"][2] != users["demo-scorer"][2]
+    assert again["demo-scorer"][2] == users["demo-scorer"][2]  # a restart logs no phone out
+    assert _demo()["demo-scorer"][1] == "clubscore-demo"  # the README's password
+    assert authenticate(username="demo-scorer", password="clubscore-demo") is not None
+    fresh_tokens = _demo("--new-tokens")
+    assert fresh_tokens["demo-scorer"][2] != users["demo-scorer"][2]

@@ -4,12 +4,17 @@ It makes (or finds) the club "Demo Club" with eight players, three users (an adm
 treasurer, each printed with a password and a device token), and one finished session for every
 example score sheet with a settlement (`tests/data/examples`) whose variant the engine knows, played
 by the club's players and imported through `services.session_import`. Run twice, it adds nothing it
-already has; it only gives the users new passwords and tokens (printed again).
+already has, and the logins stay the same: the password is `DEMO_PASSWORD` (or `--password`) and each
+user's token is derived from the SECRET_KEY, so a restart of `bin/serve` logs no phone out
+(`--new-tokens` issues random ones).
 """
 
 from __future__ import annotations
 
+import base64
 import copy
+import hashlib
+import hmac
 import json
 import secrets
 from pathlib import Path
@@ -32,6 +37,13 @@ USERS = [
     ("demo-treasurer", Role.TREASURER, "Ben"),
 ]
 DEVICE = "demo"
+DEMO_PASSWORD = "clubscore-demo"  # README.md names it: the demo is for trying the service on one machine
+
+
+def demo_token(username: str) -> str:
+    """The user's demo token: the same on every run with the same SECRET_KEY, unguessable without it."""
+    digest = hmac.new(settings.SECRET_KEY.encode(), f"clubscore-demo-token:{username}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()).decode().rstrip("=")
 
 
 def example_sheets(directory: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -73,7 +85,8 @@ class Command(BaseCommand):
     help = "Load a demo club with players, users with tokens, and finished sessions of every known variant."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--password", help="the users' password (default: a new random one, printed)")
+        parser.add_argument("--password", default=DEMO_PASSWORD, help=f"the users' password (default: {DEMO_PASSWORD})")
+        parser.add_argument("--new-tokens", action="store_true", help="random device tokens instead of the stable ones")
         parser.add_argument(
             "--examples",
             default=str(Path(settings.BASE_DIR) / "tests" / "data" / "examples"),
@@ -114,7 +127,8 @@ class Command(BaseCommand):
         self.stdout.write(f"{'user':<16} {'role':<10} {'password':<24} token (Authorization: Token <token>)")
         for username, role, _ in USERS:
             user, password = users[username]
-            key, _ = services.token_issue(user=user, device=DEVICE)
+            stable = None if options["new_tokens"] else demo_token(username)
+            key, _ = services.token_issue(user=user, device=DEVICE, key=stable)
             self.stdout.write(f"{username:<16} {role:<10} {password:<24} {key}")
 
     def _users(self, password: str | None) -> dict[str, tuple[Any, str]]:
@@ -123,6 +137,9 @@ class Command(BaseCommand):
         for username, _, _ in USERS:
             user, _ = User.objects.get_or_create(username=username, defaults={"email": f"{username}@example.org"})
             secret = password or secrets.token_urlsafe(12)
+            if user.check_password(secret):
+                out[username] = (user, secret)
+                continue
             user.set_password(secret)
             user.save(update_fields=["password"])
             out[username] = (user, secret)
