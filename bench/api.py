@@ -28,7 +28,7 @@ the replay of the session through the engine and the rewrite of its projection.
    floor. Targets: p95 < 50 ms, p99 < 150 ms.
 
 Every answer that is not a 201 is counted and printed. Afterwards every session's stored projection
-(settled hands, balances, pools, hand postings) is compared with a fresh replay of its sheet. The
+(settled hands, balances, pools) is compared with a fresh replay of its sheet. The
 peak RSS (VmHWM) of each gunicorn worker is read before the workers stop. Target: < 150 MB.
 Exits 1 when a request failed or a projection differs; a missed speed target only prints MISS.
 """
@@ -560,7 +560,7 @@ def main() -> int:
     ids = list(Session.objects.values_list("pk", flat=True))
     bad = projection_mismatches(ids)
     in_flight = IdempotencyRecord.objects.filter(state=IdempotencyRecord.State.IN_FLIGHT).count()
-    print(f"  {len(ids)} sessions: stored postings and projection equal a replay: {'yes' if not bad else 'NO'}")
+    print(f"  {len(ids)} sessions: stored projection equals a replay: {'yes' if not bad else 'NO'}")
     for line in bad[:10]:
         print(f"    {line}")
     print(f"  idempotency keys left in flight: {in_flight}")

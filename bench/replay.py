@@ -7,7 +7,7 @@ session (`ledger.engine.samples.random_sheet`) is imported into a fresh database
 `--database`, default clubscore_bench_replay, dropped at the end; or a temporary SQLite file with
 --sqlite). Then `ledger.services.hand_amend` replaces deal 1, alternately with two different hands
 with which all 40 deals stay valid, `--runs` times: each amendment locks the session, replays its 40
-deals through the engine, rewrites every hand's settled JSON and every posting, the session's
+deals through the engine, rewrites every hand's settled JSON that changed, the session's
 projection and version, and records the revision, in one transaction. Target: median < 50 ms.
 
 The floor, measured in the same run and interleaved with the amendments (so both see the same

@@ -1,12 +1,11 @@
-"""The ledger: clubs, who belongs to them, their players, sessions, hands and the postings they produced.
+"""The ledger: clubs, who belongs to them, their players, sessions and hands.
 
 Invariants (kept by `services.py`, the only module that writes, and by the database where it can):
 
 - A session's hands are numbered 1..n without gaps: unique (session, number), number >= 1.
-- `Posting` rows are a projection of the engine: for every session, the postings of kind `hand` are
-  exactly the transfers of a fresh replay of its hands, and those of kind `close` the division and
-  payments of its close. Every amount is positive (a CheckConstraint); a posting never goes from a
-  party to itself. A reopen does not delete a close's postings: it appends their reversal.
+- A hand's `settled` and a session's `balances`, `pools`, `next_deal` and `closing` are the engine's
+  projection: exactly what a fresh replay of its hands (and its close) gives. Movements of money are
+  the money ledger's, below.
 - `Session.version` starts at 1 and grows by one with every write to the session.
 - Tokens and idempotency records are stored per user; a token is kept only as its SHA-256.
 - The club's money ledger (`MoneyAccount`, `MoneyTransaction`, `MoneyEntry`) is written only by
@@ -215,43 +214,6 @@ class HandRevision(models.Model):
     class Meta:
         ordering = ["session", "number", "id"]
         indexes = [models.Index(fields=["session", "number"], name="revision_session_number")]
-
-
-class Posting(models.Model):
-    """One movement: counters a hand or a close moved, or minor units a close says to pay.
-
-    `party_from`/`party_to` are "0".."3" (seats) or "pool". `unit` is "counters" or a currency code.
-    """
-
-    class Kind(models.TextChoices):
-        HAND = "hand"
-        CLOSE = "close"
-        REVERSAL = "reversal"  # a reopen's reversal of a close's posting
-
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="postings")
-    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.CASCADE, related_name="postings")
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    party_from = models.CharField(max_length=4)
-    party_to = models.CharField(max_length=4)
-    amount = models.BigIntegerField()
-    unit = models.CharField(max_length=8, default="counters")
-    reason = models.CharField(max_length=16)
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["id"]
-        constraints = [
-            models.CheckConstraint(condition=Q(amount__gt=0), name="posting_amount_positive"),
-            models.CheckConstraint(condition=~Q(party_from=models.F("party_to")), name="posting_not_to_itself"),
-            models.CheckConstraint(
-                condition=Q(party_from__in=["0", "1", "2", "3", "pool"]) & Q(party_to__in=["0", "1", "2", "3", "pool"]),
-                name="posting_parties_known",
-            ),
-            models.CheckConstraint(
-                condition=Q(kind="hand", hand__isnull=False) | (~Q(kind="hand") & Q(hand__isnull=True)),
-                name="posting_hand_iff_kind_hand",
-            ),
-        ]
 
 
 class DeviceToken(models.Model):

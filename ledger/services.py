@@ -3,11 +3,11 @@ or none, and may not be called inside another transaction.
 
 A write to a session locks the session row (`select_for_update`; several rows in primary-key order),
 checks the caller's role under the lock, replays the session through the engine and stores the
-engine's projection (each hand's settled JSON, the hand postings, the session's balances, pools and
-next deal), then bumps the session's version. Recording a hand changes no earlier deal, so
-`hand_record` replays the earlier hands and writes only the new one; amending, undoing, closing and
-reopening compare every hand with the replay and rewrite what changed. The engine computes every
-counter; nothing here does arithmetic on counters.
+engine's projection (each hand's settled JSON, the session's balances, pools and next deal), then
+bumps the session's version. Recording a hand changes no earlier deal, so `hand_record` replays the
+earlier hands and writes only the new one; amending, undoing, closing and reopening compare every
+hand with the replay and rewrite what changed. The engine computes every counter; nothing here does
+arithmetic on counters.
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ from .models import (
     HandRevision,
     Membership,
     Player,
-    Posting,
     Role,
     Seat,
     Session,
@@ -185,16 +184,20 @@ def _replay(
     return sheet, run, settled
 
 
-def _party(value: Any) -> str:
-    return str(value)
+def _check_hand_amounts(result: SettledHand) -> None:
+    """A hand's movements must fit the 64-bit columns they reach (the statistics, the money ledger)."""
+    for t in result.transfers:
+        if t.counters > MAX_AMOUNT:
+            raise EngineError(
+                "invalid_hand", {"adjustments": [f"a movement above {MAX_AMOUNT} counters"]}, result.number
+            )
 
 
-def _bounded(amount: int, number: int | None) -> int:
-    if amount > MAX_AMOUNT:
-        if number is None:
-            raise EngineError("invalid_sheet", {"stake": [f"an amount above {MAX_AMOUNT} cannot be stored"]})
-        raise EngineError("invalid_hand", {"adjustments": [f"a movement above {MAX_AMOUNT} counters"]}, number)
-    return amount
+def _check_close_amounts(closing: dict[str, Any]) -> None:
+    """The close's division and payments must fit them too: refused here, not in the background."""
+    amounts = [*closing["division"], *(p["cents"] for p in closing.get("payments", []))]
+    if any(amount > MAX_AMOUNT for amount in amounts):
+        raise EngineError("invalid_sheet", {"stake": [f"an amount above {MAX_AMOUNT} cannot be stored"]})
 
 
 def _write_projection(
@@ -206,51 +209,27 @@ def _write_projection(
     bump: bool = True,
     fresh: Sequence[Hand] = (),
 ) -> None:
-    """Store the replay: each hand's settled JSON, the hand postings, the session's state; version + 1.
+    """Store the replay: each hand's settled JSON, the session's state; version + 1.
 
-    Only what the replay changed is written: a hand's settled JSON when it differs, and its postings
-    when its transfers differ (`fresh` hands, just created, get theirs). Rewriting every posting of
-    the session made each write cost as much as the whole evening (bench/README.md); the projection
-    still equals a replay, because every hand whose movements changed is rewritten.
+    Only what the replay changed is written: a hand's settled JSON when it differs (`fresh` hands,
+    just created, already hold theirs). Rewriting every hand made each write cost as much as the
+    whole evening (bench/README.md); the projection still equals a replay, because every hand whose
+    result changed is rewritten.
     """
     fresh_ids = {h.pk for h in fresh}
     changed: list[Hand] = []
-    reposted: list[Hand] = []
-    postings: list[Posting] = []
     for hand, result in zip(hands, settled, strict=True):
+        if hand.pk in fresh_ids:
+            _check_hand_amounts(result)
+            continue
         as_json = result.as_json()
-        new = hand.pk in fresh_ids
-        if not new and hand.settled != as_json:
-            moved = (hand.settled or {}).get("transfers") != as_json["transfers"]
+        if hand.settled != as_json:
+            _check_hand_amounts(result)
             hand.settled = as_json
             changed.append(hand)
-            if moved:
-                reposted.append(hand)
-                new = True
-        if new:
-            postings.extend(_hand_postings(session, hand, result))
     if changed:
         Hand.objects.bulk_update(changed, ["settled"])
-    if reposted:
-        Posting.objects.filter(kind=Posting.Kind.HAND, hand__in=reposted).delete()
-    if postings:
-        Posting.objects.bulk_create(postings)
     _store_state(session, run, len(hands), bump=bump, fields=None)  # callers may have set other fields
-
-
-def _hand_postings(session: Session, hand: Hand, result: SettledHand) -> list[Posting]:
-    return [
-        Posting(
-            session=session,
-            hand=hand,
-            kind=Posting.Kind.HAND,
-            party_from=_party(t.frm),
-            party_to=_party(t.to),
-            amount=_bounded(t.counters, result.number),
-            reason=t.reason,
-        )
-        for t in result.transfers
-    ]
 
 
 STATE_FIELDS = ["hands_count", "balances", "pools", "next_deal", "version", "updated_at"]
@@ -271,35 +250,6 @@ def _store_state(
         session.version += 1
     session.updated_at = timezone.now()
     session.save(update_fields=fields)
-
-
-def _close_postings(session: Session, closing: dict[str, Any]) -> list[Posting]:
-    """The close's movements: the division of the pools (counters) and the payments (minor units)."""
-    out = [
-        Posting(
-            session=session,
-            kind=Posting.Kind.CLOSE,
-            party_from="pool",
-            party_to=str(seat),
-            amount=_bounded(share, None),
-            reason="division",
-        )
-        for seat, share in enumerate(closing["division"])
-        if share
-    ]
-    for payment in closing.get("payments", []):
-        out.append(
-            Posting(
-                session=session,
-                kind=Posting.Kind.CLOSE,
-                party_from=_party(payment["from"]),
-                party_to=_party(payment["to"]),
-                amount=_bounded(payment["cents"], None),
-                unit=closing["currency"],
-                reason="payment",
-            )
-        )
-    return out
 
 
 # --- sessions --------------------------------------------------------------------------------------
@@ -412,14 +362,14 @@ def session_close(
         session.closing = settlement["close"]
         session.closed_by = actor
         session.closed_at = timezone.now()
+        _check_close_amounts(session.closing)
         _write_projection(session, hands, settled, run)
-        Posting.objects.bulk_create(_close_postings(session, session.closing))
         followup_request(session=session)
     return session, settlement
 
 
 def session_reopen(*, actor: AbstractBaseUser, session_id: int, expected_version: int | None) -> Session:
-    """Open a closed session again (treasurers and above), reversing its close's postings."""
+    """Open a closed session again (treasurers and above); its money's reversal follows in the background."""
     with transaction.atomic(durable=True):
         session = _lock_session(session_id, actor, Role.TREASURER)
         if session.status != Session.Status.CLOSED:
@@ -428,24 +378,6 @@ def session_reopen(*, actor: AbstractBaseUser, session_id: int, expected_version
         claimant = Session.objects.filter(carry_pools_from=session).values_list("pk", flat=True).first()
         if claimant is not None:
             raise PoolsClaimed(f"session {claimant} claimed the pools this session carried")
-        last_reversal = (
-            Posting.objects.filter(session=session, kind=Posting.Kind.REVERSAL).order_by("-pk").values("pk").first()
-        )
-        closing = Posting.objects.filter(session=session, kind=Posting.Kind.CLOSE).order_by("pk")
-        if last_reversal:
-            closing = closing.filter(pk__gt=last_reversal["pk"])
-        Posting.objects.bulk_create(
-            Posting(
-                session=session,
-                kind=Posting.Kind.REVERSAL,
-                party_from=p.party_to,
-                party_to=p.party_from,
-                amount=p.amount,
-                unit=p.unit,
-                reason=p.reason,
-            )
-            for p in closing
-        )
         session.status = Session.Status.OPEN
         session.close = None
         session.closing = None
@@ -548,7 +480,7 @@ def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any, closed_
         )
         _write_projection(session, hands, settled, run, bump=False, fresh=hands)
         if closed:
-            Posting.objects.bulk_create(_close_postings(session, session.closing))
+            _check_close_amounts(session.closing)
             followup_request(session=session)
     return session
 
@@ -588,10 +520,11 @@ def _hand_record(actor: AbstractBaseUser, session_id: int, hand: Any, client_key
             raise InvalidRequest.field("hands", f"a session has at most {settings.MAX_SESSION_HANDS} hands")
         raw = _without_number(hand)
         # A deal settles from the deals before it only: recording one changes no earlier hand, so
-        # only the new hand's row and postings are written (and only the earlier sheet is read).
+        # only the new hand's row is written (and only the earlier sheet is read).
         raws = list(Hand.objects.filter(session=session).order_by("number").values_list("raw", flat=True))
         _, run, settled = _replay(session, [*raws, raw], names=SEAT_NAMES)
         result = settled[-1]
+        _check_hand_amounts(result)
         new = Hand.objects.create(
             session=session,
             number=len(raws) + 1,
@@ -600,9 +533,6 @@ def _hand_record(actor: AbstractBaseUser, session_id: int, hand: Any, client_key
             client_key=client_key,
             recorded_by=actor,
         )
-        postings = _hand_postings(session, new, result)
-        if postings:
-            Posting.objects.bulk_create(postings)
         _store_state(session, run, new.number)
         HandRevision.objects.create(
             session=session,

@@ -18,7 +18,7 @@ from ledger import selectors, services
 from ledger.engine import EngineError, settle
 from ledger.engine.samples import random_hand, random_sheet
 from ledger.engine.variants import get_variant, variant_names
-from ledger.models import Club, Hand, Player, Posting, Role, Session
+from ledger.models import Club, Hand, Player, Role, Session
 from tests.conftest import EXAMPLES, example_names, load_json
 
 PASSWORD = "bars-pass-1234"
@@ -127,16 +127,6 @@ def assert_projection(session: Session) -> None:
     assert session.hands_count == len(hands)
     assert session.balances == settlement["balances"]
     assert session.pools == settlement["pools"]
-    stored = sorted(
-        (p.hand.number, p.party_from, p.party_to, p.amount, p.reason)
-        for p in Posting.objects.filter(session=session, kind=Posting.Kind.HAND).select_related("hand")
-    )
-    replayed = sorted(
-        (h["number"], str(t["from"]), str(t["to"]), t["counters"], t["reason"])
-        for h in settlement["hands"]
-        for t in h["transfers"]
-    )
-    assert stored == replayed
     assert session.closing == settlement.get("close")
 
 

@@ -1,7 +1,7 @@
 """The database connection is lost in the middle of recording a hand.
 
 Whatever the moment, the client gets an error answer (never a 201 for a hand that is not there), the
-database holds the whole hand or nothing of it (no hand row without its postings, revision,
+database holds the whole hand or nothing of it (no hand row without its revision,
 projection and version), the Idempotency-Key is released, and a retry with the same key records the
 hand exactly once; a second retry replays that answer.
 
@@ -27,7 +27,7 @@ import psycopg
 import pytest
 from django.db import OperationalError, connection, connections
 
-from ledger.models import Hand, HandRevision, IdempotencyRecord, Posting
+from ledger.models import Hand, HandRevision, IdempotencyRecord
 from tests.api.conftest import Api
 from tests.ledger_fixtures import AMERICAN_HANDS, assert_projection, fresh, record_all
 
@@ -52,7 +52,6 @@ def phone(admin: Any, api_for: Callable[..., Api]) -> Api:
 def assert_nothing_of_deal_2(session: Any, key: str) -> None:
     assert list(Hand.objects.filter(session=session).values_list("number", flat=True)) == [1]
     assert not HandRevision.objects.filter(session=session, number=2).exists()
-    assert not Posting.objects.filter(session=session, hand__number=2).exists()
     assert fresh(session).version == 2
     assert fresh(session).hands_count == 1
     assert_projection(session)
@@ -97,14 +96,14 @@ def _blocked_by(blocker: psycopg.Connection, timeout: float = 20) -> int:
 @postgres_only
 def test_backend_killed_while_the_request_holds_the_session_lock(phone: Api, admin: Any, session: Any) -> None:
     record_all(admin, session, AMERICAN_HANDS[:1])
-    assert Posting.objects.filter(session=session).exists()  # deal 1's postings: the request must leave them
+    assert Hand.objects.filter(session=session).exists()  # deal 1: the request must leave it
     key = str(uuid.uuid4())
     params = connection.get_connection_params()
     params.pop("cursor_factory", None)
     params.pop("context", None)
     with psycopg.connect(**params) as blocker:
         # Lock the revisions' table against writers: the request takes the session lock, writes the new
-        # hand, its postings and the session's projection, then stops at the hand's revision, half-way
+        # hand and the session's projection, then stops at the hand's revision, half-way
         # through its transaction.
         blocker.execute("LOCK TABLE ledger_handrevision IN EXCLUSIVE MODE")
         answer: dict[str, Any] = {}
@@ -133,15 +132,14 @@ def test_backend_killed_while_the_request_holds_the_session_lock(phone: Api, adm
 # --- a hook drops the connection before one statement of the write --------------------------------
 
 # Each statement of a hand's recording, in the order it runs: the claim of the key (autocommitted),
-# then in one transaction the session lock, the hand, its postings (only the new hand's: the others
-# stay as they are), the session's projection and the revision; then, autocommitted, the key's answer.
+# then in one transaction the session lock, the hand (only the new one: the others stay as they are),
+# the session's projection and the revision; then, autocommitted, the key's answer.
 STATEMENTS: dict[str, Callable[[str], bool]] = {
     "claim the key": lambda sql: sql.startswith('INSERT INTO "ledger_idempotencyrecord"'),
     # services._lock_session, with the actor's role (SQLite has no FOR UPDATE: its write lock comes
     # with BEGIN IMMEDIATE)
     "lock the session": lambda sql: sql.startswith('SELECT "ledger_session"') and '"actor_role"' in sql,
     "insert the hand": lambda sql: sql.startswith('INSERT INTO "ledger_hand" '),
-    "insert the postings": lambda sql: sql.startswith('INSERT INTO "ledger_posting"'),
     "update the session": lambda sql: sql.startswith('UPDATE "ledger_session"'),
     "insert the revision": lambda sql: sql.startswith('INSERT INTO "ledger_handrevision"'),
 }

@@ -30,7 +30,6 @@ from ledger.models import (
     IdempotencyRecord,
     Membership,
     Player,
-    Posting,
     Seat,
     Session,
 )
@@ -39,7 +38,7 @@ from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, fresh, record_all
 
 pytestmark = pytest.mark.django_db
 
-MODELS = [Club, Membership, Player, Session, Seat, Hand, HandRevision, Posting, DeviceToken, get_user_model()]
+MODELS = [Club, Membership, Player, Session, Seat, Hand, HandRevision, DeviceToken, get_user_model()]
 
 
 class Target:
