@@ -5,9 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from ledger.engine.variants import get_variant
 from ledger.followup import background_state
 from ledger.models import Club, DeviceToken, Hand, HandRevision, Player, Session
-from ledger.selectors import session_players
+from ledger.selectors import session_first_hand, session_players
 
 SETTLED_FIELDS = ("dealer", "double", "transfers", "deltas", "pool_delta", "balances", "pools")
 
@@ -47,6 +48,7 @@ def session_json(session: Session) -> dict[str, Any]:
         "balances": session.balances,
         "pools": session.pools,
         "next": session.next_deal,
+        "next_legal": next_legal(session),
         "hands": session.hands_count,
         "carried_in": session.pools_in,
         "carry_pools_from": session.carry_pools_from_id,
@@ -57,6 +59,17 @@ def session_json(session: Session) -> dict[str, Any]:
         "closed_at": timestamp(session.closed_at),
         "background": background_state(session),
     }
+
+
+def next_legal(session: Session) -> dict[str, Any] | None:
+    """What the next deal may be under the session's own rules: the bids allowed now (`api.md`, "Additions")."""
+    if session.next_deal is None:
+        return None
+    variant = get_variant(session.variant)
+    number = session.next_deal["number"]
+    first = session_first_hand(session=session) if number > 1 and variant.new_state() is not None else None
+    bids = variant.legal_bids(number, variant.parse_options(session.rules or {}), variant.recall(first))
+    return {"number": number, "bids": bids}
 
 
 def hand_json(hand: Hand, version: int) -> dict[str, Any]:

@@ -56,6 +56,26 @@ class NextDeal(serializers.Serializer):
     double = serializers.BooleanField()
 
 
+class LegalBid(serializers.Serializer):
+    code = serializers.CharField()
+    label = serializers.CharField()
+    fields = serializers.DictField(
+        child=serializers.ChoiceField(choices=["required", "optional", "forbidden"]),
+        help_text="every hand field -> required, optional or forbidden under this session's rules",
+    )
+    trumps = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="the trumps allowed now (a bid with a trump)"
+    )
+    trumps_turned = serializers.BooleanField(
+        required=False, help_text="true: this deal's turned suit is allowed as well (a simple in belle or petite)"
+    )
+
+
+class NextLegal(serializers.Serializer):
+    number = serializers.IntegerField()
+    bids = LegalBid(many=True, help_text="the bids allowed on this deal, in rank order")
+
+
 class SessionOut(serializers.Serializer):
     id = serializers.IntegerField()
     club = serializers.IntegerField()
@@ -70,6 +90,9 @@ class SessionOut(serializers.Serializer):
     balances = serializers.ListField(child=serializers.IntegerField())
     pools = serializers.ListField(child=serializers.IntegerField())
     next = NextDeal(allow_null=True, help_text="the deal that may be recorded next; null when none may")
+    next_legal = NextLegal(
+        allow_null=True, help_text="what is legal for that deal under the session's rules; null when none may follow"
+    )
     hands = serializers.IntegerField(help_text="how many deals are recorded")
     carried_in = serializers.ListField(child=serializers.IntegerField())
     carry_pools_from = serializers.IntegerField(allow_null=True)

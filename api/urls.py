@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
-from . import money, stats, views
+from . import money, stats, variants, views
 from .errors import api_not_found
 
 
@@ -47,6 +47,8 @@ v1 = [
     path("clubs/<id:club_id>/payments/", money.PaymentListView.as_view(), name="club-payments"),
     path("players/<id:player_id>/statement/", money.StatementView.as_view(), name="player-statement"),
     path("settle/", views.SettleView.as_view(), name="settle"),
+    path("variants/", variants.VariantListView.as_view(), name="variants"),
+    path("variants/<str:name>/", variants.VariantDetailView.as_view(), name="variant"),
 ]
 
 urlpatterns = [

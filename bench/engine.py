@@ -21,18 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ledger.engine import settle
-from ledger.engine.samples import random_sheet
+from ledger.engine.samples import PLAYABLE_RULES, random_sheet
 from ledger.engine.variants import variant_names
 
-RULES = {
-    "french": {
-        "neuf": {
-            "base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 20),
-            "extra": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 5),
-        }
-    },
-    "russian": {"nine": {"base": 30, "extra": 5}, "misere": 40},
-}
+RULES = PLAYABLE_RULES
 DEALS = {"american": 12, "fontainebleau": 12, "french": 40, "russian": 40}
 
 

@@ -177,3 +177,8 @@ def token_list(*, user: AbstractBaseUser) -> QuerySet[DeviceToken]:
     return DeviceToken.objects.filter(user_id=user.pk, revoked_at__isnull=True, expires_at__gt=timezone.now()).order_by(
         "-created_at", "-id"
     )
+
+
+def session_first_hand(*, session: Session) -> Any:
+    """Deal 1 as recorded (its turned suit is belle for the rest of a French or Russian game), or None."""
+    return Hand.objects.filter(session=session, number=1).values_list("raw", flat=True).first()

@@ -6,7 +6,6 @@ settlement JSON out, or an `EngineError` naming the hand, the field and the rule
 
 from __future__ import annotations
 
-import gc
 from typing import Any
 
 from .closing import close_session
@@ -34,20 +33,8 @@ def settlement_json(sheet: Sheet, run: Replay, hands: list[Any]) -> dict[str, An
 
 
 def settle(raw: Any) -> dict[str, Any]:
-    """The settlement JSON of a raw score sheet.
-
-    The cyclic garbage collector is paused meanwhile: a settlement builds many small objects and no
-    reference cycles, and the collector's passes over them took a fifth of a 40-deal sheet's time
-    (bench/engine.py). It is switched back on even when the sheet is refused.
-    """
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        sheet = parse_sheet(raw)
-        run = Replay(sheet)
-        hands = list(run)
-        return settlement_json(sheet, run, hands)
-    finally:
-        if paused:
-            gc.enable()
+    """The settlement JSON of a raw score sheet."""
+    sheet = parse_sheet(raw)
+    run = Replay(sheet)
+    hands = list(run)
+    return settlement_json(sheet, run, hands)

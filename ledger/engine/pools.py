@@ -26,6 +26,9 @@ class SinglePool:
     def as_tuple(self) -> tuple[int, ...]:
         return (self.amount,)
 
+    def copy(self) -> SinglePool:
+        return SinglePool((self.amount,))
+
     def feed(self, amount: int) -> None:
         self.amount += amount
 
@@ -62,6 +65,9 @@ class AmericanPools:
 
     def as_tuple(self) -> tuple[int, ...]:
         return tuple(self.pools)
+
+    def copy(self) -> AmericanPools:
+        return AmericanPools(tuple(self.pools), self.limit)
 
     def _full(self, amount: int) -> bool:
         return self.limit is not None and amount >= self.limit

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .errors import INVALID_HAND, EngineError
+from .messages import text
 from .sheet import POOL, Hand, SettledHand, Sheet, Transfer
 from .variants import get_variant
 from .variants.base import Deal
@@ -32,18 +33,15 @@ def _step(frm: Any, to: Any, reason: str) -> int:
     raise AssertionError(f"a transfer {frm}->{to} for {reason} fits no step of §0.9")
 
 
-_RANKS: dict[tuple[Any, Any, str], int] = {}
+def _place(party: Any) -> int:
+    """A party's place in the order: the seats 0-3, then the pool."""
+    return 4 if party == POOL else party
 
 
-def _rank(move: tuple[Any, Any, str]) -> int:
-    """A movement's place in the order of §0.9 as one integer: step, payer, payee, reason."""
-    rank = _RANKS.get(move)
-    if rank is None:
-        frm, to, reason = move
-        step = _step(frm, to, reason)
-        rank = ((step * 5 + (4 if frm == POOL else frm)) * 5 + (4 if to == POOL else to)) * 16 + _REASON_ORDER[reason]
-        _RANKS[move] = rank
-    return rank
+def _order(move: tuple[Any, Any, str]) -> tuple[int, int, int, int]:
+    """A movement's place in the order of §0.9: step, payer, payee, reason."""
+    frm, to, reason = move
+    return _step(frm, to, reason), _place(frm), _place(to), _REASON_ORDER[reason]
 
 
 def order_transfers(
@@ -52,26 +50,18 @@ def order_transfers(
     """Sum movements with the same (from, to, reason) and put them in the order of §0.9."""
     summed: dict[tuple[Any, Any, str], int] = {}
     for frm, to, counters, reason in moves:
-        move = (frm, to, reason)
-        if move in summed:
-            summed[move] += counters
-        else:
-            summed[move] = counters
-    # Sorted by one integer each (ranks are distinct for distinct movements), so the sort compares
-    # integers in C; tuple.__new__ builds the NamedTuple without its Python-level __new__.
-    ranks = _RANKS
-    ranked = [(ranks.get(move) or _rank(move), move, counters) for move, counters in summed.items()]
-    ranked.sort()
-    ordered = [_new(Transfer, (move[0], move[1], counters, move[2])) for _, move, counters in ranked]
+        summed[frm, to, reason] = summed.get((frm, to, reason), 0) + counters
+    ordered = [Transfer(frm, to, counters, reason) for (frm, to, reason), counters in sorted(summed.items(), key=_key)]
     if adjustments:
         merged: dict[tuple[Any, Any], int] = {}
         for frm, to, counters, _reason in adjustments:
             merged[frm, to] = merged.get((frm, to), 0) + counters
-        ordered.extend(_new(Transfer, (frm, to, n, "adjustment")) for (frm, to), n in merged.items())
+        ordered.extend(Transfer(frm, to, n, "adjustment") for (frm, to), n in merged.items())
     return tuple(ordered)
 
 
-_new = tuple.__new__
+def _key(item: tuple[tuple[Any, Any, str], int]) -> tuple[int, int, int, int]:
+    return _order(item[0])
 
 
 def _apply_adjustments(deal: Deal, hand: Hand, number: int) -> list[tuple[Any, Any, int, str]]:
@@ -81,11 +71,8 @@ def _apply_adjustments(deal: Deal, hand: Hand, number: int) -> list[tuple[Any, A
     for i, adj in enumerate(hand.adjustments, 1):
         if adj.frm == POOL:
             if adj.counters > pools.total:
-                raise EngineError(
-                    INVALID_HAND,
-                    {"adjustments": [f"adjustment {i} takes {adj.counters} from the pool, which holds {pools.total}"]},
-                    number,
-                )
+                message = text("hand.adjustment.pool", i=i, counters=adj.counters, held=pools.total)
+                raise EngineError(INVALID_HAND, {"adjustments": [message]}, number)
             pools.withdraw(adj.counters)
         elif adj.to == POOL:
             pools.feed(adj.counters)
@@ -109,10 +96,17 @@ class Replay:
             yield self.settle_next(raw)
 
     def settle_next(self, raw: Any) -> SettledHand:
-        """Check and settle the next deal of the sheet (or a hand about to be recorded)."""
-        variant, options, pools = self.variant, self.sheet.options, self.pools
+        """Check and settle the next deal of the sheet (or a hand about to be recorded).
+
+        A refused hand changes nothing: the hand is checked whole before a counter moves, and a hand
+        whose adjustments take from the pool, which only its settlement can judge, is settled on a copy
+        of the pools that replaces them once it is accepted.
+        """
+        variant, options = self.variant, self.sheet.options
         number = self.number + 1
         hand = variant.validate_hand(raw, number, options, self.state)
+        takes_from_pool = any(adj.frm == POOL for adj in hand.adjustments)
+        pools = self.pools.copy() if takes_from_pool else self.pools
         pools_before = pools.total
         dealer = variant.dealer(self.sheet.first_dealer, number)
         double = variant.is_double(number)
@@ -120,23 +114,33 @@ class Replay:
         variant.settle_deal(deal, self.state)
         adjustments = _apply_adjustments(deal, hand, number) if hand.adjustments else None
         transfers = order_transfers(deal.moves, adjustments)
-        deltas = [0, 0, 0, 0, 0]  # the four seats, and the pool at index 4
-        for frm, to, counters, _ in transfers:
-            deltas[4 if frm == POOL else frm] -= counters
-            deltas[4 if to == POOL else to] += counters
-        pool_delta = deltas.pop()
+        deltas = [0, 0, 0, 0]
+        pool_delta = 0
+        for transfer in transfers:
+            if transfer.frm == POOL:
+                pool_delta -= transfer.counters
+            else:
+                deltas[transfer.frm] -= transfer.counters
+            if transfer.to == POOL:
+                pool_delta += transfer.counters
+            else:
+                deltas[transfer.to] += transfer.counters
         if pools.total - pools_before != pool_delta:  # the variant moved pools it did not record
             raise AssertionError(f"deal {number}: pools moved {pools.total - pools_before}, transfers say {pool_delta}")
-        balances = self.balances
-        balances[0] += deltas[0]
-        balances[1] += deltas[1]
-        balances[2] += deltas[2]
-        balances[3] += deltas[3]
+        self.pools = pools
+        variant.remember(self.state, hand, number)
+        self.balances = [b + d for b, d in zip(self.balances, deltas, strict=True)]
         self.number = number
-        return _new(  # SettledHand(number, dealer, double, transfers, deltas, pool_delta, balances, pools)
-            SettledHand,
-            (number, dealer, double, transfers, tuple(deltas), pool_delta, tuple(balances), pools.as_tuple()),
+        return SettledHand(
+            number, dealer, double, transfers, tuple(deltas), pool_delta, tuple(self.balances), pools.as_tuple()
         )
+
+    def legal_next(self) -> list[dict[str, Any]] | None:
+        """The bids the next deal may have under the sheet's rules (None when no deal may follow)."""
+        number = self.number + 1
+        if not self.variant.next_deal_allowed(number, self.sheet.options):
+            return None
+        return self.variant.legal_bids(number, self.sheet.options, self.state)
 
     def next_deal(self) -> dict[str, Any] | None:
         """The deal that may be recorded next: its number, dealer and whether it is a double."""

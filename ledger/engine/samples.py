@@ -7,7 +7,6 @@ by construction, and a new variant is covered the day it lands.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -15,9 +14,20 @@ from .errors import EngineError
 from .replay import Replay
 from .sheet import SHEET_FORMAT, SUITS, parse_sheet
 from .variants import get_variant
-from .variants.base import DISCARD_BIDS, O, Variant
+from .variants.base import O, Variant
 
 PLAYERS = ["Ann", "Ben", "Cleo", "Dan"]
+# House rules under which every bid of every variant may be played (the French neuf, the Russian nine
+# and misère need their amounts).
+PLAYABLE_RULES: dict[str, dict[str, Any]] = {
+    "french": {
+        "neuf": {
+            "base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 20),
+            "extra": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 5),
+        }
+    },
+    "russian": {"nine": {"base": 30, "extra": 5}, "misere": 40},
+}
 
 
 def _tricks(rng: random.Random, total: int, bidder: int | None, variant: Variant, bid: str) -> list[int]:
@@ -64,7 +74,7 @@ def random_hand(variant: Variant, rng: random.Random, adjust_rate: float = 0.05)
     if "partner" in hand and "bidder" in hand and hand["partner"] == hand["bidder"]:
         hand["partner"] = (hand["bidder"] + rng.choice((1, 2, 3))) % 4
     if "tricks" in table:
-        total = 12 if bid in DISCARD_BIDS else 13
+        total = 12 if variant.declaration.bid[bid].discard else 13
         if (hand.get("conceded") or "revoke" in hand) and rng.random() < 0.5:
             total = rng.randint(0, total)
         hand["tricks"] = _tricks(rng, total, hand.get("bidder"), variant, bid)
@@ -112,11 +122,9 @@ def random_sheet(
             break
         for _attempt in range(1000):
             hand = random_hand(variant, rng, adjust_rate)
-            saved = (copy.deepcopy(run.pools), copy.deepcopy(run.state))
             try:
-                run.settle_next(hand)
+                run.settle_next(hand)  # a refused hand changes nothing
             except EngineError:
-                run.pools, run.state = saved
                 continue
             sheet["hands"].append(hand)
             break

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal, NamedTuple
 
-from .errors import EngineError, sheet_error
+from .errors import sheet_error
+from .messages import text
 
 SHEET_FORMAT = "clubscore-sheet/1"
 SETTLEMENT_FORMAT = "clubscore-settlement/1"
@@ -21,12 +22,13 @@ POOL: Literal["pool"] = "pool"
 Party = int | Literal["pool"]
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠", "none": "NT"}
 SEATS = (0, 1, 2, 3)
 
 SHEET_KEYS = ("format", "variant", "rules", "players", "first_dealer", "pools", "stake", "hands", "close")
 REQUIRED_SHEET_KEYS = ("format", "variant", "players", "first_dealer", "hands")
-# At most 9 digits before the point: int() refuses strings of 4,300 digits, and money is stored in 64 bits.
-_PER_COUNTER = re.compile(r"\d{1,9}(\.\d{1,6})?")
+# ASCII digits only ("1٠" is no 10); at most 9 before the point: money is stored in 64 bits.
+_PER_COUNTER = re.compile(r"[0-9]{1,9}(\.[0-9]{1,6})?")
 _CURRENCY = re.compile(r"[A-Z]{3}")
 
 
@@ -50,8 +52,7 @@ class Adjustment:
 class Hand(NamedTuple):
     """One deal as recorded, checked and with its defaults filled in.
 
-    An immutable record like the frozen dataclasses here, but a NamedTuple: one is built for every
-    deal of every replay, and a tuple is built several times faster (bench/engine.py).
+    An immutable record; a NamedTuple because one is built for every deal of every replay.
     """
 
     bid: str
@@ -102,7 +103,7 @@ class Transfer(NamedTuple):
     reason: str
 
     def as_json(self) -> dict[str, Any]:
-        return {"from": self[0], "to": self[1], "counters": self[2], "reason": self[3]}
+        return {"from": self.frm, "to": self.to, "counters": self.counters, "reason": self.reason}
 
 
 class SettledHand(NamedTuple):
@@ -119,43 +120,37 @@ class SettledHand(NamedTuple):
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "number": self[0],
-            "dealer": self[1],
-            "double": self[2],
-            "transfers": [
-                {"from": frm, "to": to, "counters": counters, "reason": reason} for frm, to, counters, reason in self[3]
-            ],
-            "deltas": list(self[4]),
-            "pool_delta": self[5],
-            "balances": list(self[6]),
-            "pools": list(self[7]),
+            "number": self.number,
+            "dealer": self.dealer,
+            "double": self.double,
+            "transfers": [t.as_json() for t in self.transfers],
+            "deltas": list(self.deltas),
+            "pool_delta": self.pool_delta,
+            "balances": list(self.balances),
+            "pools": list(self.pools),
         }
 
 
 def parse_stake(raw: Any) -> Stake:
     if not isinstance(raw, dict) or set(raw) != {"currency", "per_counter"}:
-        raise sheet_error("stake", "`stake` must be an object with exactly `currency` and `per_counter`")
+        raise sheet_error("stake", text("sheet.stake"))
     currency, per_counter = raw["currency"], raw["per_counter"]
     if not isinstance(currency, str) or not _CURRENCY.fullmatch(currency):
-        raise sheet_error("stake", "`stake.currency` must be three upper-case letters (an ISO 4217 code)")
+        raise sheet_error("stake", text("sheet.stake.currency"))
     if not isinstance(per_counter, str) or not _PER_COUNTER.fullmatch(per_counter):
-        raise sheet_error(
-            "stake",
-            '`stake.per_counter` must be a decimal string such as "0.01": 1 to 9 digits, optionally a point'
-            " and 1 to 6 digits",
-        )
+        raise sheet_error("stake", text("sheet.stake.per_counter"))
     value = Decimal(per_counter)
     if value <= 0:
-        raise sheet_error("stake", "`stake.per_counter` must be greater than 0")
+        raise sheet_error("stake", text("sheet.stake.positive"))
     return Stake(currency, value)
 
 
 def parse_close(raw: Any) -> Close:
     if not isinstance(raw, dict) or set(raw) - {"pools"}:
-        raise sheet_error("close", '`close` must be {} or {"pools": "divide"} or {"pools": "carry"}')
+        raise sheet_error("close", text("sheet.close"))
     pools = raw.get("pools", "divide")
     if pools not in ("divide", "carry"):
-        raise sheet_error("close", '`close.pools` must be "divide" or "carry"')
+        raise sheet_error("close", text("sheet.close.pools"))
     return Close(pools)
 
 
@@ -164,41 +159,41 @@ def parse_sheet(raw: Any) -> Sheet:
     from .variants import get_variant, variant_names
 
     if not isinstance(raw, dict):
-        raise sheet_error("sheet", "a score sheet must be a JSON object")
+        raise sheet_error("sheet", text("sheet.not_object"))
     for key in raw:
         if key not in SHEET_KEYS:
-            raise sheet_error(key, f"`{key}` is not a field of a score sheet")
+            raise sheet_error(key, text("sheet.unknown_key", key=key))
     for key in REQUIRED_SHEET_KEYS:
         if key not in raw:
-            raise sheet_error(key, f"`{key}` is required")
+            raise sheet_error(key, text("sheet.required", key=key))
     if raw["format"] != SHEET_FORMAT:
-        raise sheet_error("format", f'`format` must be "{SHEET_FORMAT}"')
+        raise sheet_error("format", text("sheet.format", format=SHEET_FORMAT))
     name = raw["variant"]
     if not isinstance(name, str) or name not in variant_names():
-        raise sheet_error("variant", "`variant` must be one of " + ", ".join(variant_names()))
+        raise sheet_error("variant", text("sheet.variant", variants=", ".join(variant_names())))
     variant = get_variant(name)
     players = raw["players"]
-    if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
-        raise sheet_error("players", "`players` must be four names (strings), by seat")
+    if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) and p.strip() for p in players):
+        raise sheet_error("players", text("sheet.players"))
     if not is_seat(raw["first_dealer"]):
-        raise sheet_error("first_dealer", "`first_dealer` must be a seat 0-3")
+        raise sheet_error("first_dealer", text("sheet.first_dealer"))
     pools = raw.get("pools", [])
     if pools is None:
         pools = []
     if not isinstance(pools, list) or not all(is_int(p) and p >= 0 for p in pools):
-        raise sheet_error("pools", "`pools` must be a list of whole counter amounts, each 0 or more")
+        raise sheet_error("pools", text("sheet.pools"))
     if not variant.multi_pool and len(pools) > 1:
-        raise sheet_error("pools", f"{variant.title} has one pool: `pools` takes at most one amount")
+        raise sheet_error("pools", text("sheet.one_pool", title=variant.title))
     stake = parse_stake(raw["stake"]) if raw.get("stake") is not None else None
     hands = raw["hands"]
     if not isinstance(hands, list):
-        raise sheet_error("hands", "`hands` must be a list of hands")
+        raise sheet_error("hands", text("sheet.hands"))
     close = parse_close(raw["close"]) if raw.get("close") is not None else None
     rules = raw.get("rules")
     if rules is None:
         rules = {}
     if not isinstance(rules, dict):
-        raise EngineError("invalid_option", {"rules": ["`rules` must be an object of house rules"]})
+        raise sheet_error("rules", text("sheet.rules"))  # invalid_sheet: the sheet's own field (rules.md §0.10)
     options = variant.parse_options(rules)
     variant.check_pools(tuple(pools), options)
     return Sheet(

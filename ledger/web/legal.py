@@ -3,24 +3,24 @@ bid's fields, its allowed trumps and how its tricks add up.
 
 The scorer form offers only these, so a scorer cannot enter what the engine would refuse (a last-trick
 hand with the option off, a neuf without its amounts, a French simple in a third suit). Everything is
-read from the engine's variant (its field tables, `required_option`, `check_hand`, the option values);
-the browser looks it up and never works rules out. It gives way to the variant declarations and the
-session's `next` once the API serves them.
+read from the variant's declaration, the object the engine validates by, under the session's options;
+the browser looks it up and never works rules out.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ledger.engine.sheet import SUITS, Hand
+from ledger.engine.sheet import SUITS
 from ledger.engine.variants import get_variant
-from ledger.engine.variants.base import DISCARD_BIDS, R
-
-# The bids whose trump must be belle/старшая or this deal's turned suit (the simple of both games).
-BELLE_OR_TURNED = {"french": {"simple"}, "russian": {"simple"}}
-# The suit fixed by deal 1's turned card, and what the table calls it.
-BELLE_NAME = {"french": "belle", "russian": "старшая (belle)"}
-MODES = {R: "required", "O": "optional"}
+from ledger.engine.variants.declaration import (
+    ALL_PASS,
+    BELLE_OR_PETITE,
+    FORBIDDEN,
+    SUIT_OR_NONE,
+    TABLE_FIELDS,
+    TRICKS,
+)
 
 
 def bid_rules(name: str, rules: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -28,21 +28,19 @@ def bid_rules(name: str, rules: dict[str, Any]) -> dict[str, dict[str, Any]]:
     variant = get_variant(name)
     options = variant.parse_options(rules)
     out: dict[str, dict[str, Any]] = {}
-    for bid in variant.bids:
-        table = dict(variant.fields[bid])
-        if name == "fontainebleau" and not getattr(options, "honours", False):
-            table.pop("honours", None)  # honours count only with the house rule on
+    for bid in variant.declaration.bids:
+        fields = {f: bid.mode(f, options) for f in TABLE_FIELDS if bid.mode(f, options) != FORBIDDEN}
         trumps: Any = None
-        if "trump" in table:
-            trumps = "belle_or_turned" if bid in BELLE_OR_TURNED.get(name, set()) else list(SUITS)
-            if variant.no_trump and trumps != "belle_or_turned":
-                trumps = [*trumps, "none"]
-        exact = bid == "pass" or bid in variant.trick_bids
-        out[bid] = {
-            "fields": {f: MODES[m] for f, m in table.items()},
+        if "trump" in fields:
+            if bid.trumps == BELLE_OR_PETITE:
+                trumps = "belle_or_turned"
+            else:
+                trumps = [*SUITS, "none"] if bid.trumps == SUIT_OR_NONE else list(SUITS)
+        out[bid.code] = {
+            "fields": fields,
             "trumps": trumps,
-            "tricks": {"total": 12 if bid in DISCARD_BIDS else 13, "exact": exact},
-            "partner": "partner" in table,
+            "tricks": {"total": 12 if bid.discard else 13, "exact": bid.kind in (ALL_PASS, TRICKS)},
+            "partner": "partner" in fields,
         }
     return out
 
@@ -51,16 +49,7 @@ def bids_allowed(name: str, rules: dict[str, Any], number: int) -> list[str]:
     """The bids the engine would take on deal `number` (in rank order): those needing a missing option,
     or refused on that deal by number (American's last-trick hand), are left out."""
     variant = get_variant(name)
-    options = variant.parse_options(rules)
-    allowed = []
-    for bid in variant.bids:
-        probe = Hand(bid, bidder=0, trump="spades", turned="spades")
-        if variant.required_option(probe, options) is not None:
-            continue
-        if name == "american" and "bid" in variant.check_hand(probe, number, options, None):
-            continue
-        allowed.append(bid)
-    return allowed
+    return [bid["code"] for bid in variant.legal_bids(number, variant.parse_options(rules), None)]
 
 
 def deal_bids(name: str, rules: dict[str, Any], deals: list[dict[str, Any]]) -> None:
@@ -71,7 +60,6 @@ def deal_bids(name: str, rules: dict[str, Any], deals: list[dict[str, Any]]) -> 
 
 def scorer_legal(name: str, rules: dict[str, Any]) -> dict[str, Any]:
     """The scorer page's rules: each bid's details under the session's options, belle's name."""
-    return {
-        "bid_rules": bid_rules(name, rules),
-        "belle": BELLE_NAME.get(name),
-    }
+    declaration = get_variant(name).declaration
+    has_belle = any(bid.trumps == BELLE_OR_PETITE for bid in declaration.bids)
+    return {"bid_rules": bid_rules(name, rules), "belle": declaration.belle_words[0] if has_belle else None}

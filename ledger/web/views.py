@@ -63,7 +63,7 @@ def _session_context(request: HttpRequest, session: Session) -> dict[str, Any]:
         "names": [p.name for p in players],
         "players": players,
         "variant_title": get_variant(session.variant).title,
-        "pool_label": catalog.POOL_LABELS.get(session.variant, "Pool"),
+        "pool_label": catalog.pool_label(session.variant),
         "can_score": _may(role, Role.SCORER),
         "can_close": _may(role, Role.TREASURER),
     }

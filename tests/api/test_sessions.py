@@ -57,7 +57,7 @@ def test_open_answers_201_with_the_session_at_version_1(
     [
         ({"variant": "whist"}, 400, "invalid_sheet", "variant"),
         ({"rules": {"ante": -1}}, 400, "invalid_option", "rules.ante"),
-        ({"rules": []}, 400, "invalid_option", "rules"),
+        ({"rules": []}, 400, "invalid_sheet", "rules"),
         ({"first_dealer": 7}, 400, "invalid_sheet", "first_dealer"),
         ({"stake": {"currency": "USD", "per_counter": "1e-2"}}, 400, "invalid_sheet", "stake"),
         ({"players": [1, 2, 3]}, 400, "invalid_request", "players"),

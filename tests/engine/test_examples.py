@@ -67,7 +67,7 @@ def test_settle_command_reads_stdin_and_refuses_with_exit_2() -> None:
     run = _run_settle("-", json.dumps(sheet))
     assert run.returncode == 2
     assert json.loads(run.stdout)["error"]["fields"] == {
-        "partner": ["`partner` is not used in american Boston: the variant has no partners"]
+        "partner": ["American Boston has no partners: leave the partner empty"]
     }
 
 

@@ -22,24 +22,40 @@ def _with(**changes: Any) -> dict[str, Any]:
     [
         (["not", "a", "sheet"], "sheet", "JSON object"),
         (_with(format="clubscore-sheet/2"), "format", "clubscore-sheet/1"),
-        (_with(variant="bridge"), "variant", "must be one of"),
-        (_with(players=["Ann", "Ben", "Cleo"]), "players", "four names"),
-        (_with(players=["Ann", "Ben", "Cleo", 4]), "players", "four names"),
-        (_with(first_dealer=4), "first_dealer", "seat 0-3"),
-        (_with(first_dealer=True), "first_dealer", "seat 0-3"),
+        (_with(variant="bridge"), "variant", "choose a variant: american, fontainebleau, french, russian"),
+        (_with(players=["Ann", "Ben", "Cleo"]), "players", "give the names of the four players, by seat"),
+        (_with(players=["Ann", "Ben", "Cleo", 4]), "players", "give the names of the four players, by seat"),
+        (_with(first_dealer=4), "first_dealer", "choose the first dealer, one of the four players"),
+        (_with(first_dealer=True), "first_dealer", "choose the first dealer, one of the four players"),
         (_with(pools=[-5]), "pools", "0 or more"),
         (_with(pools="10"), "pools", "list"),
         (_with(pools=[True]), "pools", "whole counter"),
-        (_with(stake={"currency": "usd", "per_counter": "0.01"}), "stake", "upper-case"),
-        (_with(stake={"currency": "USD", "per_counter": "1e-2"}), "stake", "decimal string"),
-        (_with(stake={"currency": "USD", "per_counter": "0.0000001"}), "stake", "1 to 6 digits"),
-        (_with(stake={"currency": "USD", "per_counter": "0"}), "stake", "greater than 0"),
-        (_with(stake={"currency": "USD", "per_counter": 0.01}), "stake", "decimal string"),
+        (
+            _with(stake={"currency": "usd", "per_counter": "0.01"}),
+            "stake",
+            "the stake's currency is three capital letters, such as EUR",
+        ),
+        (
+            _with(stake={"currency": "USD", "per_counter": "1e-2"}),
+            "stake",
+            "the value of one counter is a decimal such as 0.01: digits 0-9, a",
+        ),
+        (
+            _with(stake={"currency": "USD", "per_counter": "0.0000001"}),
+            "stake",
+            "the value of one counter is a decimal such as 0.01: digits 0-9, a",
+        ),
+        (_with(stake={"currency": "USD", "per_counter": "0"}), "stake", "the value of one counter must be more than 0"),
+        (
+            _with(stake={"currency": "USD", "per_counter": 0.01}),
+            "stake",
+            "the value of one counter is a decimal such as 0.01: digits 0-9, a",
+        ),
         (_with(stake={"currency": "USD"}), "stake", "exactly"),
         (_with(close={"pools": "split"}), "close", "divide"),
-        (_with(close={"pool": "divide"}), "close", "carry"),
+        (_with(close={"pool": "divide"}), "close", "closing takes the pools divided or carried"),
         (_with(hands={"bid": "six"}), "hands", "list"),
-        (_with(tables=3), "tables", "not a field of a score sheet"),
+        (_with(tables=3), "tables", "tables is not part of a score sheet: leave it out"),
     ],
 )
 def test_sheet_fields(raw: Any, field: str, words: str) -> None:
@@ -55,7 +71,7 @@ def test_required_sheet_fields(missing: str) -> None:
     raw = _with()
     del raw[missing]
     error = refusal(raw)
-    assert error["code"] == "invalid_sheet" and error["fields"] == {missing: [f"`{missing}` is required"]}
+    assert error["code"] == "invalid_sheet" and error["fields"] == {missing: [f"the score sheet needs its {missing}"]}
 
 
 @pytest.mark.parametrize(
@@ -66,7 +82,7 @@ def test_required_sheet_fields(missing: str) -> None:
         ({"ante": -1}, "rules.ante", "0 or more"),
         ({"ante": True}, "rules.ante", "whole number"),
         ({"pool_limit": 0}, "rules.pool_limit", "1 or more"),
-        ({"last_trick_hand": 1}, "rules.last_trick_hand", "true or false"),
+        ({"last_trick_hand": 1}, "rules.last_trick_hand", "Last-trick hand: say yes or no"),
     ],
 )
 def test_options(rules: dict[str, Any], field: str, words: str) -> None:
@@ -87,14 +103,14 @@ def test_sheet_fields_are_checked_before_rules() -> None:
 @pytest.mark.parametrize(
     ("hand", "field", "words"),
     [
-        ({**SIX, "bid": "sixty"}, "bid", "must be one of"),
-        ({**SIX, "bidder": None}, "bidder", "is required for six"),
-        ({**SIX, "bidder": 4}, "bidder", "a seat 0-3"),
-        ({**SIX, "bidder": True}, "bidder", "a seat 0-3"),
-        ({**SIX, "trump": "stars"}, "trump", "one of clubs, diamonds, hearts, spades"),
-        ({**SIX, "trump": "none"}, "trump", "one of clubs"),
-        ({**SIX, "turned": "moons"}, "turned", "one of clubs"),
-        ({**SIX, "tricks": [6, 3, 2]}, "tricks", "four integers"),
+        ({**SIX, "bid": "sixty"}, "bid", "choose a bid: boston, six"),
+        ({**SIX, "bidder": None}, "bidder", "choose who bid"),
+        ({**SIX, "bidder": 4}, "bidder", "choose one of the four players"),
+        ({**SIX, "bidder": True}, "bidder", "choose one of the four players"),
+        ({**SIX, "trump": "stars"}, "trump", "choose the trump: clubs, diamonds, hearts or spades"),
+        ({**SIX, "trump": "none"}, "trump", "choose the trump: clubs, diamonds, hearts or spades"),
+        ({**SIX, "turned": "moons"}, "turned", "choose the suit of the turned card: clubs"),
+        ({**SIX, "tricks": [6, 3, 2]}, "tricks", "enter four whole numbers of tricks"),
         ({**SIX, "tricks": [6, 3, 2, 14]}, "tricks", "from 0 to 13"),
         ({**SIX, "tricks": [6, 3, 2, 1]}, "tricks", "must add up to 13, not 12"),
         ({"bid": "little_misere", "bidder": 1, "tricks": [4, 0, 5, 4]}, "tricks", "at most 12"),
@@ -103,32 +119,40 @@ def test_sheet_fields_are_checked_before_rules() -> None:
         (
             {"bid": "grand_misere", "bidder": 1, "trump": "hearts", "tricks": [4, 1, 4, 4]},
             "trump",
-            "a misère is played without trumps",
+            "grand misère is played without trumps",
         ),
-        ({**SIX, "partner": 2}, "partner", "the variant has no partners"),
+        ({**SIX, "partner": 2}, "partner", "American Boston has no partners"),
         ({**SIX, "honours": 3}, "honours", "do not count"),
         ({**SIX, "honours": False}, "honours", "do not count"),
         ({"bid": "pass", "tricks": [4, 3, 3, 3], "conceded": 0}, "conceded", "nobody concedes"),
-        ({**SIX, "jack": 1}, "jack", "do not count"),
+        ({**SIX, "jack": 1}, "jack", "the jack earns nothing in American Boston"),
         ({**SIX, "revoke": 1}, "revoke", "record its penalty as an adjustment"),
-        ({**SIX, "conceded": "yes"}, "conceded", "true or false"),
+        ({**SIX, "conceded": "yes"}, "conceded", "say yes or no: did the adversaries concede?"),
         ({"bid": "pass", "tricks": [4, 3, 3, 3], "conceded": True}, "conceded", "nobody concedes"),
         ({**SIX, "last_trick": 1}, "last_trick", "13th deal"),
-        ({"bid": "last_trick", "last_trick": 1}, "bid", "only the 13th deal"),
-        ({**SIX, "number": 3}, "number", "must be 2"),
-        ({**SIX, "number": "2"}, "number", "must be 2"),
-        ({**SIX, "score": 7}, "score", "not a field of a hand"),
-        ({**SIX, "adjustments": {"from": 0}}, "adjustments", "a list"),
+        ({"bid": "last_trick", "last_trick": 1}, "bid", "a last trick is only the last deal"),
+        ({**SIX, "number": 3}, "number", "this is deal 2"),
+        ({**SIX, "number": "2"}, "number", "this is deal 2"),
+        ({**SIX, "score": 7}, "score", "score is not part of a hand"),
+        ({**SIX, "adjustments": {"from": 0}}, "adjustments", "each adjustment needs who pays"),
         (
             {**SIX, "adjustments": [{"from": 0, "to": 1, "counters": 5, "note": "x", "reason": "r"}]},
             "adjustments",
-            "unknown: reason",
+            "adjustment 1 needs exactly who pays, who receives, how many counters",
         ),
         ({**SIX, "adjustments": [{"from": 0, "to": 0, "counters": 5, "note": "x"}]}, "adjustments", "must differ"),
-        ({**SIX, "adjustments": [{"from": 0, "to": 5, "counters": 5, "note": "x"}]}, "adjustments", '"pool"'),
-        ({**SIX, "adjustments": [{"from": 0, "to": 1, "counters": 0, "note": "x"}]}, "adjustments", "greater than 0"),
+        (
+            {**SIX, "adjustments": [{"from": 0, "to": 5, "counters": 5, "note": "x"}]},
+            "adjustments",
+            "choose a player or the pool on each end",
+        ),
+        (
+            {**SIX, "adjustments": [{"from": 0, "to": 1, "counters": 0, "note": "x"}]},
+            "adjustments",
+            "a whole number of counters, more than 0",
+        ),
         ({**SIX, "adjustments": [{"from": 0, "to": 1, "counters": 2, "note": " "}]}, "adjustments", "say why"),
-        ("six", "hands", "JSON object"),
+        ("six", "hands", "this deal is not a hand"),
     ],
 )
 def test_hand_fields(hand: Any, field: str, words: str) -> None:

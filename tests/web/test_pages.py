@@ -205,7 +205,7 @@ def test_the_engines_refusal_is_shown_next_to_its_rule(
     assert response.status_code == 400
     html = response.content.decode()
     rule_block = html[html.index('id="rule-american-ante"') : html.index('id="rule-american-pool_limit"')]
-    assert "`rules.ante`: must be a whole number, 0 or more" in rule_block
+    assert "Ante: enter a whole number, 0 or more" in rule_block
     assert not Session.objects.exists()
     half_nine = post_new(
         client_for(scorer),
@@ -227,7 +227,7 @@ def test_seats_and_stake_errors_are_named(client_for: Any, scorer: Any, club: An
     half_stake = post_new(client_for(scorer), club, players, stake_currency="USD")
     assert "give both the currency and the value of one counter, or neither" in half_stake.content.decode()
     bad_stake = post_new(client_for(scorer), club, players, stake_currency="USD", stake_per_counter="1e3")
-    assert "`stake.per_counter` must be a decimal string" in bad_stake.content.decode()
+    assert "the value of one counter is a decimal such as 0.01" in bad_stake.content.decode()
 
 
 def test_carried_pools_can_be_claimed_once(

@@ -8,13 +8,30 @@ misères and spreads included; adjustments out of the pools take the newest pool
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import sheet_error
+from ..messages import register, text
 from ..pools import AmericanPools
-from ..sheet import POOL, Hand
-from .base import Deal, O, R, Variant, boolean, int_at_least, one_of, others, parse_options
+from ..sheet import POOL
+from .base import Deal, Variant, others
+from .declaration import (
+    ALL_PASS,
+    ANY_SUIT,
+    BOOLEAN,
+    CHOICE,
+    EXACT,
+    INTEGER,
+    LAST_TRICK,
+    TRICKS,
+    Bid,
+    Deals,
+    Declaration,
+    O,
+    Option,
+    R,
+    Table,
+)
 
 TRICK_BIDS = {
     "boston": 5,
@@ -46,6 +63,23 @@ BIDS = (
     "pass",
     "last_trick",
 )
+BID_LABELS = {
+    "boston": "boston",
+    "six": "six",
+    "seven": "seven",
+    "little_misere": "little misère",
+    "eight": "eight",
+    "nine": "nine",
+    "grand_misere": "grand misère",
+    "ten": "ten",
+    "eleven": "eleven",
+    "little_spread": "little spread",
+    "twelve": "twelve",
+    "grand_spread": "grand spread",
+    "thirteen": "thirteen",
+    "pass": "all pass",
+    "last_trick": "last trick",
+}
 POOL_BIDS = frozenset(BIDS[BIDS.index("seven") : BIDS.index("thirteen") + 1])
 
 # A-T1, classic success: CLASSIC_SUCCESS[bid][tricks taken], from the bid's number to 13.
@@ -90,34 +124,130 @@ RED_COUNTER = 10  # one red counter is ten white (A-T6, misère partout)
 
 _TRICK_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "turned": O}
 _MISERE_FIELDS = {"bidder": R, "tricks": R, "conceded": O, "turned": O}
-FIELDS = {
-    **{bid: _TRICK_FIELDS for bid in TRICK_BIDS},
-    **{bid: _MISERE_FIELDS for bid in MISERES},
-    "pass": {"tricks": R, "turned": O},
-    "last_trick": {"turned": O, "last_trick": R},
-}
+_DISCARDS = frozenset({"little_misere", "little_spread"})
+
+register(
+    {
+        "american.option.table": "Payment tables",
+        "american.option.table.help": (
+            "decimal: one amount per bid, no over-tricks; classic: Foster's tables, over-tricks paid"
+        ),
+        "american.option.ante": "Ante",
+        "american.option.ante.help": "the dealer pays it into the pools at the start of every deal",
+        "american.option.pool_limit": "Pool limit",
+        "american.option.pool_limit.help": "the most one pool may hold; empty for no limit",
+        "american.option.last_trick_hand": "Last-trick hand",
+        "american.option.last_trick_hand.help": "allow a 13th deal played for all the pools",
+        "american.ante": "the dealer pays the ante into the pools at the start of every deal",
+        **{f"american.bid.{bid}": label for bid, label in BID_LABELS.items()},
+    }
+)
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    table: str = "decimal"
-    ante: int = 5
-    pool_limit: int | None = 100
-    last_trick_hand: bool = False
+def _bid(code: str) -> Bid:
+    label = f"american.bid.{code}"
+    if code in TRICK_BIDS:
+        return Bid(code, label, TRICKS, _TRICK_FIELDS, tricks=TRICK_BIDS[code], trumps=ANY_SUIT)
+    if code in MISERES:
+        return Bid(code, label, EXACT, _MISERE_FIELDS, tricks=0, discard=code in _DISCARDS)
+    if code == "pass":
+        return Bid(code, label, ALL_PASS, {"tricks": R, "turned": O})
+    return Bid(code, label, LAST_TRICK, {"turned": O, "last_trick": R})
 
 
-def _pool_limit(value: Any) -> int | None:
-    if value is None:
-        return None
-    return int_at_least(1)(value)
+def _tables() -> tuple[Table, ...]:
+    bids = list(TRICK_BIDS.items())
+    most = max(n for _, n in bids)
+    shorts = tuple(str(s) for s in range(1, most + 1))
+
+    def failure(table: dict[int, tuple[int, ...]]) -> tuple[tuple[str, tuple[int | None, ...]], ...]:
+        return tuple(
+            (BID_LABELS[b], tuple(table[n][s - 1] if s <= n else None for s in range(1, most + 1))) for b, n in bids
+        )
+
+    return (
+        Table(
+            "a-t2",
+            "Made trick bids, decimal table (A-T2)",
+            "Counters each adversary pays the bidder; the same whatever the over-tricks.",
+            ("bid", "tricks", "each adversary pays"),
+            tuple((BID_LABELS[b], (n, DECIMAL_SUCCESS[n])) for b, n in bids),
+        ),
+        Table(
+            "a-t1",
+            "Made trick bids, classic table (A-T1)",
+            "Counters each adversary pays the bidder, by the tricks taken.",
+            tuple(str(t) for t in range(5, 14)),
+            tuple((BID_LABELS[b], tuple(CLASSIC_SUCCESS[n].get(t) for t in range(5, 14))) for b, n in bids),
+        ),
+        Table(
+            "a-t4",
+            "Failed trick bids, decimal table (A-T4)",
+            "Counters the bidder pays each adversary, by the tricks short; he also doubles the pool.",
+            shorts,
+            failure(DECIMAL_FAILURE),
+        ),
+        Table(
+            "a-t3",
+            "Failed trick bids, classic table (A-T3)",
+            "Counters the bidder pays each adversary, by the tricks short; he also doubles the pool.",
+            shorts,
+            failure(CLASSIC_FAILURE),
+        ),
+        Table(
+            "a-t5",
+            "Misères and spreads (A-T5), both tables",
+            "Made (no trick taken, or conceded): each adversary pays the bidder. Failed: the bidder pays each.",
+            ("counters",),
+            tuple((BID_LABELS[b], (v,)) for b, v in MISERES.items()),
+        ),
+    )
 
 
-OPTION_CHECKS = {
-    "table": (one_of("decimal", "classic"), "decimal"),
-    "ante": (int_at_least(0), 5),
-    "pool_limit": (_pool_limit, 100),
-    "last_trick_hand": (boolean, False),
-}
+DECLARATION = Declaration(
+    name="american",
+    title="American Boston",
+    source='Foster\'s Complete Hoyle, "Boston" (seed 000, "Part 21"), as normalised in rules.md §1.',
+    options=(
+        Option(
+            "table",
+            CHOICE,
+            "decimal",
+            "american.option.table",
+            "american.option.table.help",
+            choices=("decimal", "classic"),
+        ),
+        Option("ante", INTEGER, 5, "american.option.ante", "american.option.ante.help", minimum=0),
+        Option(
+            "pool_limit",
+            INTEGER,
+            100,
+            "american.option.pool_limit",
+            "american.option.pool_limit.help",
+            minimum=1,
+            nullable=True,
+        ),
+        Option(
+            "last_trick_hand", BOOLEAN, False, "american.option.last_trick_hand", "american.option.last_trick_hand.help"
+        ),
+    ),
+    bids=tuple(_bid(code) for code in BIDS),
+    deals=Deals(limit=12, step=1, ante="american.ante", extra_option="last_trick_hand", extra_bid="last_trick"),
+    tables=_tables(),
+    facts=(
+        ("Pool bids", ", ".join(BID_LABELS[b] for b in BIDS if b in POOL_BIDS)),
+        (
+            "All pass (misère partout)",
+            f"the players with the most tricks pay each other player {RED_COUNTER} per trick of difference",
+        ),
+        ("Deals", "12, and a 13th last-trick hand with the house rule last_trick_hand"),
+    ),
+    pools=0,
+    pool_label="Pools",
+    field_labels={"turned": "First-preference suit"},
+    all_pass="paid",
+)
+Options = DECLARATION.options_class
 
 
 def success_amount(options: Options, bid: int, taken: int) -> int:
@@ -144,55 +274,33 @@ def misere_partout(deal: Deal) -> None:
             deal.pay(loser, winner, each, "contract")
 
 
+register(
+    {
+        "american.forbidden.partner": "American Boston has no partners: leave the partner empty",
+        "american.forbidden.revoke": "a revoke is not priced in American Boston: record its penalty as an adjustment",
+        "american.forbidden.honours": "honours do not count in American Boston: leave them empty",
+        "american.forbidden.jack": "the jack earns nothing in American Boston: leave it empty",
+        "american.forbidden.trump": "a {bid} is played without trumps: leave the trump empty",
+        "american.forbidden.last_trick": "the last trick is entered only on the 13th deal, the last-trick hand",
+        "american.forbidden.conceded": "nobody concedes a deal of {bid}: leave conceded empty",
+    }
+)
+
+
 class American(Variant):
-    name = "american"
-    title = "American Boston"
-    bids = BIDS
-    fields = FIELDS
-    trick_bids = frozenset(TRICK_BIDS)
-    multi_pool = True
+    declaration = DECLARATION
+    forbidden_ids = {
+        name: f"american.forbidden.{name}"
+        for name in ("partner", "revoke", "honours", "jack", "trump", "last_trick", "conceded")
+    }
 
-    def parse_options(self, raw: Any) -> Options:
-        return parse_options(raw, OPTION_CHECKS, Options)
-
-    def check_pools(self, pools: tuple[int, ...], options: Options) -> None:
+    def check_pools(self, pools: tuple[int, ...], options: Any) -> None:
         limit = options.pool_limit
         if limit is not None and any(p > limit for p in pools):
-            raise sheet_error("pools", f"a carried-in pool holds more than the pool limit of {limit}")
+            raise sheet_error("pools", text("sheet.pool_limit", limit=limit))
 
-    def make_pools(self, carried_in: tuple[int, ...], options: Options) -> AmericanPools:
+    def make_pools(self, carried_in: tuple[int, ...], options: Any) -> AmericanPools:
         return AmericanPools(carried_in, options.pool_limit)
-
-    def game_limit_error(self, number: int, options: Options) -> str | None:
-        if number <= 12:
-            return None
-        if number == 13 and options.last_trick_hand:
-            return None
-        if options.last_trick_hand:
-            return "American Boston is 12 deals and the last-trick hand; there is no deal after the 13th"
-        return "American Boston is 12 deals; a 13th, the last-trick hand, only with the option last_trick_hand"
-
-    def forbidden_message(self, name: str, bid: str) -> str:
-        if name == "partner":
-            return "`partner` is not used in american Boston: the variant has no partners"
-        if name == "revoke":
-            return "a revoke is not priced in American Boston: record its penalty as an adjustment"
-        if name in ("honours", "jack"):
-            return f"`{name}` is not used in American Boston: honours and jacks do not count"
-        if name == "trump":
-            return "`trump` must be absent: a misère is played without trumps"
-        if name == "last_trick":
-            return "`last_trick` belongs only to the 13th deal, the last-trick hand"
-        if name == "conceded":
-            return f"`conceded` must be absent: nobody concedes a {bid} deal"
-        return super().forbidden_message(name, bid)
-
-    def check_hand(self, hand: Hand, number: int, options: Options, state: Any) -> dict[str, list[str]]:
-        if number == 13 and hand.bid != "last_trick":
-            return {"bid": ["the 13th deal is the last-trick hand: `bid` must be last_trick"]}
-        if number <= 12 and hand.bid == "last_trick":
-            return {"bid": ["last_trick is only the 13th deal, with the option last_trick_hand"]}
-        return {}
 
     def settle_deal(self, deal: Deal, state: Any) -> None:
         hand, options, pools = deal.hand, deal.options, deal.pools

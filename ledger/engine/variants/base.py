@@ -12,96 +12,39 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar
 
-from ..errors import INVALID_HAND, INVALID_OPTION, EngineError
-from ..sheet import POOL, SUITS, Adjustment, Hand, Party, is_int, is_seat
-
-R, O = "R", "O"  # required, optional; a field a bid does not list is forbidden
-
-HAND_FIELDS = (
-    "bid",
-    "bidder",
-    "trump",
-    "partner",
-    "turned",
-    "tricks",
-    "honours",
-    "conceded",
-    "jack",
-    "revoke",
-    "last_trick",
-    "adjustments",
-    "number",
+from ..errors import INVALID_HAND, OPTION_REQUIRED, EngineError
+from ..messages import ENGLISH, Message, text, words_or
+from ..sheet import POOL, SUIT_SYMBOLS, SUITS, Adjustment, Hand, Party, is_int, is_seat
+from .declaration import (
+    ALL_PASS,
+    BELLE_OR_PETITE,
+    FORBIDDEN,
+    REQUIRED,
+    SUIT_OR_NONE,
+    TABLE_FIELDS,
+    TRICKS,
+    Bid,
+    Declaration,
 )
-TABLE_FIELDS = (
-    "bidder",
-    "trump",
-    "partner",
-    "turned",
-    "tricks",
-    "honours",
-    "conceded",
-    "jack",
-    "revoke",
-    "last_trick",
-)
-DEFAULTS: dict[str, Any] = {"conceded": False, "honours": 0, "tricks": [0, 0, 0, 0], "adjustments": []}
-DISCARD_BIDS = frozenset({"little_misere", "little_spread", "piccolissimo"})
-SUIT_LIST = "one of clubs, diamonds, hearts, spades"
+
+R, O = "R", "O"  # the field tables' short forms: required, optional
 ADJUSTMENT_KEYS = frozenset({"from", "to", "counters", "note"})
 
 
-# --- options ---------------------------------------------------------------------------------------
-
-OptionCheck = Callable[[Any], Any]
+# --- the deal being settled
 
 
-def option_error(name: str, message: str) -> EngineError:
-    return EngineError(INVALID_OPTION, {f"rules.{name}": [message]})
+@dataclass(slots=True)
+class Belle:
+    """The suit turned on deal 1 (French belle, Russian старшая), for the whole game."""
 
+    suit: str | None = None
 
-def parse_options(raw: Mapping[str, Any], checks: Mapping[str, tuple[OptionCheck, Any]], cls: type) -> Any:
-    """Build a variant's frozen options from `rules`: each check returns the value or raises ValueError."""
-    for name in raw:
-        if name not in checks:
-            known = ", ".join(checks) or "none"
-            raise option_error(name, f"`{name}` is not a house rule of this variant (known: {known})")
-    values = {}
-    for name, (check, default) in checks.items():
-        if name in raw:
-            try:
-                values[name] = check(raw[name])
-            except ValueError as exc:
-                raise option_error(name, f"`rules.{name}`: {exc}") from None
-        else:
-            values[name] = default
-    return cls(**values)
-
-
-def int_at_least(low: int) -> OptionCheck:
-    def check(value: Any) -> int:
-        if not is_int(value) or value < low:
-            raise ValueError(f"must be a whole number, {low} or more")
-        return value
-
-    return check
-
-
-def one_of(*allowed: Any) -> OptionCheck:
-    def check(value: Any) -> Any:
-        if value not in allowed or any(type(value) is not type(a) for a in allowed if a == value):
-            raise ValueError("must be one of " + ", ".join(repr(a) for a in allowed))
-        return value
-
-    return check
-
-
-def boolean(value: Any) -> bool:
-    if type(value) is not bool:
-        raise ValueError("must be true or false")
-    return value
-
-
-# --- the deal being settled ------------------------------------------------------------------------
+    def suits_of(self, number: int, turned: str) -> tuple[str, str | None]:
+        """(belle, petite) of deal `number` with `turned` up: no petite on deal 1, nor when belle is turned again."""
+        belle = turned if number == 1 or self.suit is None else self.suit
+        petite = None if number == 1 or turned == belle else turned
+        return belle, petite
 
 
 @dataclass(slots=True)
@@ -171,20 +114,44 @@ def split_joint(amount: int) -> tuple[int, int]:
 
 
 class Variant:
-    """Base of the four variants. Subclasses fill in the class attributes and `settle_deal`."""
+    """Base of the variants. A subclass sets `declaration` and writes `settle_deal`; the rest is read from it."""
 
-    name: ClassVar[str]
-    title: ClassVar[str]
-    bids: ClassVar[tuple[str, ...]]
-    fields: ClassVar[dict[str, dict[str, str]]]
-    trick_bids: ClassVar[frozenset[str]]
-    multi_pool: ClassVar[bool] = False
-    no_trump: ClassVar[bool] = False
-    deal_step: ClassVar[int] = 1  # 1: the deal passes to the left; 3: to the right
+    declaration: ClassVar[Declaration]
+    forbidden_ids: ClassVar[dict[str, str]] = {}  # field -> the message id saying why a bid forbids it
+    required_ids: ClassVar[dict[str, str]] = {}  # field -> the message id asking for it, in the variant's words
+
+    @property
+    def name(self) -> str:
+        return self.declaration.name
+
+    @property
+    def title(self) -> str:
+        return self.declaration.title
+
+    @cached_property
+    def bids(self) -> tuple[str, ...]:
+        return self.declaration.codes
+
+    @cached_property
+    def fields(self) -> dict[str, dict[str, str]]:
+        """bid -> {field: R or O}; a field not listed is forbidden."""
+        return {b.code: {name: mode[0].upper() for name, mode in b.fields.items()} for b in self.declaration.bids}
+
+    @cached_property
+    def trick_bids(self) -> frozenset[str]:
+        return frozenset(b.code for b in self.declaration.bids if b.kind == TRICKS)
+
+    @property
+    def multi_pool(self) -> bool:
+        return self.declaration.pools != 1
+
+    @cached_property
+    def no_trump(self) -> bool:
+        return any(b.trumps == SUIT_OR_NONE for b in self.declaration.bids)
 
     # options and pools
     def parse_options(self, raw: Mapping[str, Any]) -> Any:
-        raise NotImplementedError
+        return self.declaration.parse_options(raw)
 
     def check_pools(self, pools: tuple[int, ...], options: Any) -> None:
         """Carried-in pools against the options (American: the pool limit)."""
@@ -196,151 +163,243 @@ class Variant:
 
     # the deals
     def dealer(self, first_dealer: int, number: int) -> int:
-        return (first_dealer + self.deal_step * (number - 1)) % 4
+        return (first_dealer + self.declaration.deals.step * (number - 1)) % 4
 
     def is_double(self, number: int) -> bool:
-        return False
+        return self.declaration.deals.is_double(number)
 
     def game_limit_error(self, number: int, options: Any) -> str | None:
         """A message when deal `number` is past the game; None when it may be played."""
-        return None
+        deals = self.declaration.deals
+        last = deals.last(options)
+        if last is None or number <= last:
+            return None
+        if deals.extra_option and last == deals.limit:
+            return text("hand.past_game_extra", limit=deals.limit, option=deals.extra_option)
+        return text("hand.past_game", limit=last, number=number)
 
     def next_deal_allowed(self, number: int, options: Any) -> bool:
         return self.game_limit_error(number, options) is None
 
-    def new_state(self) -> Any:
-        """Per-session memory a variant needs across deals (belle, старшая); None by default."""
-        return None
+    def new_state(self) -> Belle | None:
+        """What a game remembers across deals: belle (старшая) when a bid is played in belle or petite."""
+        return Belle() if any(b.trumps == BELLE_OR_PETITE for b in self.declaration.bids) else None
 
-    # hand checks
-    def forbidden_message(self, name: str, bid: str) -> str:
-        return f"`{name}` must be absent: the bid {bid} does not use it"
+    def remember(self, state: Belle | None, hand: Hand, number: int) -> None:
+        """After a deal is settled: deal 1's turned suit is belle for the whole game."""
+        if state is not None and number == 1:
+            state.suit = hand.turned
 
-    def required_message(self, name: str, bid: str) -> str:
-        return f"`{name}` is required for {bid}: {_EXPECTED[name](self)}"
+    def recall(self, first_hand: Any) -> Belle | None:
+        """The memory of a game whose deal 1 was `first_hand` (a recorded, valid hand), or of none yet."""
+        state = self.new_state()
+        if state is not None and isinstance(first_hand, dict):
+            state.suit = first_hand.get("turned")
+        return state
 
-    def check_hand(self, hand: Hand, number: int, options: Any, state: Any) -> dict[str, list[str]]:
-        """Variant rules on a well-typed hand; field -> messages."""
+    def legal_bids(self, number: int, options: Any, state: Belle | None) -> list[dict[str, Any]]:
+        """The bids deal `number` may have under these options, each with its fields and the trumps allowed.
+
+        `trumps_turned`: the deal's turned suit is allowed as well (a simple in belle or petite).
+        """
+        deals = self.declaration.deals
+        extra = deals.extra_option is not None and number == deals.limit + 1
+        out = []
+        for bid in self.declaration.bids:
+            if deals.extra_bid is not None and (bid.code == deals.extra_bid) != extra:
+                continue
+            if bid.needs_option and getattr(options, bid.needs_option) is None:
+                continue
+            entry: dict[str, Any] = {
+                "code": bid.code,
+                "label": str(text(bid.label)),
+                "fields": {name: bid.mode(name, options) for name in TABLE_FIELDS},
+            }
+            if bid.trumps == BELLE_OR_PETITE:
+                belle = state.suit if state is not None and number > 1 else None
+                entry["trumps"] = [belle] if belle else []
+                entry["trumps_turned"] = True
+            elif bid.trumps is not None:
+                entry["trumps"] = list(SUITS) + (["none"] if bid.trumps == SUIT_OR_NONE else [])
+            out.append(entry)
+        return out
+
+    # hand checks (rules.md §0.10): every broken field of a hand, then the option it needs
+    def bid_label(self, bid: str) -> str:
+        found = self.declaration.bid.get(bid)
+        return ENGLISH[found.label] if found else bid
+
+    def field_words(self, name: str) -> str:
+        """A field's label inside a sentence: "Turned card" -> "turned card", "♦J" stays."""
+        label = self.declaration.field_label(name)
+        return label[0].lower() + label[1:]
+
+    def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
+        needs = bid.field_options.get(name)
+        if needs is not None and not getattr(options, needs) and name in bid.fields:
+            return text("hand.forbidden.option", field=self.field_words(name), option=needs)
+        if name in self.forbidden_ids:
+            return text(self.forbidden_ids[name], bid=ENGLISH[bid.label])
+        return text("hand.forbidden", bid=ENGLISH[bid.label], field=self.field_words(name))
+
+    def check_hand(
+        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str]
+    ) -> dict[str, list[Message]]:
+        """A variant's own rules on the hand's well-formed fields (a broken field is None in `hand`)."""
         return {}
-
-    def required_option(self, hand: Hand, options: Any) -> tuple[str, str] | None:
-        """(`rules.<name>`, message) when the hand needs an option the sheet does not set."""
-        return None
 
     def settle_deal(self, deal: Deal, state: Any) -> None:
         raise NotImplementedError
 
-    # shared machinery
-    @cached_property
-    def required_fields(self) -> dict[str, tuple[str, ...]]:
-        return {bid: tuple(name for name, mode in table.items() if mode == R) for bid, table in self.fields.items()}
+    def validate_hand(self, raw: Any, number: int, options: Any, state: Belle | None) -> Hand:
+        """All of a hand's checks but the adjustments against the pools (§0.10, step 2).
 
-    def validate_hand(self, raw: Any, number: int, options: Any, state: Any) -> Hand:
-        """All of a hand's checks but the adjustments against the pools (§0.10, step 2)."""
+        Every field is checked on its own first; the rules that tie fields together (the trick sum,
+        partner and bidder, the trump of a simple, the variant's own) then run on the fields that are
+        well formed, so one refusal names every broken field.
+        """
         limit = self.game_limit_error(number, options)
         if limit:
             raise EngineError(INVALID_HAND, {"hands": [limit]}, number)
         if type(raw) is not dict:
-            raise EngineError(INVALID_HAND, {"hands": ["a hand must be a JSON object"]}, number)
-        errors: dict[str, list[str]] = {}
-        bid = raw.get("bid")
-        table = self.fields.get(bid) if type(bid) is str else None
-        slots = [bid, *_HAND_DEFAULTS]  # the Hand's fields in order, filled in place
+            raise EngineError(INVALID_HAND, {"hands": [text("hand.not_object")]}, number)
+        errors: dict[str, list[Message]] = {}
+        code = raw.get("bid")
+        bid = self.declaration.bid.get(code) if type(code) is str else None
+        if bid is None:
+            _add(errors, "bid", text("hand.bid", bids=", ".join(self.bid_label(c) for c in self.bids)))
+        values: dict[str, Any] = {}
         for name, value in raw.items():
-            kind = _KINDS.get(name)
-            if kind is _TABLE:
+            if name == "bid":
+                continue
+            if name in TABLE_FIELDS:
                 if value is None:
                     continue
-                if table is not None and name not in table:
-                    default = DEFAULTS.get(name, _ABSENT)  # `false` is no 0 here: booleans are never integers
-                    if value != default or type(value) is not type(default):
-                        _add(errors, name, self.forbidden_message(name, bid))
+                if bid is not None and bid.mode(name, options) == FORBIDDEN:
+                    if not _is_default(name, value):
+                        _add(errors, name, self.forbidden_message(name, bid, options))
                 elif not _VALID[name](self, value):
-                    _add(errors, name, f"`{name}` must be {_EXPECTED[name](self)}")
+                    _add(errors, name, self._invalid_message(name, bid))
                 else:
-                    slots[_SLOT[name]] = tuple(value) if name == "tricks" else value
-            elif kind is _NUMBER:
+                    values[name] = tuple(value) if name == "tricks" else value
+            elif name == "number":
                 if value is not None and (not is_int(value) or value != number):
-                    _add(errors, "number", f"`number` must be {number}, this deal's place on the sheet")
-            elif kind is _ADJUSTMENTS:
-                slots[_SLOT["adjustments"]] = _parse_adjustments(value, errors)
-            elif kind is None:
-                _add(errors, name, f"`{name}` is not a field of a hand")
-        if table is None:
-            _add(errors, "bid", "`bid` must be one of " + ", ".join(self.bids))
-        else:
-            for name in self.required_fields[bid]:
-                if raw.get(name) is None:
-                    _add(errors, name, self.required_message(name, bid))
+                    _add(errors, "number", text("hand.number", number=number))
+            elif name == "adjustments":
+                values["adjustments"] = _parse_adjustments(value, errors)
+            else:
+                _add(errors, name, text("hand.unknown_field", name=name))
+        if bid is None:
+            raise EngineError(INVALID_HAND, errors, number)
+        for name in TABLE_FIELDS:
+            if bid.mode(name, options) == REQUIRED and raw.get(name) is None:
+                _add(errors, name, self.required_message(name, bid))
+        hand = Hand(bid.code, **values)
+        broken = set(errors)
+        self._check_deal(hand, bid, number, options, errors)
+        self._check_together(hand, bid, number, state, broken, errors)
+        for name, messages in self.check_hand(hand, number, options, state, broken).items():
+            for message in messages:
+                _add(errors, name, message)
         if errors:
             raise EngineError(INVALID_HAND, errors, number)
-        hand: Hand = _new(Hand, slots)  # tuple.__new__: the NamedTuple without its Python-level __new__
-        if hand.partner is not None and hand.partner == hand.bidder:
-            _add(errors, "partner", "`partner` must be another seat than the bidder")
-        sum_error = self._tricks_sum_error(hand, table)
-        if sum_error:
-            _add(errors, "tricks", sum_error)
-        for name, msgs in self.check_hand(hand, number, options, state).items():
-            for msg in msgs:
-                _add(errors, name, msg)
-        if errors:
-            raise EngineError(INVALID_HAND, errors, number)
-        needed = self.required_option(hand, options)
-        if needed:
-            raise EngineError("option_required", {needed[0]: [needed[1]]}, number)
+        if bid.needs_option and getattr(options, bid.needs_option) is None:
+            message = text("hand.option_required", bid=ENGLISH[bid.label], option=bid.needs_option)
+            raise EngineError(OPTION_REQUIRED, {f"rules.{bid.needs_option}": [message]}, number)
         return hand
 
-    def _tricks_sum_error(self, hand: Hand, table: dict[str, str]) -> str | None:
-        if "tricks" not in table:
-            return None
+    def _check_deal(self, hand: Hand, bid: Bid, number: int, options: Any, errors: dict[str, list[Message]]) -> None:
+        """The extra deal (American last-trick hand) is that bid, and that bid is only the extra deal."""
+        deals = self.declaration.deals
+        if deals.extra_bid is None or deals.limit is None:
+            return
+        extra = self.declaration.bid[deals.extra_bid]
+        if number > deals.limit and bid.code != extra.code:
+            _add(errors, "bid", text("hand.extra_deal_bid", bid=ENGLISH[extra.label]))
+        elif number <= deals.limit and bid.code == extra.code:
+            _add(errors, "bid", text("hand.only_extra_deal", bid=ENGLISH[extra.label], option=deals.extra_option))
+
+    def _check_together(
+        self, hand: Hand, bid: Bid, number: int, state: Belle | None, broken: set[str], errors: dict[str, list[Message]]
+    ) -> None:
+        if hand.partner is not None and hand.partner == hand.bidder:
+            _add(errors, "partner", text("hand.partner_is_bidder"))
+        if "tricks" in bid.fields and hand.tricks is not None and not broken & {"tricks", "conceded", "revoke"}:
+            message = self._tricks_sum_error(hand, bid)
+            if message:
+                _add(errors, "tricks", message)
+        if bid.trumps == BELLE_OR_PETITE and hand.trump is not None and hand.turned is not None:
+            belle, petite = (state or Belle()).suits_of(number, hand.turned)
+            if hand.trump not in (belle, petite):
+                _add(errors, "trump", self._belle_message(bid, number, belle, petite, hand.trump))
+
+    def _belle_message(self, bid: Bid, number: int, belle: str, petite: str | None, trump: str) -> Message:
+        names = {s: f"{ENGLISH['suit.' + s]} {SUIT_SYMBOLS[s]}" for s in SUITS}
+        words = dict(zip(("belle", "petite"), self.declaration.belle_words, strict=True))
+        label = ENGLISH[bid.label]
+        if petite is not None:
+            suits = words_or([names[belle], names[petite]])
+            return text("hand.trump_belle_or_petite", bid=label, suits=suits, trump=names[trump], **words)
+        why = str(text("hand.why.first_deal" if number == 1 else "hand.why.belle_again", **words))
+        return text("hand.trump_belle_only", bid=label, suits=names[belle], why=why, trump=names[trump], **words)
+
+    def _tricks_sum_error(self, hand: Hand, bid: Bid) -> Message | None:
         total = sum(hand.tricks)
-        if hand.bid in DISCARD_BIDS:
-            if total > 12:
-                return f"the four seats' tricks must add up to at most 12 (one card is discarded), not {total}"
-        elif hand.bid == "pass" or (hand.bid in self.trick_bids and not hand.conceded and hand.revoke is None):
-            if total != 13:
-                return f"the four seats' tricks must add up to 13, not {total}"
-        elif total > 13:
-            return f"the four seats' tricks must add up to at most 13, not {total}"
+        if bid.discard:
+            return text("hand.tricks_sum_discard", got=total, bid=ENGLISH[bid.label]) if total > 12 else None
+        exactly = bid.kind == ALL_PASS or (bid.kind == TRICKS and not hand.conceded and hand.revoke is None)
+        if exactly and total != 13:
+            return text("hand.tricks_sum", total=13, got=total)
+        if total > 13:
+            return text("hand.tricks_sum_most", total=13, got=total)
         return None
 
+    def _trumps_text(self, bid: Bid | None) -> str:
+        suits = [ENGLISH[f"suit.{s}"] for s in SUITS]
+        if (bid is None and self.no_trump) or (bid is not None and bid.trumps == SUIT_OR_NONE):
+            suits.append(ENGLISH["suit.none"])
+        return words_or(suits)
 
-_ABSENT = object()
-_TABLE, _NUMBER, _ADJUSTMENTS = "table", "number", "adjustments"
-_KINDS = {**dict.fromkeys(TABLE_FIELDS, _TABLE), "number": _NUMBER, "adjustments": _ADJUSTMENTS, "bid": "bid"}
+    def required_message(self, name: str, bid: Bid) -> Message:
+        if name in self.required_ids:
+            return text(self.required_ids[name])
+        if name == "trump":
+            return text("hand.required.trump", trumps=self._trumps_text(bid))
+        return text(f"hand.required.{name}")
+
+    def _invalid_message(self, name: str, bid: Bid | None) -> Message:
+        if name in SEAT_FIELDS:
+            return text("hand.invalid.seat")
+        if name == "trump":
+            return text("hand.invalid.trump", trumps=self._trumps_text(bid))
+        return text(f"hand.invalid.{name}")
 
 
-_SLOT = {name: i for i, name in enumerate(Hand._fields)}
-_HAND_DEFAULTS = tuple(Hand._field_defaults[name] for name in Hand._fields[1:])
-_new = tuple.__new__
+SEAT_FIELDS = frozenset({"bidder", "partner", "jack", "revoke", "last_trick"})
+DEFAULTS: dict[str, Any] = {"conceded": False, "honours": 0, "tricks": [0, 0, 0, 0], "adjustments": []}
 
 
-def _add(errors: dict[str, list[str]], name: str, message: str) -> None:
+def _is_default(name: str, value: Any) -> bool:
+    """A forbidden field may still be sent as its default, of its own type: `[0.0, 0, 0, 0]` is no `[0, 0, 0, 0]`."""
+    if name not in DEFAULTS:
+        return False
+    return _same(value, DEFAULTS[name])
+
+
+def _same(value: Any, default: Any) -> bool:
+    if type(value) is not type(default):
+        return False
+    if isinstance(default, list):
+        return len(value) == len(default) and all(_same(v, d) for v, d in zip(value, default, strict=True))
+    return value == default
+
+
+def _add(errors: dict[str, list[Message]], name: str, message: Message) -> None:
     errors.setdefault(name, []).append(message)
 
 
 def _valid_tricks(value: Any) -> bool:
-    if not isinstance(value, list) or len(value) != 4:
-        return False
-    a, b, c, d = value
-    return (
-        type(a) is int
-        and type(b) is int
-        and type(c) is int
-        and type(d) is int
-        and 0 <= a <= 13
-        and 0 <= b <= 13
-        and 0 <= c <= 13
-        and 0 <= d <= 13
-    )
-
-
-def _valid_trump(variant: Variant, value: Any) -> bool:
-    return value in SUITS or (variant.no_trump and value == "none")
-
-
-def _trump_expected(variant: Variant) -> str:
-    return SUIT_LIST + (", or none for a no-trump bid" if variant.no_trump else "")
+    return isinstance(value, list) and len(value) == 4 and all(type(t) is int and 0 <= t <= 13 for t in value)
 
 
 _VALID: dict[str, Callable[[Variant, Any], bool]] = {
@@ -349,23 +408,11 @@ _VALID: dict[str, Callable[[Variant, Any], bool]] = {
     "jack": lambda v, x: is_seat(x),
     "revoke": lambda v, x: is_seat(x),
     "last_trick": lambda v, x: is_seat(x),
-    "trump": _valid_trump,
+    "trump": lambda v, x: x in SUITS or (v.no_trump and x == "none"),
     "turned": lambda v, x: x in SUITS,
     "tricks": lambda v, x: _valid_tricks(x),
     "honours": lambda v, x: is_int(x) and x in (0, 3, 4),
     "conceded": lambda v, x: type(x) is bool,
-}
-_EXPECTED: dict[str, Callable[[Variant], str]] = {
-    "bidder": lambda v: "a seat 0-3",
-    "partner": lambda v: "a seat 0-3",
-    "jack": lambda v: "a seat 0-3",
-    "revoke": lambda v: "a seat 0-3",
-    "last_trick": lambda v: "a seat 0-3",
-    "trump": _trump_expected,
-    "turned": lambda v: SUIT_LIST,
-    "tricks": lambda v: "four integers from 0 to 13, the tricks each seat took",
-    "honours": lambda v: "0, 3 or 4",
-    "conceded": lambda v: "true or false",
 }
 
 
@@ -373,29 +420,26 @@ def _party(value: Any) -> bool:
     return value == POOL or is_seat(value)
 
 
-def _parse_adjustments(raw: Any, errors: dict[str, list[str]]) -> tuple[Adjustment, ...]:
+def _parse_adjustments(raw: Any, errors: dict[str, list[Message]]) -> tuple[Adjustment, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        _add(errors, "adjustments", "`adjustments` must be a list of {from, to, counters, note}")
+        _add(errors, "adjustments", text("hand.adjustments"))
         return ()
     out = []
     for i, item in enumerate(raw, 1):
-        where = f"adjustment {i}"
         if not isinstance(item, dict) or set(item) != ADJUSTMENT_KEYS:
-            extra = sorted(set(item) - ADJUSTMENT_KEYS) if isinstance(item, dict) else []
-            why = f" (unknown: {', '.join(extra)})" if extra else ""
-            _add(errors, "adjustments", f"{where} must have exactly from, to, counters and note{why}")
+            _add(errors, "adjustments", text("hand.adjustment.keys", i=i))
             continue
         frm, to, counters, note = item["from"], item["to"], item["counters"], item["note"]
         if not _party(frm) or not _party(to):
-            _add(errors, "adjustments", f'{where}: `from` and `to` must be a seat 0-3 or "pool"')
+            _add(errors, "adjustments", text("hand.adjustment.party", i=i))
         elif frm == to:
-            _add(errors, "adjustments", f"{where}: `from` and `to` must differ")
+            _add(errors, "adjustments", text("hand.adjustment.same", i=i))
         elif not is_int(counters) or counters <= 0:
-            _add(errors, "adjustments", f"{where}: `counters` must be a whole number greater than 0")
+            _add(errors, "adjustments", text("hand.adjustment.counters", i=i))
         elif not isinstance(note, str) or not note.strip():
-            _add(errors, "adjustments", f"{where}: `note` must say why, in words")
+            _add(errors, "adjustments", text("hand.adjustment.note", i=i))
         else:
             out.append(Adjustment(frm, to, counters, note))
     return tuple(out)

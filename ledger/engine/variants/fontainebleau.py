@@ -14,8 +14,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..messages import ENGLISH, Message, register, text
 from ..sheet import POOL, Hand
-from .base import Deal, O, R, Variant, boolean, int_at_least, one_of, others, pairing, parse_options, split_joint
+from .base import Deal, Variant, others, pairing, split_joint
+from .declaration import (
+    ALL_PASS,
+    BOOLEAN,
+    CHOICE,
+    EXACT,
+    INTEGER,
+    SUIT_OR_NONE,
+    TRICKS,
+    Bid,
+    Deals,
+    Declaration,
+    O,
+    Option,
+    R,
+    Table,
+)
 
 GAME = 12  # "Twelve deals is a game"; the twelfth hand has the last-hand rule (§2.6)
 EXTRA_TRICK = 5  # over-tricks, tricks short and honours: "the uniform rate of five white counters each"
@@ -107,6 +124,24 @@ FIELDS = {
     **{bid: _NO_TRUMP_FIELDS for bid in NO_TRUMP_BIDS},
     "pass": {"tricks": R},
 }
+BID_LABELS = {
+    "boston": "boston",
+    "six": "six",
+    "little_misere": "little misère",
+    "seven": "seven",
+    "piccolissimo": "piccolissimo",
+    "eight": "eight",
+    "grand_misere": "grand misère",
+    "nine": "nine",
+    "little_spread": "little spread",
+    "ten": "ten",
+    "grand_spread": "grand spread",
+    "eleven": "eleven",
+    "twelve": "twelve",
+    "slam": "slam",
+    "spread_slam": "spread slam",
+    "pass": "all pass (misère partout)",
+}
 
 # How the forbidden-field messages name a bid played without trumps.
 _NO_TRUMP_NAMES = {
@@ -118,23 +153,141 @@ _NO_TRUMP_NAMES = {
     "pass": "misère partout",
 }
 
+register(
+    {
+        "fontainebleau.forbidden.revoke": (
+            "a revoke is not priced in Boston de Fontainebleau: record its penalty as an adjustment"
+        ),
+        "fontainebleau.forbidden.jack": "no jack earns a bonus in Boston de Fontainebleau: leave it empty",
+        "fontainebleau.forbidden.turned": "no trump is turned in Boston de Fontainebleau: leave the turned card empty",
+        "fontainebleau.forbidden.last_trick": "Boston de Fontainebleau has no last-trick hand: leave it empty",
+        "fontainebleau.forbidden.bidder": "in misère partout nobody bid: leave the bidder empty",
+        "fontainebleau.forbidden.conceded": "nobody concedes misère partout: leave conceded empty",
+        "fontainebleau.forbidden.no_trump.trump": "{bid} is played without trumps: leave the trump empty",
+        "fontainebleau.forbidden.no_trump.honours": "{bid} is played without trumps, so nobody holds honours",
+        "fontainebleau.forbidden.partner_alone": "{bid} is played alone: leave the partner empty",
+        "fontainebleau.forbidden.partner": (
+            "a partner may be called on boston to ten only (the pair must win the bid and three tricks more), "
+            "not on {bid}"
+        ),
+        "fontainebleau.option.ante": "Ante",
+        "fontainebleau.option.ante.help": "the dealer pays it into the pool at the start of every deal",
+        "fontainebleau.option.honours": "Honours",
+        "fontainebleau.option.honours.help": "count honours on made contracts with a trump suit",
+        "fontainebleau.option.grand_column": "No-trump column",
+        "fontainebleau.option.grand_column.help": "the printed column a no-trump bid pays",
+        "fontainebleau.option.suit_order": "Suit order",
+        "fontainebleau.option.suit_order.help": "french swaps the ♥ and ♦ columns",
+        "fontainebleau.option.slam_table": "Slam table",
+        "fontainebleau.option.slam_table.help": "Table No. 1, or Table No. 2 with the lower slam rows",
+        "fontainebleau.ante": "the dealer pays the ante into the pool at the start of every deal",
+        **{f"fontainebleau.bid.{bid}": label for bid, label in BID_LABELS.items()},
+    }
+)
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    ante: int = 5
-    honours: bool = False
-    grand_column: str = "diamonds"
-    suit_order: str = "american"
-    slam_table: int = 1
+
+def _bid(code: str) -> Bid:
+    label = f"fontainebleau.bid.{code}"
+    if code in TRICK_BIDS:
+        pair = TRICK_BIDS[code] + PARTNER_EXTRA if code in PARTNER_BIDS else None
+        return Bid(
+            code,
+            label,
+            TRICKS,
+            FIELDS[code],
+            tricks=TRICK_BIDS[code],
+            pair_tricks=pair,
+            trumps=SUIT_OR_NONE,
+            field_options={"honours": "honours"},
+        )
+    if code in NO_TRUMP_BIDS:
+        discard = code in ("little_misere", "little_spread", "piccolissimo")
+        return Bid(code, label, EXACT, FIELDS[code], tricks=NO_TRUMP_BIDS[code], discard=discard)
+    return Bid(code, label, ALL_PASS, FIELDS[code])
 
 
-OPTION_CHECKS = {
-    "ante": (int_at_least(0), 5),
-    "honours": (boolean, False),
-    "grand_column": (one_of("diamonds"), "diamonds"),
-    "suit_order": (one_of("american", "french"), "american"),
-    "slam_table": (one_of(1, 2), 1),
-}
+def _tables() -> tuple[Table, ...]:
+    columns = ("no trump", "♣ or ♠", "♥", "♦", "each extra trick")
+
+    def rows(table: dict[str, Row], only: tuple[str, ...] = ()) -> tuple[tuple[str, tuple[int | None, ...]], ...]:
+        return tuple(
+            (BID_LABELS[bid], (r.no_trump, r.clubs_spades, r.hearts, r.diamonds, r.extra_trick))
+            for bid, r in table.items()
+            if not only or bid in only
+        )
+
+    return (
+        Table(
+            "table-no-1",
+            "Table No. 1",
+            "White counters each adversary pays on a made contract.",
+            columns,
+            rows(TABLE_NO_1),
+        ),
+        Table(
+            "table-no-2",
+            "Table No. 2 (house rule slam_table = 2)",
+            "The American reduction: every other row is Table No. 1's.",
+            columns,
+            rows(TABLE_NO_2, ("slam", "spread_slam")),
+        ),
+        Table(
+            "honours",
+            "Honours (house rule honours)",
+            "Per paying adversary, on a made contract with a trump suit.",
+            ("counters",),
+            tuple((f"{held} honours", (bonus,)) for held, bonus in HONOURS_BONUS.items() if held),
+        ),
+    )
+
+
+DECLARATION = Declaration(
+    name="fontainebleau",
+    title="Boston de Fontainebleau",
+    source=(
+        'Foster\'s Complete Hoyle, "Boston de Fontainebleau" (seed 000: bids, partners, misère partout, the pool, '
+        "the twelfth hand; seed 004: honours, payments, Table No. 1), as normalised in rules.md §2."
+    ),
+    options=(
+        Option("ante", INTEGER, 5, "fontainebleau.option.ante", "fontainebleau.option.ante.help", minimum=0),
+        Option("honours", BOOLEAN, False, "fontainebleau.option.honours", "fontainebleau.option.honours.help"),
+        Option(
+            "grand_column",
+            CHOICE,
+            "diamonds",
+            "fontainebleau.option.grand_column",
+            "fontainebleau.option.grand_column.help",
+            choices=("diamonds",),
+        ),
+        Option(
+            "suit_order",
+            CHOICE,
+            "american",
+            "fontainebleau.option.suit_order",
+            "fontainebleau.option.suit_order.help",
+            choices=("american", "french"),
+        ),
+        Option(
+            "slam_table",
+            CHOICE,
+            1,
+            "fontainebleau.option.slam_table",
+            "fontainebleau.option.slam_table.help",
+            choices=(1, 2),
+        ),
+    ),
+    bids=tuple(_bid(code) for code in BIDS),
+    deals=Deals(limit=GAME, step=1, ante="fontainebleau.ante"),
+    tables=_tables(),
+    facts=(
+        ("Extra tricks and tricks short", f"{EXTRA_TRICK} counters each"),
+        ("Partners", f"on {', '.join(PARTNER_BIDS)}: the pair must win the bid and {PARTNER_EXTRA} tricks more"),
+        ("Deals", f"{GAME}; on the {GAME}th a failure pays the pool, which the adversaries divide"),
+        ("No trump", "paid in the ♦ column (house rule grand_column)"),
+    ),
+    all_pass="no_share",
+)
+Options = DECLARATION.options_class
 
 
 def printed_column(trump: str, options: Options) -> str:
@@ -162,60 +315,33 @@ def honours_bonus(hand: Hand) -> int:
 
 
 class Fontainebleau(Variant):
-    name = "fontainebleau"
-    title = "Boston de Fontainebleau"
-    bids = BIDS
-    fields = FIELDS
-    trick_bids = frozenset(TRICK_BIDS)
-    no_trump = True
+    declaration = DECLARATION
 
-    def parse_options(self, raw: Any) -> Options:
-        return parse_options(raw, OPTION_CHECKS, Options)
+    forbidden_ids = {
+        "revoke": "fontainebleau.forbidden.revoke",
+        "jack": "fontainebleau.forbidden.jack",
+        "turned": "fontainebleau.forbidden.turned",
+        "last_trick": "fontainebleau.forbidden.last_trick",
+        "bidder": "fontainebleau.forbidden.bidder",
+        "conceded": "fontainebleau.forbidden.conceded",
+    }
 
-    def game_limit_error(self, number: int, options: Options) -> str | None:
-        if number <= GAME:
-            return None
-        return f"Boston de Fontainebleau is a game of {GAME} deals: there is no deal {number}"
-
-    def forbidden_message(self, name: str, bid: str) -> str:
-        played_as = _NO_TRUMP_NAMES.get(bid)
-        if name == "revoke":
-            return (
-                "`revoke` is not priced in Boston de Fontainebleau (its revoke laws are those of Boston):"
-                " record the penalty with adjustments"
-            )
-        if name == "jack":
-            return "`jack` must be absent: no jack earns a bonus in Boston de Fontainebleau"
-        if name == "turned":
-            return "`turned` must be absent: in Boston de Fontainebleau no trump is turned, the suits have a fixed rank"
-        if name == "last_trick":
-            return "`last_trick` must be absent: Boston de Fontainebleau has no last-trick hand"
-        if name == "bidder":
-            return "`bidder` must be absent: in misère partout nobody bid"
-        if name == "conceded":
-            return "`conceded` must be absent: nobody concedes misère partout"
-        if name == "trump" and played_as:
-            return f"`trump` must be absent: {played_as} is played without trumps"
-        if name == "honours" and played_as:
-            return f"`honours` must be 0: {played_as} is played without trumps, so nobody holds honours"
+    def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
+        played_as = _NO_TRUMP_NAMES.get(bid.code)
+        if name in ("trump", "honours") and played_as:
+            return text(f"fontainebleau.forbidden.no_trump.{name}", bid=played_as)
         if name == "partner":
-            if bid == "pass":
-                return "`partner` must be absent: in misère partout nobody bid, so nobody is a partner"
             if played_as:
-                return f"`partner` must be absent: {played_as} is played alone"
-            return (
-                "`partner` must be absent: a partner may be called on boston to ten only"
-                f" (the pair must win the bid and three tricks more), not on {bid}"
-            )
-        return super().forbidden_message(name, bid)
+                return text("fontainebleau.forbidden.partner_alone", bid=played_as)
+            return text("fontainebleau.forbidden.partner", bid=ENGLISH[bid.label])
+        return super().forbidden_message(name, bid, options)
 
-    def check_hand(self, hand: Hand, number: int, options: Options, state: Any) -> dict[str, list[str]]:
-        if not hand.honours:
-            return {}
-        if not options.honours:
-            return {"honours": ["`honours` must be 0: honours do not count unless the house rule `honours` is true"]}
-        if hand.trump == "none":
-            return {"honours": ["`honours` must be 0 when `trump` is none: without a trump suit there are no honours"]}
+    def check_hand(
+        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str]
+    ) -> dict[str, list[Message]]:
+        """Honours need a trump suit (rules.md §2.2: 0 with `none`)."""
+        if hand.honours and hand.trump == "none":
+            return {"honours": [text("hand.honours_no_trump")]}
         return {}
 
     def settle_deal(self, deal: Deal, state: Any) -> None:

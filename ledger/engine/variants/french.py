@@ -19,8 +19,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..sheet import POOL, SUITS, Hand, is_int
-from .base import SUIT_LIST, Deal, O, R, Variant, others, pairing, parse_options, split_joint
+from ..messages import Message, register, text
+from ..sheet import POOL, SUIT_SYMBOLS, Hand
+from .base import Belle, Deal, Variant, others, pairing, split_joint
+from .declaration import (
+    ALL_PASS,
+    ANY_SUIT,
+    BELLE_OR_PETITE,
+    EXACT,
+    OBJECT,
+    TRICKS,
+    Bid,
+    Deals,
+    Declaration,
+    O,
+    Option,
+    R,
+    Table,
+)
 
 # --- the suits -------------------------------------------------------------------------------------
 
@@ -112,12 +128,17 @@ _SIMPLE_FIELDS = {
 _INDEPENDENCE_FIELDS = {"bidder": R, "trump": R, "tricks": R, "honours": O, "jack": R, "revoke": O, "turned": R}
 _NEUF_FIELDS = {"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R}
 _MISERE_FIELDS = {"bidder": R, "tricks": R, "revoke": O, "turned": R}
-FIELDS = {
-    "simple": _SIMPLE_FIELDS,
-    **{bid: _INDEPENDENCE_FIELDS for bid in INDEPENDENCES},
-    "neuf": _NEUF_FIELDS,
-    **{bid: _MISERE_FIELDS for bid in MISERES},
-    "pass": {"turned": R},
+BID_LABELS = {
+    "simple": "simple",
+    "independence_six": "independence (6)",
+    "little_misere": "little misère",
+    "independence_eight": "independence (8)",
+    "grand_misere": "grand misère",
+    "misere_four_aces": "misère of four aces",
+    "neuf": "neuf",
+    "little_spread": "little spread",
+    "grand_spread": "grand spread",
+    "pass": "all pass",
 }
 
 # --- options (§3.1) --------------------------------------------------------------------------------
@@ -131,52 +152,127 @@ class NeufAmounts:
     extra: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    neuf: NeufAmounts | None = None
+register(
+    {
+        "french.forbidden.conceded": "every French contract is played out: leave conceded empty",
+        "french.forbidden.last_trick": "French Boston has no last-trick hand: leave the last trick empty",
+        "french.forbidden.partner": "a {bid} is played alone; only a simple takes a partner",
+        "french.forbidden.pass": "when all pass the cards are thrown in: leave the {field} empty",
+        "french.forbidden.misere.jack": "the ♦J has no value in a misère: leave it empty",
+        "french.forbidden.misere.honours": "a misère has no trumps, so no honours: leave them empty",
+        "french.forbidden.misere.trump": "a misère is played without trumps: leave the trump empty",
+        "french.forbidden.neuf_honours": "the neuf has no honours row in the table: leave honours empty",
+        "french.option.neuf": "Neuf amounts",
+        "french.option.neuf.help": (
+            "counters per adversary for a neuf, per trump suit: base for nine tricks, extra per trick "
+            "over or short; needed only if a neuf is played"
+        ),
+        "french.ante": (
+            f"the dealer pays {ANTE} into the pool at the start of every deal, {DOUBLES_ANTE} in the doubles"
+        ),
+        **{f"french.bid.{bid}": label for bid, label in BID_LABELS.items()},
+    }
+)
 
 
-_NEUF_SHAPE = 'an object {"base": {...}, "extra": {...}}, each with spades, clubs, diamonds and hearts'
+def _bid(code: str) -> Bid:
+    label = f"french.bid.{code}"
+    if code == "simple":
+        return Bid(
+            code,
+            label,
+            TRICKS,
+            _SIMPLE_FIELDS,
+            tricks=FORCED_SOLO_TRICKS,
+            pair_tricks=DEMANDER_QUOTA + ACCEPTOR_QUOTA,
+            trumps=BELLE_OR_PETITE,
+        )
+    if code in INDEPENDENCES:
+        return Bid(code, label, TRICKS, _INDEPENDENCE_FIELDS, tricks=INDEPENDENCES[code][0], trumps=ANY_SUIT)
+    if code == "neuf":
+        return Bid(code, label, TRICKS, _NEUF_FIELDS, tricks=NEUF_TRICKS, trumps=ANY_SUIT, needs_option="neuf")
+    if code in MISERES:
+        return Bid(code, label, EXACT, _MISERE_FIELDS, tricks=0, discard=code in ("little_misere", "little_spread"))
+    return Bid(code, label, ALL_PASS, {"turned": R})
 
 
-def _suit_amounts(value: Any, part: str) -> dict[str, int]:
-    if not isinstance(value, dict) or set(value) != set(SUITS):
-        raise ValueError(f"`{part}` must give exactly spades, clubs, diamonds and hearts ({_NEUF_SHAPE})")
-    for suit in SUITS:
-        if not is_int(value[suit]) or value[suit] < 0:
-            raise ValueError(f"`{part}.{suit}` must be a whole number of counters, 0 or more")
-    return {suit: value[suit] for suit in SUITS}
+def _tables() -> tuple[Table, ...]:
+    suits = sorted(SUIT_FACTOR, key=SUIT_FACTOR.__getitem__)
+    columns = tuple(f"{SUIT_SYMBOLS[s]} (×{SUIT_FACTOR[s]})" for s in suits)
+    rows: list[tuple[str, tuple[int, ...]]] = []
+    for title, row in (
+        ("Five tricks alone, or partners' eight", FIVE_ALONE_OR_PARTNERS_EIGHT),
+        ("Six tricks, or petite independence", PETITE_INDEPENDENCE),
+        ("Eight tricks, or grand independence", GRAND_INDEPENDENCE),
+    ):
+        for part, value in (
+            ("", row.base),
+            (" — three honours", row.three_honours),
+            (" — four honours", row.four_honours),
+            (" — each extra trick", row.extra),
+        ):
+            rows.append((title + part, tuple(value * SUIT_FACTOR[s] for s in suits)))
+    for title, value in (
+        ("Petite misère", PETITE_MISERE),
+        ("Grand misère", GRAND_MISERE),
+        ("Misère of four aces", MISERE_DES_QUATRE_AS),
+        ("Misère sur table (both spreads)", MISERE_SUR_TABLE),
+        ("Slam alone (an independence taking 13)", SLAM_SEUL),
+    ):
+        rows.append((title, tuple(value * SUIT_FACTOR[s] for s in suits)))
+    return (
+        Table(
+            "table-of-payments",
+            "The table of payments",
+            "Counters each adversary pays in a simple deal, by the trump suit (misères: the turned suit).",
+            columns,
+            tuple(rows),
+        ),
+        Table(
+            "flat-slams",
+            "Flat slams",
+            "A forced solo taking 8 or more, or partners taking 13, whatever the suit.",
+            ("counters",),
+            (("in petite", (FLAT_SLAM_PETITE,)), ("in belle", (FLAT_SLAM_BELLE,))),
+        ),
+    )
 
 
-def _neuf(value: Any) -> NeufAmounts | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict) or set(value) != {"base", "extra"}:
-        raise ValueError(f"must be {_NEUF_SHAPE}")
-    return NeufAmounts(_suit_amounts(value["base"], "base"), _suit_amounts(value["extra"], "extra"))
-
-
-OPTION_CHECKS = {"neuf": (_neuf, None)}
-NEUF_REQUIRED = "a neuf needs the table's neuf amounts (rules.neuf)"
+DECLARATION = Declaration(
+    name="french",
+    title="French Boston",
+    source=(
+        'Foster\'s Complete Hoyle, "French Boston" and its table of payments (seed 001; its start is also in '
+        "seed 000), as normalised in rules.md §3."
+    ),
+    options=(
+        Option(
+            "neuf",
+            OBJECT,
+            None,
+            "french.option.neuf",
+            "french.option.neuf.help",
+            minimum=0,
+            parts=("base", "extra"),
+            per_suit=True,
+            build=NeufAmounts,
+        ),
+    ),
+    bids=tuple(_bid(code) for code in BIDS),
+    deals=Deals(limit=None, step=3, ante="french.ante", doubles=(FIRST_DOUBLE, LAST_DOUBLE)),
+    tables=_tables(),
+    facts=(
+        ("Ante", f"{ANTE} from the dealer; {DOUBLES_ANTE} in the doubles"),
+        ("Doubles", f"deals {FIRST_DOUBLE}-{LAST_DOUBLE}: every table amount twice"),
+        ("♦J", f"{JACK_BONUS} from each other player (twice in the doubles)"),
+        ("Partners' eight", f"the demander must take {DEMANDER_QUOTA}, the acceptor {ACCEPTOR_QUOTA}"),
+        ("Deal order", "the deal passes to the right"),
+    ),
+    field_labels={"jack": "♦J"},
+)
+Options = DECLARATION.options_class
 
 # --- belle and petite ------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class BelleAndPetite:
-    """The session's memory: belle (deal 1's turned suit, for the whole game) and the last deal's petite."""
-
-    belle: str | None = None
-    petite: str | None = None
-
-    def suits_of(self, number: int, turned: str) -> tuple[str, str | None]:
-        """(belle, petite) of deal `number` with `turned` up, without recording them.
-
-        No petite on deal 1, nor when belle is turned again.
-        """
-        belle = turned if number == 1 or self.belle is None else self.belle
-        petite = None if number == 1 or turned == belle else turned
-        return belle, petite
 
 
 # --- settling --------------------------------------------------------------------------------------
@@ -266,74 +362,28 @@ def failure_amount(hand: Hand, short: int, options: Options) -> int:
 
 
 class French(Variant):
-    name = "french"
-    title = "French Boston"
-    bids = BIDS
-    fields = FIELDS
-    trick_bids = TRICK_BIDS
-    deal_step = 3  # the deal passes to the right
+    declaration = DECLARATION
 
-    def parse_options(self, raw: Any) -> Options:
-        return parse_options(raw, OPTION_CHECKS, Options)
+    forbidden_ids = {
+        "conceded": "french.forbidden.conceded",
+        "last_trick": "french.forbidden.last_trick",
+        "partner": "french.forbidden.partner",
+    }
 
-    def is_double(self, number: int) -> bool:
-        return FIRST_DOUBLE <= number <= LAST_DOUBLE
-
-    def new_state(self) -> BelleAndPetite:
-        return BelleAndPetite()
-
-    # hand checks
-    def required_message(self, name: str, bid: str) -> str:
-        if name == "turned":
-            return f"`turned` is required: {SUIT_LIST}"
-        return super().required_message(name, bid)
-
-    def forbidden_message(self, name: str, bid: str) -> str:
-        thrown_in = bid == "pass"
-        misere = bid in MISERES
-        if name == "conceded":
-            return "`conceded` is not used in French Boston: every contract is played out"
-        if name == "last_trick":
-            return "`last_trick` is not used in French Boston: it has no last-trick hand"
-        if thrown_in:
-            return f"`{name}` must be absent: on a thrown-in deal (pass) nothing is played or paid"
-        if name == "partner":
-            return f"`partner` must be absent: {bid} is played alone; only a simple takes a partner"
-        if name == "jack" and misere:
-            return "`jack` must be absent: the ♦J has no value in a misère"
+    def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
+        if bid.kind == ALL_PASS and name not in self.forbidden_ids:
+            return text("french.forbidden.pass", field=self.field_words(name))
+        if bid.kind == EXACT and name in ("jack", "honours", "trump"):
+            return text(f"french.forbidden.misere.{name}")
         if name == "honours":
-            if misere:
-                return "`honours` must be absent: a misère has no trumps, so no honours"
-            return "`honours` must be absent: the neuf has no honours row in the table"
-        if name == "trump" and misere:
-            return "`trump` must be absent: a misère is played without trumps"
-        return super().forbidden_message(name, bid)
-
-    def check_hand(self, hand: Hand, number: int, options: Options, state: BelleAndPetite) -> dict[str, list[str]]:
-        if hand.bid != "simple":
-            return {}
-        assert hand.turned is not None
-        belle, petite = state.suits_of(number, hand.turned)
-        if hand.trump in (belle, petite):
-            return {}
-        if petite is not None:
-            why = f"belle ({belle}) or petite ({petite}, this deal's turned suit), not {hand.trump}"
-        elif number == 1:
-            why = f"belle ({belle}, the suit turned on deal 1), not {hand.trump}: deal 1 has no petite"
-        else:
-            why = f"belle ({belle}), not {hand.trump}: belle was turned again, so this deal has no petite"
-        return {"trump": [f"a simple's `trump` must be {why}"]}
-
-    def required_option(self, hand: Hand, options: Options) -> tuple[str, str] | None:
-        if hand.bid == "neuf" and options.neuf is None:
-            return "rules.neuf", NEUF_REQUIRED
-        return None
+            return text("french.forbidden.neuf_honours")
+        return super().forbidden_message(name, bid, options)
 
     # settling (§3.7)
-    def settle_deal(self, deal: Deal, state: BelleAndPetite) -> None:
+    def settle_deal(self, deal: Deal, state: Belle) -> None:
         hand = deal.hand
         assert hand.turned is not None
-        state.belle, state.petite = state.suits_of(deal.number, hand.turned)
+        belle, _petite = state.suits_of(deal.number, hand.turned)
         ante = DOUBLES_ANTE if deal.double else ANTE
         deal.pay(deal.dealer, POOL, ante, "ante")
         deal.pools.feed(ante)
@@ -343,7 +393,7 @@ class French(Variant):
         if hand.revoke is not None:
             self.settle_revoke(deal, times)
         elif is_made(hand):
-            self.settle_made(deal, state.belle, times)
+            self.settle_made(deal, belle, times)
         else:
             self.settle_failure(deal, times)
         if hand.jack is not None:  # required on trick contracts, absent in misères

@@ -35,20 +35,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..pools import SinglePool
-from ..sheet import POOL, Hand, is_int
-from .base import (
-    SUIT_LIST,
-    Deal,
+from ..messages import Message, register, text
+from ..sheet import POOL, Hand
+from .base import Belle, Deal, Variant, others, pairing, split_joint
+from .declaration import (
+    ALL_PASS,
+    ANY_SUIT,
+    BELLE_OR_PETITE,
+    CHOICE,
+    EXACT,
+    INTEGER,
+    OBJECT,
+    TRICKS,
+    Bid,
+    Deals,
+    Declaration,
     O,
+    Option,
     R,
-    Variant,
-    int_at_least,
-    one_of,
-    others,
-    pairing,
-    parse_options,
-    split_joint,
+    Table,
 )
 
 STARSHAYA, MLADSHAYA = "starshaya", "mladshaya"  # the tariff's two rows, and `third_suit_rate`'s values
@@ -122,13 +127,14 @@ def tariff(table: dict[str, dict[int, int]], rate: int, tricks: int) -> int:
 
 # --- bids and fields ----------------------------------------------------------------------------
 BIDS = ("simple", "solo", "nine", "misere", "pass")
-BID_NAMES = {
+BID_LABELS = {
     "simple": "simple (прикуп)",
     "solo": "solo (индепанданс)",
     "nine": "nine (девять взяток)",
     "misere": "misère (мизер)",
-    "pass": "pass (пас)",
+    "pass": "all pass (пас)",
 }
+BID_NAMES = BID_LABELS
 FIELDS = {
     "simple": {"bidder": R, "trump": R, "tricks": R, "partner": O, "jack": R, "revoke": O, "turned": R},
     "solo": {"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
@@ -148,53 +154,130 @@ class NineAmounts:
     extra: int
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    basket: int = 10
-    third_suit_rate: str = MLADSHAYA
-    nine: NineAmounts | None = None
-    misere: int | None = None
+register(
+    {
+        "russian.forbidden.honours": (
+            "honours are not paid in Russian Boston (the бостон is the bonus jack): leave them empty"
+        ),
+        "russian.required.turned": (
+            "choose the suit of the turned card: deal 1's is старшая (belle) for the whole partie, a later "
+            "deal's is its младшая (petite)"
+        ),
+        "russian.required.jack": "choose who held the бостон (♦J, or ♥J when diamonds are trumps; ♦J in a misère)",
+        "russian.forbidden.conceded": "nobody concedes in Russian Boston: enter the tricks as they were taken",
+        "russian.forbidden.last_trick": "Russian Boston has no last-trick hand: leave the last trick empty",
+        "russian.forbidden.partner": "a {bid} is played alone, without a supporter: leave the partner empty",
+        "russian.forbidden.misere_trump": "a misère is played without trumps: leave the trump empty",
+        "russian.forbidden.pass": "when all four pass the cards are thrown in: leave the {field} empty",
+        "russian.option.basket": "Basket",
+        "russian.option.basket.help": "what each of the four puts in when the basket is formed",
+        "russian.option.third_suit_rate": "Rate of a third suit",
+        "russian.option.third_suit_rate.help": (
+            "the rate of a solo or nine in a suit that is neither старшая nor младшая"
+        ),
+        "russian.option.nine": "Nine amounts",
+        "russian.option.nine.help": (
+            "chips per opponent at the младшая rate: base for nine tricks, extra per trick; needed only if a nine "
+            "is played"
+        ),
+        "russian.option.misere": "Misère amount",
+        "russian.option.misere.help": "chips per opponent for a misère; needed only if a misère is played",
+        "russian.ante": "each of the four puts the basket amount in when the basket is empty",
+        **{f"russian.bid.{bid}": label for bid, label in BID_LABELS.items()},
+    }
+)
 
-
-def _nine(value: Any) -> NineAmounts | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict) or set(value) != {"base", "extra"}:
-        raise ValueError('must be {"base": n, "extra": n}, chips per opponent at the младшая (petite) rate')
-    for key in ("base", "extra"):
-        if not is_int(value[key]) or value[key] < 0:
-            raise ValueError(f"`{key}` must be a whole number, 0 or more")
-    return NineAmounts(value["base"], value["extra"])
-
-
-def _misere(value: Any) -> int | None:
-    if value is None:
-        return None
-    return int_at_least(0)(value)
-
-
-OPTION_CHECKS = {
-    "basket": (int_at_least(1), 10),
-    "third_suit_rate": (one_of(MLADSHAYA, STARSHAYA), MLADSHAYA),
-    "nine": (_nine, None),
-    "misere": (_misere, None),
+_BIDS = {
+    "simple": dict(tricks=UNSUPPORTED_CONTRACT, pair_tricks=PAIR_CONTRACT, trumps=BELLE_OR_PETITE),
+    "solo": dict(tricks=SOLO_CONTRACT, trumps=ANY_SUIT),
+    "nine": dict(tricks=NINE_CONTRACT, trumps=ANY_SUIT, needs_option="nine"),
 }
 
+TARIFF_TITLES = {
+    "R-T1": (
+        "прикуп купленный и выигранный",
+        "Supported simple, made: from each paired opponent, by the pair's tricks.",
+    ),
+    "R-T2": ("прикуп купленный и проигранный", "Supported simple, failed: to each opponent, by the pair's tricks."),
+    "R-T3": ("выигранная самостоятельная игра", "Solo, made: from each opponent, by the tricks taken."),
+    "R-T4": ("проигранная самостоятельная игра", "Solo, failed: to each opponent, by the tricks taken."),
+    "R-T5": ("прикуп не купленный и выигранный", "Unsupported simple, made: from each opponent, by the tricks taken."),
+    "R-T6": ("прикуп не купленный и проигранный", "Unsupported simple, failed: to each opponent, by the tricks taken."),
+}
+ROW_LABELS = {MLADSHAYA: "младшая (petite)", STARSHAYA: "старшая (belle)"}
 
-# --- the partie's memory ------------------------------------------------------------------------
-@dataclass(slots=True)
-class Partie:
-    """What a partie remembers across deals: старшая, deal 1's turned suit."""
 
-    starshaya: str | None = None
+def _tables() -> tuple[Table, ...]:
+    tables = []
+    for code, table in TARIFF.items():
+        tricks = sorted({t for row in table.values() for t in row})
+        rows = (MLADSHAYA, STARSHAYA)
+        notes = {(rows.index(row), tricks.index(t)): why for (tc, row, t), why in CORRECTED.items() if tc == code}
+        russian, caption = TARIFF_TITLES[code]
+        tables.append(
+            Table(
+                code.lower(),
+                f"{code} {russian}",
+                caption,
+                tuple(str(t) for t in tricks),
+                tuple((ROW_LABELS[row], tuple(table[row].get(t) for t in tricks)) for row in rows),
+                notes,
+            )
+        )
+    return tuple(tables)
 
 
-def suits_of(hand: Hand, number: int, partie: Partie) -> tuple[str, str | None]:
+DECLARATION = Declaration(
+    name="russian",
+    title="Russian Boston (Бостон)",
+    source="«Бостон правила карточной игры» and its «Тариф платежей» (seed 002), as normalised in rules.md §4.",
+    options=(
+        Option("basket", INTEGER, 10, "russian.option.basket", "russian.option.basket.help", minimum=1),
+        Option(
+            "third_suit_rate",
+            CHOICE,
+            MLADSHAYA,
+            "russian.option.third_suit_rate",
+            "russian.option.third_suit_rate.help",
+            choices=(MLADSHAYA, STARSHAYA),
+        ),
+        Option(
+            "nine",
+            OBJECT,
+            None,
+            "russian.option.nine",
+            "russian.option.nine.help",
+            minimum=0,
+            parts=("base", "extra"),
+            build=NineAmounts,
+        ),
+        Option("misere", INTEGER, None, "russian.option.misere", "russian.option.misere.help", minimum=0),
+    ),
+    bids=(
+        *(Bid(code, f"russian.bid.{code}", TRICKS, FIELDS[code], **_BIDS[code]) for code in ("simple", "solo", "nine")),
+        Bid("misere", "russian.bid.misere", EXACT, FIELDS["misere"], tricks=0, needs_option="misere"),
+        Bid("pass", "russian.bid.pass", ALL_PASS, FIELDS["pass"]),
+    ),
+    deals=Deals(limit=None, step=3, ante="russian.ante", doubles=(DOUBLE_TOURS.start, DOUBLE_TOURS.stop - 1)),
+    tables=_tables(),
+    facts=(
+        ("Basket", "formed by each of the four when empty (10 each by default, house rule basket)"),
+        ("Бостон", f"{BOSTON_BONUS} from each other player"),
+        ("Supported failure, both short", f"{KONSOLYATSIYA} + {SHORT_TRICK} per trick short of each one's quota"),
+        ("Double tours", f"deals {DOUBLE_TOURS.start}-{DOUBLE_TOURS.stop - 1}: every amount twice"),
+        ("Deal order", "the deal passes to the right"),
+    ),
+    pool_label="Basket",
+    belle_words=("старшая", "младшая"),
+    field_labels={"jack": "Бостон (♦J / ♥J)", "bidder": "Buyer"},
+)
+Options = DECLARATION.options_class
+
+
+def suits_of(hand: Hand, number: int, partie: Belle) -> tuple[str, str | None]:
     """(старшая, младшая) of a deal; no младшая on deal 1 or when старшая is turned again."""
-    starshaya = hand.turned if number == 1 else partie.starshaya
-    assert starshaya is not None, "старшая is fixed by deal 1, settled before any later deal"
-    mladshaya = None if hand.turned == starshaya else hand.turned
-    return starshaya, mladshaya
+    assert hand.turned is not None
+    return partie.suits_of(number, hand.turned)
 
 
 def rate_of(hand: Hand, starshaya: str, mladshaya: str | None, options: Options) -> int:
@@ -241,91 +324,37 @@ def take_basket(deal: Deal, seat: int) -> None:
 
 # --- the variant --------------------------------------------------------------------------------
 class Russian(Variant):
-    name = "russian"
-    title = "Russian Boston (Бостон)"
-    bids = BIDS
-    fields = FIELDS
-    trick_bids = TRICK_BIDS
-    deal_step = 3  # the deal passes to the right
+    declaration = DECLARATION
 
-    def parse_options(self, raw: Any) -> Options:
-        return parse_options(raw, OPTION_CHECKS, Options)
+    forbidden_ids = {
+        "honours": "russian.forbidden.honours",
+        "conceded": "russian.forbidden.conceded",
+        "last_trick": "russian.forbidden.last_trick",
+        "partner": "russian.forbidden.partner",
+    }
 
-    def make_pools(self, carried_in: tuple[int, ...], options: Options) -> SinglePool:
-        return SinglePool(carried_in)
+    required_ids = {"turned": "russian.required.turned", "jack": "russian.required.jack"}
 
-    def is_double(self, number: int) -> bool:
-        return number in DOUBLE_TOURS
+    def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
+        if bid.kind == EXACT and name == "trump":
+            return text("russian.forbidden.misere_trump")
+        if bid.kind == ALL_PASS and name not in self.forbidden_ids:
+            return text("russian.forbidden.pass", field=self.field_words(name))
+        return super().forbidden_message(name, bid, options)
 
-    def new_state(self) -> Partie:
-        return Partie()
-
-    # messages
-    def forbidden_message(self, name: str, bid: str) -> str:
-        what = BID_NAMES.get(bid, bid)
-        if name == "honours":
-            return "`honours` is not used in Russian Boston: honours are not paid (the бостон is the field `jack`)"
-        if name == "conceded":
-            return "`conceded` is not used in Russian Boston: record the tricks as they were taken"
-        if name == "last_trick":
-            return "`last_trick` belongs to American Boston's last-trick hand; Russian Boston has none"
-        if bid == "misere" and name == "trump":
-            return "`trump` must be absent: a misère is played without trumps"
-        if name == "partner":
-            return f"`partner` must be absent: a {what} is played alone, without a supporter"
-        if bid == "pass":
-            if name == "jack":
-                return "`jack` must be absent: when all four pass the cards are thrown in and no бостон is paid"
-            if name == "tricks":
-                return "`tricks` must be absent: when all four pass the cards are thrown in and the basket doubles"
-            return f"`{name}` must be absent: when all four pass nothing is played"
-        return super().forbidden_message(name, bid)
-
-    def required_message(self, name: str, bid: str) -> str:
-        expected = {
-            "bidder": "the seat 0-3 of the buyer",
-            "trump": SUIT_LIST,
-            "tricks": "four integers from 0 to 13, the tricks each seat took",
-            "turned": f"the suit of the turned card, {SUIT_LIST} (deal 1's is старшая (belle) for the whole "
-            "partie, a later deal's is its младшая (petite))",
-            "jack": "the seat 0-3 holding the бостон (♦J, or ♥J when diamonds are trumps; ♦J in a misère)",
-        }
-        return f"`{name}` is required for a {BID_NAMES.get(bid, bid)}: {expected.get(name, 'see rules.md §4.3')}"
-
-    # hand checks
-    def check_hand(self, hand: Hand, number: int, options: Options, state: Partie) -> dict[str, list[str]]:
-        errors: dict[str, list[str]] = {}
-        starshaya, mladshaya = suits_of(hand, number, state)
-        if hand.bid == "simple" and hand.trump not in (starshaya, mladshaya):
-            belle = f"старшая (belle) is {SUIT_NAMES[starshaya]}"
-            if mladshaya is None:
-                why = "this is deal 1" if number == 1 else "старшая was turned again"
-                message = (
-                    f"`trump` must be старшая for a simple (прикуп): {belle}, and there is no младшая (petite) "
-                    f"on this deal ({why}); another suit needs a solo (индепанданс) or a nine"
-                )
-            else:
-                message = (
-                    f"`trump` must be старшая or младшая for a simple (прикуп): {belle}, младшая (petite) is "
-                    f"{SUIT_NAMES[mladshaya]}; another suit needs a solo (индепанданс) or a nine"
-                )
-            errors["trump"] = [message]
-        if hand.revoke is not None and hand.revoke not in (hand.bidder, hand.partner):
-            errors["revoke"] = ["a revoke by an opponent is not priced; record it as an adjustment"]
-        return errors
-
-    def required_option(self, hand: Hand, options: Options) -> tuple[str, str] | None:
-        if hand.bid == "nine" and options.nine is None:
-            return "rules.nine", "a nine needs the table's nine amounts (rules.nine); the tariff gives none"
-        if hand.bid == "misere" and options.misere is None:
-            return "rules.misere", "a misère needs the table's misère amount (rules.misere); the tariff gives none"
-        return None
+    def check_hand(
+        self, hand: Hand, number: int, options: Any, state: Belle, broken: set[str]
+    ) -> dict[str, list[Message]]:
+        """A revoke is priced only on the buyer's side (rules.md §4.3)."""
+        if hand.revoke is None or broken & {"bidder", "partner"}:
+            return {}
+        if hand.revoke not in (hand.bidder, hand.partner):
+            return {"revoke": [text("hand.revoke_opponent")]}
+        return {}
 
     # settling (rules.md §4.7)
-    def settle_deal(self, deal: Deal, state: Partie) -> None:
+    def settle_deal(self, deal: Deal, state: Belle) -> None:
         hand, options = deal.hand, deal.options
-        if deal.number == 1:
-            state.starshaya = hand.turned
         tour = 2 if deal.double else 1
         if deal.pools.total == 0:
             form_basket(deal, options.basket * tour)

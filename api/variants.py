@@ -1,0 +1,119 @@
+"""`GET /api/v1/variants/` and `/api/v1/variants/{name}/`: each variant's declaration, no login.
+
+The answer is `Declaration.as_json()`, the object the engine parses and validates by, so what a
+third-party scorer offers is what the engine accepts (`api.md`, "Additions").
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ledger.engine.variants import get_variant, variant_names
+from ledger.exceptions import NotFound
+
+from .pagination import Pagination
+from .throttling import AnonThrottle
+
+FIELD_MODES = ["required", "optional", "forbidden"]
+HAND_FIELDS_HELP = "every hand field -> required, optional or forbidden"
+
+
+class OptionOut(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.ChoiceField(choices=["choice", "integer", "boolean", "object"])
+    default = serializers.JSONField(help_text="the value the engine uses when the sheet leaves the option out")
+    label = serializers.CharField()
+    help = serializers.CharField()
+    choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    minimum = serializers.IntegerField(required=False)
+    nullable = serializers.BooleanField(required=False, help_text="null (or leaving it out) is allowed")
+    shape = serializers.DictField(required=False, help_text="an object-valued option: its keys and their bounds")
+
+
+class BidOut(serializers.Serializer):
+    code = serializers.CharField()
+    label = serializers.CharField()
+    kind = serializers.ChoiceField(
+        choices=["tricks", "exact", "pass", "last_trick"],
+        help_text="tricks: made at `tricks` or more (`pair_tricks` with a partner); exact: made at exactly `tricks`",
+    )
+    fields = serializers.DictField(child=serializers.ChoiceField(choices=FIELD_MODES), help_text=HAND_FIELDS_HELP)
+    trumps = serializers.ListField(child=serializers.CharField(), required=False)
+    trumps_rule = serializers.CharField(
+        required=False, help_text="belle_or_petite: the suit turned on deal 1, or this deal's turned suit"
+    )
+    tricks = serializers.IntegerField(required=False)
+    pair_tricks = serializers.IntegerField(required=False)
+    discard = serializers.BooleanField(required=False, help_text="one card is discarded: at most 12 tricks")
+    needs_option = serializers.CharField(required=False, help_text="the house rule without which it cannot be played")
+    field_options = serializers.DictField(
+        child=serializers.CharField(), required=False, help_text="field -> the boolean house rule it needs"
+    )
+
+
+class DealsOut(serializers.Serializer):
+    limit = serializers.IntegerField(allow_null=True, help_text="the last deal of a game; null: no limit")
+    extra_deal = serializers.DictField(allow_null=True, help_text="{option, bid}: one deal more with that house rule")
+    doubles = serializers.ListField(child=serializers.IntegerField(), allow_null=True, help_text="first and last")
+    direction = serializers.ChoiceField(choices=["left", "right"])
+    ante = serializers.CharField()
+
+
+class TableRowOut(serializers.Serializer):
+    heading = serializers.CharField()
+    cells = serializers.ListField(child=serializers.IntegerField(allow_null=True))
+
+
+class TableOut(serializers.Serializer):
+    id = serializers.CharField()
+    title = serializers.CharField()
+    caption = serializers.CharField()
+    columns = serializers.ListField(child=serializers.CharField())
+    rows = TableRowOut(many=True)
+    notes = serializers.ListField(child=serializers.DictField(), help_text="{row, column, note}: corrected cells")
+
+
+class VariantOut(serializers.Serializer):
+    name = serializers.CharField()
+    title = serializers.CharField()
+    source = serializers.CharField()
+    options = OptionOut(many=True)
+    bids = BidOut(many=True, help_text="in rank order; fields under the default options")
+    deals = DealsOut()
+    tables = TableOut(many=True)
+    pools = serializers.ChoiceField(choices=["one", "many"])
+    pool_label = serializers.CharField()
+    field_labels = serializers.DictField(child=serializers.CharField())
+
+
+class VariantListView(APIView):
+    """Every variant the engine knows, with its whole declaration."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonThrottle]
+
+    @extend_schema(responses=VariantOut(many=True), auth=[])
+    def get(self, request: Request) -> Response:
+        paginator = Pagination()
+        page = paginator.paginate_queryset(list(variant_names()), request, view=self)
+        return paginator.get_paginated_response([get_variant(name).declaration.as_json() for name in page])
+
+
+class VariantDetailView(APIView):
+    """One variant's declaration; an unknown name is 404."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonThrottle]
+
+    @extend_schema(responses=VariantOut, auth=[])
+    def get(self, request: Request, name: str) -> Response:
+        if name not in variant_names():
+            raise NotFound("no such variant")
+        return Response(get_variant(name).declaration.as_json())

@@ -1,0 +1,152 @@
+"""Every label and refusal the engine words, as a message id with parameters and its English text.
+
+One table (`ENGLISH`) holds the source text of every id, so a later translation replaces the table's
+text per language and keeps the ids. A `Message` is a `str` (the English, parameters filled in) that
+also carries its id and parameters: callers that only show text need nothing else, a translator
+reads `.id` and `.params`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Message(str):
+    """English text that remembers the message id and the parameters it was built from."""
+
+    id: str
+    params: dict[str, Any]
+
+    def __new__(cls, message_id: str, **params: Any) -> Message:
+        text = super().__new__(cls, ENGLISH[message_id].format(**params))
+        text.id = message_id
+        text.params = params
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.id, self.params))
+
+
+def _rebuild(message_id: str, params: dict[str, Any]) -> Message:
+    return Message(message_id, **params)
+
+
+def text(message_id: str, **params: Any) -> Message:
+    return Message(message_id, **params)
+
+
+ENGLISH: dict[str, str] = {
+    # --- hand fields, as a player names them ------------------------------------------------------
+    "field.bid": "Bid",
+    "field.bidder": "Bidder",
+    "field.trump": "Trump",
+    "field.partner": "Partner",
+    "field.turned": "Turned card",
+    "field.tricks": "Tricks",
+    "field.honours": "Honours",
+    "field.conceded": "Conceded",
+    "field.jack": "Bonus jack",
+    "field.revoke": "Revoke",
+    "field.last_trick": "Last trick",
+    "field.adjustments": "Adjustments",
+    "field.number": "Deal number",
+    # --- refusals of a hand (rules.md §0.10) -------------------------------------------------------
+    "hand.not_object": "this deal is not a hand: each entry of the hands must be an object",
+    "hand.unknown_field": "{name} is not part of a hand: leave it out",
+    "hand.bid": "choose a bid: {bids}",
+    "hand.number": "this is deal {number}: correct the deal number or leave it out",
+    "hand.required.bidder": "choose who bid",
+    "hand.required.trump": "choose the trump: {trumps}",
+    "hand.required.partner": "choose the partner",
+    "hand.required.turned": "choose the suit of the turned card",
+    "hand.required.tricks": "enter the tricks each player took",
+    "hand.required.jack": "choose who held the bonus jack",
+    "hand.required.last_trick": "choose who won the last trick",
+    "hand.invalid.seat": "choose one of the four players",
+    "hand.invalid.trump": "choose the trump: {trumps}",
+    "hand.invalid.turned": "choose the suit of the turned card: clubs, diamonds, hearts or spades",
+    "hand.invalid.tricks": "enter four whole numbers of tricks, each from 0 to 13",
+    "hand.invalid.honours": "honours are 0, 3 or 4",
+    "hand.invalid.conceded": "say yes or no: did the adversaries concede?",
+    "hand.forbidden": "a {bid} does not use the {field}: leave it empty",
+    "hand.forbidden.option": "the {field} counts only with the house rule {option}: leave it empty",
+    "hand.partner_is_bidder": "the partner must be another player than the bidder",
+    "hand.tricks_sum": "the four seats' tricks must add up to {total}, not {got}",
+    "hand.tricks_sum_most": "the four seats' tricks must add up to at most {total}, not {got}",
+    "hand.tricks_sum_discard": (
+        "the four seats' tricks must add up to at most 12, not {got}: one card is discarded in a {bid}"
+    ),
+    "hand.trump_belle_or_petite": "a {bid} is played in {belle} or {petite}: {suits} this deal, not {trump}",
+    "hand.trump_belle_only": "a {bid} is played in {belle}: {suits} this deal ({why}), not {trump}",
+    "hand.why.first_deal": "the first deal has no {petite}",
+    "hand.why.belle_again": "{belle} was turned again",
+    "hand.only_extra_deal": "a {bid} is only the last deal, played with the house rule {option}",
+    "hand.extra_deal_bid": "this last deal is the {bid}: choose it as the bid",
+    "hand.past_game": "the game is {limit} deals: there is no deal {number}",
+    "hand.past_game_extra": "the game is {limit} deals, and a last one only with the house rule {option}",
+    "hand.option_required": "a {bid} needs the house rule {option}: set its amounts when opening the session",
+    "hand.revoke_opponent": "a revoke by an opponent is not priced; record it as an adjustment",
+    "hand.revoke_not_priced": "a revoke is not priced in this game: record its penalty as an adjustment",
+    "hand.honours_no_trump": "honours count only with a trump suit: leave them at 0 in no trump",
+    "hand.adjustments": "each adjustment needs who pays, who receives, how many counters and a note",
+    "hand.adjustment.keys": "adjustment {i} needs exactly who pays, who receives, how many counters and a note",
+    "hand.adjustment.party": "adjustment {i}: choose a player or the pool on each end",
+    "hand.adjustment.same": "adjustment {i}: who pays and who receives must differ",
+    "hand.adjustment.counters": "adjustment {i}: enter a whole number of counters, more than 0",
+    "hand.adjustment.note": "adjustment {i}: say why in the note",
+    "hand.adjustment.pool": "adjustment {i} takes {counters} from the pool, which holds {held}",
+    # --- refusals of a sheet ------------------------------------------------------------------------
+    "sheet.not_object": "a score sheet must be a JSON object",
+    "sheet.unknown_key": "{key} is not part of a score sheet: leave it out",
+    "sheet.required": "the score sheet needs its {key}",
+    "sheet.format": "the format must be {format}",
+    "sheet.variant": "choose a variant: {variants}",
+    "sheet.players": "give the names of the four players, by seat",
+    "sheet.first_dealer": "choose the first dealer, one of the four players",
+    "sheet.pools": "the pools are a list of whole counter amounts, each 0 or more",
+    "sheet.one_pool": "{title} has one pool: give at most one amount",
+    "sheet.pool_limit": "a carried-in pool holds more than the pool limit of {limit}",
+    "sheet.hands": "the hands must be a list",
+    "sheet.rules": "the house rules must be an object of rule names and values",
+    "sheet.stake": "the stake needs exactly a currency and the value of one counter",
+    "sheet.stake.currency": "the stake's currency is three capital letters, such as EUR",
+    "sheet.stake.per_counter": (
+        "the value of one counter is a decimal such as 0.01: digits 0-9, a point and at most 6 decimals"
+    ),
+    "sheet.stake.positive": "the value of one counter must be more than 0",
+    "sheet.close": "closing takes the pools divided or carried",
+    "sheet.close.pools": "the pools are divided or carried at the close",
+    # --- refusals of a house rule --------------------------------------------------------------------
+    "option.unknown": "{name} is not a house rule of this variant (its rules: {known})",
+    "option.choice": "{label}: choose one of {choices}",
+    "option.integer": "{label}: enter a whole number, {minimum} or more",
+    "option.integer_or_none": "{label}: enter a whole number, {minimum} or more, or leave it empty",
+    "option.boolean": "{label}: say yes or no",
+    "option.object": "{label}: give {parts}",
+    "option.part": "{label}: {part} must be a whole number, {minimum} or more",
+    # --- shared words ---------------------------------------------------------------------------------
+    "suit.clubs": "clubs",
+    "suit.diamonds": "diamonds",
+    "suit.hearts": "hearts",
+    "suit.spades": "spades",
+    "suit.none": "no trump",
+    "seat": "seat {seat}",
+    "words.or": "{first} or {last}",
+}
+
+
+def words_or(items: list[str]) -> str:
+    """'a, b or c' for a player to read."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return str(text("words.or", first=", ".join(items[:-1]), last=items[-1]))
+
+
+def register(messages: dict[str, str]) -> None:
+    """A variant module's own ids (its labels and help), added to the one table."""
+    for key, value in messages.items():
+        if ENGLISH.get(key, value) != value:
+            raise ValueError(f"message id {key} already has another text")
+        ENGLISH[key] = value

@@ -1,0 +1,314 @@
+"""A variant's rules as data: options, bids with their field table, deals and printed tables.
+
+Each variant module builds one `Declaration`; the engine parses and validates by it, and the API
+(`GET /api/v1/variants/`), the pages, the scorer form and the statistics read the same object, so
+they cannot disagree. Labels and help are message ids (`ledger.engine.messages`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, make_dataclass
+from typing import Any
+
+from ..errors import INVALID_OPTION, EngineError
+from ..messages import ENGLISH, text, words_or
+from ..sheet import SUITS, is_int
+
+REQUIRED, OPTIONAL, FORBIDDEN = "required", "optional", "forbidden"
+R, O = REQUIRED, OPTIONAL  # a field a bid does not list is forbidden
+
+# The fields of a hand that a bid's table rules on; `adjustments` and `number` are allowed everywhere.
+TABLE_FIELDS = (
+    "bidder",
+    "trump",
+    "partner",
+    "turned",
+    "tricks",
+    "honours",
+    "conceded",
+    "jack",
+    "revoke",
+    "last_trick",
+)
+
+# How "made" is judged (stats and engine alike).
+TRICKS = "tricks"  # the bidder (or the pair) takes at least `tricks` (`pair_tricks`)
+EXACT = "exact"  # the bidder takes exactly `tricks`: misères, spreads, piccolissimo
+ALL_PASS = "pass"  # nobody bid
+LAST_TRICK = "last_trick"  # the American 13th deal
+
+# Which trumps a bid allows.
+ANY_SUIT = "suit"
+SUIT_OR_NONE = "suit_or_none"
+BELLE_OR_PETITE = "belle_or_petite"  # the suit turned on deal 1, or this deal's turned suit
+
+CHOICE, INTEGER, BOOLEAN, OBJECT = "choice", "integer", "boolean", "object"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One house rule of `rules.md` §n.1.
+
+    `parts` (OBJECT only): the keys of the object, each a whole number >= `minimum`, or, with
+    `per_suit`, an object of the four suits. `build` turns the checked object into the engine's value.
+    """
+
+    name: str
+    type: str
+    default: Any
+    label: str
+    help: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    nullable: bool = False
+    parts: tuple[str, ...] = ()
+    per_suit: bool = False
+    build: Callable[..., Any] | None = None
+
+    def parse(self, value: Any) -> Any:
+        """The value the engine uses, or an `invalid_option` naming `rules.<name>`."""
+        if value is None and (self.nullable or self.default is None):
+            return None
+        label = ENGLISH[self.label]
+        if self.type == CHOICE:
+            if not any(value == c and type(value) is type(c) for c in self.choices):
+                raise self._error("option.choice", label=label, choices=words_or([str(c) for c in self.choices]))
+            return value
+        if self.type == BOOLEAN:
+            if type(value) is not bool:
+                raise self._error("option.boolean", label=label)
+            return value
+        if self.type == INTEGER:
+            if not is_int(value) or value < (self.minimum or 0):
+                key = "option.integer_or_none" if self.nullable else "option.integer"
+                raise self._error(key, label=label, minimum=self.minimum or 0)
+            return value
+        return self._parse_object(value, label)
+
+    def _parse_object(self, value: Any, label: str) -> Any:
+        shape = words_or(list(self.parts)) + (" amounts for each of " + words_or(list(SUITS)) if self.per_suit else "")
+        if not isinstance(value, dict) or set(value) != set(self.parts):
+            raise self._error("option.object", label=label, parts=shape)
+        out: dict[str, Any] = {}
+        for part in self.parts:
+            item = value[part]
+            if self.per_suit:
+                if not isinstance(item, dict) or set(item) != set(SUITS):
+                    raise self._error("option.object", label=label, parts=shape)
+                for suit in SUITS:
+                    self._check_amount(item[suit], label, f"{part} {suit}")
+                out[part] = {suit: item[suit] for suit in SUITS}
+            else:
+                self._check_amount(item, label, part)
+                out[part] = item
+        return self.build(**out) if self.build else out
+
+    def _check_amount(self, value: Any, label: str, part: str) -> None:
+        if not is_int(value) or value < (self.minimum or 0):
+            raise self._error("option.part", label=label, part=part, minimum=self.minimum or 0)
+
+    def _error(self, message_id: str, **params: Any) -> EngineError:
+        return EngineError(INVALID_OPTION, {f"rules.{self.name}": [text(message_id, **params)]})
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": self.type,
+            "default": self.default,
+            "label": ENGLISH[self.label],
+            "help": ENGLISH[self.help],
+        }
+        if self.type == CHOICE:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.nullable or self.default is None:
+            out["nullable"] = True
+        if self.type == OBJECT:
+            part = {"type": "object", "keys": list(SUITS), "minimum": self.minimum} if self.per_suit else None
+            out["shape"] = {p: part or {"type": "integer", "minimum": self.minimum} for p in self.parts}
+        return out
+
+
+@dataclass(frozen=True)
+class Bid:
+    """One bid code of `rules.md` §n.2: its field table and how the engine and the statistics judge it.
+
+    fields: hand field -> R or O; any other field of `TABLE_FIELDS` is forbidden.
+    tricks: what the bidder alone must take (at least for TRICKS, exactly for EXACT).
+    pair_tricks: what bidder and partner must take together, when a partner is given.
+    needs_option: the house rule without which the bid cannot be played (`option_required`).
+    field_options: an optional field that counts only while a boolean house rule is on.
+    """
+
+    code: str
+    label: str
+    kind: str
+    fields: Mapping[str, str]
+    tricks: int | None = None
+    pair_tricks: int | None = None
+    trumps: str | None = None
+    discard: bool = False
+    needs_option: str | None = None
+    field_options: Mapping[str, str] = field(default_factory=dict)
+
+    def mode(self, name: str, options: Any = None) -> str:
+        mode = self.fields.get(name, FORBIDDEN)
+        needs = self.field_options.get(name)
+        if needs is not None and (options is None or not getattr(options, needs)):
+            return FORBIDDEN
+        return mode
+
+    def made(self, taken: int, pair: bool) -> bool:
+        """Whether `taken` tricks (the pair's, when `pair`) make this contract."""
+        if self.kind == EXACT:
+            return taken == self.tricks
+        need = self.pair_tricks if pair else self.tricks
+        assert need is not None
+        return taken >= need
+
+    def as_json(self, options: Any = None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code,
+            "label": ENGLISH[self.label],
+            "kind": self.kind,
+            "fields": {name: self.mode(name, options) for name in TABLE_FIELDS},
+        }
+        if self.trumps is not None:
+            out["trumps"] = list(SUITS) + (["none"] if self.trumps == SUIT_OR_NONE else [])
+            if self.trumps == BELLE_OR_PETITE:
+                out["trumps_rule"] = BELLE_OR_PETITE
+        if self.tricks is not None:
+            out["tricks"] = self.tricks
+        if self.pair_tricks is not None:
+            out["pair_tricks"] = self.pair_tricks
+        if self.discard:
+            out["discard"] = True
+        if self.needs_option:
+            out["needs_option"] = self.needs_option
+        if self.field_options:
+            out["field_options"] = dict(self.field_options)
+        return out
+
+
+@dataclass(frozen=True)
+class Deals:
+    """The game's deals (`rules.md` §0.2, §0.3).
+
+    limit: the last deal (None: no limit). extra_option / extra_bid: a house rule that allows one deal
+    more, which must be that bid (and only it). doubles: the first and last double deal. step: 1 when
+    the deal passes to the left, 3 to the right. ante: the message saying who antes what.
+    """
+
+    limit: int | None
+    step: int
+    ante: str
+    doubles: tuple[int, int] | None = None
+    extra_option: str | None = None
+    extra_bid: str | None = None
+
+    def last(self, options: Any) -> int | None:
+        if self.limit is None:
+            return None
+        return self.limit + (1 if self.extra_option and getattr(options, self.extra_option) else 0)
+
+    def is_double(self, number: int) -> bool:
+        return self.doubles is not None and self.doubles[0] <= number <= self.doubles[1]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "limit": self.limit,
+            "extra_deal": {"option": self.extra_option, "bid": self.extra_bid} if self.extra_option else None,
+            "doubles": list(self.doubles) if self.doubles else None,
+            "direction": "left" if self.step == 1 else "right",
+            "ante": ENGLISH[self.ante],
+        }
+
+
+@dataclass(frozen=True)
+class Table:
+    """A printed payment table: rows of (heading, cells), a cell a number or None (blank).
+
+    notes: (row, column) -> why a cell reads differently from the source's print.
+    """
+
+    id: str
+    title: str
+    caption: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[Any, ...]], ...]
+    notes: Mapping[tuple[int, int], str] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "caption": self.caption,
+            "columns": list(self.columns),
+            "rows": [{"heading": heading, "cells": list(cells)} for heading, cells in self.rows],
+            "notes": [{"row": r, "column": c, "note": note} for (r, c), note in self.notes.items()],
+        }
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One variant, as data. `facts`: (label, text) lines of the rules page.
+
+    all_pass: how a misère partout's losers are told, for the statistics ("paid": who paid it;
+    "no_share": who took no share of the pool; None: an all-pass deal is not played).
+    """
+
+    name: str
+    title: str
+    source: str
+    options: tuple[Option, ...]
+    bids: tuple[Bid, ...]
+    deals: Deals
+    tables: tuple[Table, ...]
+    facts: tuple[tuple[str, str], ...] = ()
+    pools: int = 1  # 1: one pool; 0: a list of pools
+    pool_label: str = "Pool"
+    field_labels: Mapping[str, str] = field(default_factory=dict)
+    all_pass: str | None = None
+    belle_words: tuple[str, str] = ("belle", "petite")  # the names of deal 1's suit and a later deal's
+
+    def __post_init__(self) -> None:
+        fields = [(o.name, Any, field(default=o.default)) for o in self.options]
+        cls = make_dataclass(f"{self.name.title()}Options", fields, frozen=True, slots=True)
+        object.__setattr__(self, "options_class", cls)
+        object.__setattr__(self, "bid", {b.code: b for b in self.bids})
+
+    options_class: Any = field(init=False, repr=False, compare=False)
+    bid: Mapping[str, Bid] = field(init=False, repr=False, compare=False)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(b.code for b in self.bids)
+
+    def parse_options(self, raw: Mapping[str, Any]) -> Any:
+        known = {o.name: o for o in self.options}
+        for name in raw:
+            if name not in known:
+                raise EngineError(
+                    INVALID_OPTION, {f"rules.{name}": [text("option.unknown", name=name, known=", ".join(known))]}
+                )
+        return self.options_class(**{o.name: o.parse(raw[o.name]) for o in self.options if o.name in raw})
+
+    def field_label(self, name: str) -> str:
+        return self.field_labels.get(name) or ENGLISH[f"field.{name}"]
+
+    def as_json(self) -> dict[str, Any]:
+        """The shape of `GET /api/v1/variants/{name}/` (`api.md`, "Additions")."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "source": self.source,
+            "options": [o.as_json() for o in self.options],
+            "bids": [b.as_json(self.options_class()) for b in self.bids],
+            "deals": self.deals.as_json(),
+            "tables": [t.as_json() for t in self.tables],
+            "pools": "one" if self.pools == 1 else "many",
+            "pool_label": self.pool_label,
+            "field_labels": {name: self.field_label(name) for name in TABLE_FIELDS},
+        }

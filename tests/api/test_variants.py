@@ -1,0 +1,151 @@
+"""/api/v1/variants/ and a session's `next_legal`: the declarations as the engine reads them, no login."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ledger.engine import settle
+from tests.api.conftest import assert_error
+from tests.ledger_fixtures import open_session, record_all
+
+pytestmark = pytest.mark.django_db
+
+RULES_MD = Path(__file__).resolve().parents[1] / "data" / "rules.md"
+SECTIONS = {"american": "1", "fontainebleau": "2", "french": "3", "russian": "4"}
+
+
+def _rules_md_options(section: str) -> list[str]:
+    """The option names of rules.md §n.1's table, in order."""
+    text = RULES_MD.read_text()
+    start = text.index(f"### {section}.1 Options")
+    table = text[start : text.index("\n### ", start + 1)]
+    return re.findall(r"^\| `(\w+)` \|", table, flags=re.M)
+
+
+def _rules_md_bids(section: str) -> list[str]:
+    """The bid codes of rules.md §n.2 or §n.3's rank table, in order, each once."""
+    text = RULES_MD.read_text()
+    start = text.index("| rank | `bid`", text.index(f"## {section}. "))
+    table = text[start : text.index("\n\n", start)]
+    codes: list[str] = []
+    for code in re.findall(r"^\| [^|]* \| `(\w+)`", table, flags=re.M)[1:]:  # after the header
+        if code not in codes:
+            codes.append(code)
+    return codes
+
+
+def test_the_list_needs_no_login_and_holds_every_variant(client: Any) -> None:
+    response = client.get("/api/v1/variants/")
+    assert response.status_code == 200
+    body = response.json()
+    assert [v["name"] for v in body["results"]] == ["american", "fontainebleau", "french", "russian"]
+    assert body["count"] == 4
+
+
+@pytest.mark.parametrize("name", list(SECTIONS))
+def test_every_option_and_bid_of_rules_md_in_order(client: Any, name: str) -> None:
+    body = client.get(f"/api/v1/variants/{name}/").json()
+    assert [o["name"] for o in body["options"]] == _rules_md_options(SECTIONS[name])
+    assert [b["code"] for b in body["bids"]] == _rules_md_bids(SECTIONS[name])
+    for bid in body["bids"]:
+        assert set(bid["fields"].values()) <= {"required", "optional", "forbidden"}
+        assert bid["label"] and "_" not in bid["label"]
+    for option in body["options"]:
+        assert option["label"] and option["help"]
+
+
+@pytest.mark.parametrize(
+    ("name", "option", "default"),
+    [
+        ("american", "ante", 5),
+        ("american", "pool_limit", 100),
+        ("american", "table", "decimal"),
+        ("american", "last_trick_hand", False),
+        ("fontainebleau", "slam_table", 1),
+        ("french", "neuf", None),
+        ("russian", "basket", 10),
+        ("russian", "misere", None),
+    ],
+)
+def test_defaults_are_what_the_engine_uses(client: Any, name: str, option: str, default: Any) -> None:
+    body = client.get(f"/api/v1/variants/{name}/").json()
+    found = next(o for o in body["options"] if o["name"] == option)
+    assert found["default"] == default
+
+
+def test_fields_follow_the_default_options(client: Any) -> None:
+    """Fontainebleau's honours count only with the house rule: forbidden under the defaults."""
+    bids = {b["code"]: b for b in client.get("/api/v1/variants/fontainebleau/").json()["bids"]}
+    assert bids["seven"]["fields"]["honours"] == "forbidden"
+    assert bids["seven"]["field_options"] == {"honours": "honours"}
+    assert bids["seven"]["trumps"][-1] == "none"
+    assert bids["seven"]["pair_tricks"] == 10
+
+
+def test_an_unknown_variant_is_404(client: Any) -> None:
+    assert_error(client.get("/api/v1/variants/whist/"), 404, "not_found")
+
+
+def test_the_schema_documents_the_endpoints_and_next_legal(client: Any) -> None:
+    schema = client.get("/api/schema/").json()
+    assert "/api/v1/variants/" in schema["paths"] and "/api/v1/variants/{name}/" in schema["paths"]
+    assert "next_legal" in schema["components"]["schemas"]["SessionOut"]["properties"]
+
+
+def _legal(api: Any, session_id: int) -> dict[str, Any]:
+    return api.get(f"/api/v1/sessions/{session_id}/").json()["next_legal"]
+
+
+def test_next_legal_french_simple_is_belle_or_the_turned_suit(api: Any, admin: Any, club: Any, players: Any) -> None:
+    session = open_session(admin, club, players, variant="french")
+    first = _legal(api, session.pk)
+    simple = next(b for b in first["bids"] if b["code"] == "simple")
+    assert (first["number"], simple["trumps"], simple["trumps_turned"]) == (1, [], True)
+    assert "neuf" not in [b["code"] for b in first["bids"]]  # the house rule neuf is not set
+    hand = {"bid": "pass", "turned": "hearts"}
+    record_all(admin, session, [hand])
+    simple = next(b for b in _legal(api, session.pk)["bids"] if b["code"] == "simple")
+    assert simple["trumps"] == ["hearts"] and simple["fields"]["partner"] == "optional"
+    independence = next(b for b in _legal(api, session.pk)["bids"] if b["code"] == "independence_six")
+    assert independence["trumps"] == ["clubs", "diamonds", "hearts", "spades"]
+
+
+def test_next_legal_american_thirteenth_deal_is_only_the_last_trick(
+    api: Any, admin: Any, club: Any, players: Any
+) -> None:
+    session = open_session(admin, club, players, rules={"last_trick_hand": True})
+    assert "last_trick" not in [b["code"] for b in _legal(api, session.pk)["bids"]]
+    record_all(admin, session, [{"bid": "pass", "tricks": [4, 3, 3, 3]}] * 12)
+    assert [b["code"] for b in _legal(api, session.pk)["bids"]] == ["last_trick"]
+    record_all(admin, session, [{"bid": "last_trick", "last_trick": 1}])
+    assert _legal(api, session.pk) is None
+
+
+def test_next_legal_russian_needs_the_options_its_bids_need(api: Any, admin: Any, club: Any, players: Any) -> None:
+    without = open_session(admin, club, players, variant="russian")
+    assert [b["code"] for b in _legal(api, without.pk)["bids"]] == ["simple", "solo", "pass"]
+    rules = {"nine": {"base": 30, "extra": 5}, "misere": 40}
+    with_them = open_session(admin, club, players, variant="russian", rules=rules)
+    assert [b["code"] for b in _legal(api, with_them.pk)["bids"]] == ["simple", "solo", "nine", "misere", "pass"]
+
+
+def test_every_legal_bid_is_accepted_by_the_engine(api: Any, admin: Any, club: Any, players: Any) -> None:
+    """What next_legal offers, the engine takes: the mark of one declaration."""
+    session = open_session(admin, club, players, variant="russian")
+    record_all(admin, session, [{"bid": "pass", "turned": "spades"}])
+    legal = _legal(api, session.pk)
+    simple = next(b for b in legal["bids"] if b["code"] == "simple")
+    hand = {"bid": "simple", "bidder": 0, "trump": simple["trumps"][0], "turned": "clubs", "jack": 1}
+    hand["tricks"] = [6, 2, 3, 2]
+    sheet = {
+        "format": "clubscore-sheet/1",
+        "variant": "russian",
+        "players": ["a", "b", "c", "d"],
+        "first_dealer": 0,
+        "hands": [{"bid": "pass", "turned": "spades"}, hand],
+    }
+    assert len(settle(sheet)["hands"]) == 2
