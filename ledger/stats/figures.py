@@ -3,12 +3,10 @@
 Pure Python, no Django: the same function serves the incremental handler, the rebuild, the
 benchmark's naive aggregate and the tests.
 
-What a bid needs is read from the engine's own variant modules (their bid tables and constants),
-never typed again here. The one place a per-variant rule is written down is `CONTRACTS`: for each
-variant, which bids are trick contracts (t >= n), which are exact ones (misères, spreads and
-piccolissimo: t == n), and what a pair must take together. `tests/stats/test_figures.py` holds it
-against the engine: every bid of every variant is covered, and on thousands of random deals "made"
-here is "paid as made" there.
+What a bid needs is read from the variant's declaration (`ledger.engine.variants.declaration`): each
+bid's kind (a trick contract made at t >= n, an exact one made at t == n: misères, spreads,
+piccolissimo), its trick counts alone and with a partner, and how a misère partout's losers are told.
+Nothing per variant is written here.
 
 Rules common to every variant (`stats.md`, "contracts"):
 - conceded counts as made (and has no over-tricks: the engine pays none);
@@ -25,7 +23,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ledger.engine.variants import american, fontainebleau, french, russian
+from ledger.engine.variants import get_variant, variant_names
+from ledger.engine.variants.declaration import EXACT, TRICKS
 
 BIDDER, PARTNER = "bidder", "partner"
 ROLES = (BIDDER, PARTNER)
@@ -52,47 +51,18 @@ def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
     return MappingProxyType(dict(mapping))
 
 
-# The one table of per-variant rules, every number taken from the variant's own module.
-CONTRACTS: Mapping[str, ContractRules] = MappingProxyType(
-    {
-        "american": ContractRules(
-            tricks=_frozen(american.TRICK_BIDS),
-            exact=_frozen(dict.fromkeys(american.MISERES, 0)),
-            pair=_frozen({}),
-            misere_partout="paid",  # the players with the most tricks pay the others (§1.6)
-        ),
-        "fontainebleau": ContractRules(
-            tricks=_frozen(fontainebleau.TRICK_BIDS),
-            exact=_frozen(fontainebleau.NO_TRUMP_BIDS),
-            pair=_frozen(
-                {bid: fontainebleau.TRICK_BIDS[bid] + fontainebleau.PARTNER_EXTRA for bid in fontainebleau.PARTNER_BIDS}
-            ),
-            misere_partout="no_share",  # the fewest-tricks players divide the pool (§2.6)
-        ),
-        "french": ContractRules(
-            tricks=_frozen(
-                {
-                    "simple": french.FORCED_SOLO_TRICKS,
-                    "neuf": french.NEUF_TRICKS,
-                    **{bid: n for bid, (n, _row) in french.INDEPENDENCES.items()},
-                }
-            ),
-            exact=_frozen(dict.fromkeys(french.MISERES, 0)),
-            pair=_frozen({"simple": french.DEMANDER_QUOTA + french.ACCEPTOR_QUOTA}),
-        ),
-        "russian": ContractRules(
-            tricks=_frozen(
-                {
-                    "simple": russian.UNSUPPORTED_CONTRACT,
-                    "solo": russian.SOLO_CONTRACT,
-                    "nine": russian.NINE_CONTRACT,
-                }
-            ),
-            exact=_frozen({"misere": 0}),
-            pair=_frozen({"simple": russian.PAIR_CONTRACT}),
-        ),
-    }
-)
+def contract_rules(variant: str) -> ContractRules:
+    """A variant's contracts as the statistics judge them, from its declaration."""
+    declaration = get_variant(variant).declaration
+    return ContractRules(
+        tricks=_frozen({b.code: b.tricks for b in declaration.bids if b.kind == TRICKS and b.tricks is not None}),
+        exact=_frozen({b.code: b.tricks for b in declaration.bids if b.kind == EXACT and b.tricks is not None}),
+        pair=_frozen({b.code: b.pair_tricks for b in declaration.bids if b.pair_tricks is not None}),
+        misere_partout=declaration.all_pass,
+    )
+
+
+CONTRACTS: Mapping[str, ContractRules] = MappingProxyType({name: contract_rules(name) for name in variant_names()})
 
 
 @dataclass(frozen=True)

@@ -291,7 +291,7 @@ class Variant:
                 _add(errors, name, text("hand.unknown_field", name=name))
         if bid is None:
             raise EngineError(INVALID_HAND, errors, number)
-        for name in TABLE_FIELDS:
+        for name in bid.fields:
             if bid.mode(name, options) == REQUIRED and raw.get(name) is None:
                 _add(errors, name, self.required_message(name, bid))
         hand = Hand(bid.code, **values)

@@ -155,6 +155,8 @@ class Bid:
 
     def mode(self, name: str, options: Any = None) -> str:
         mode = self.fields.get(name, FORBIDDEN)
+        if not self.field_options:
+            return mode
         needs = self.field_options.get(name)
         if needs is not None and (options is None or not getattr(options, needs)):
             return FORBIDDEN
