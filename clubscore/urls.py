@@ -1,4 +1,4 @@
-"""Top-level routes: the admin, the API (api.urls) and the web pages.
+"""Top-level routes: the admin, the API (api.urls), the language switch and catalog, the web pages.
 
 Under /api/ every answer is JSON: api.urls ends with a catch-all JSON 404 (so APPEND_SLASH never
 redirects there), and the handlers below answer JSON for /api/ when DEBUG is off.
@@ -6,10 +6,14 @@ redirects there), and the handlers below answer JSON for /api/ when DEBUG is off
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switcher on every page posts here
+    # The scripts' strings (domain djangojs) in the request's language; empty until locale/ has a catalog.
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("ledger.web.urls")),  # the web pages, the login and logout
 ]
 
