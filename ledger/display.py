@@ -16,7 +16,7 @@ from ledger.money.selectors import statement_entries
 
 def party_name(account: MoneyAccount) -> str:
     """The account's player's name, or "pool"."""
-    return POOL if account.kind == MoneyAccount.Kind.POOL else account.player.name
+    return POOL if account.player is None else account.player.name
 
 
 def counterparties(entry: MoneyEntry) -> list[str]:

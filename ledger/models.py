@@ -30,7 +30,7 @@ class Role(models.TextChoices):
     @classmethod
     def rank(cls, role: str) -> int:
         """Each role may do everything the roles before it may."""
-        return [cls.PLAYER, cls.SCORER, cls.TREASURER, cls.ADMIN].index(role)
+        return [cls.PLAYER.value, cls.SCORER.value, cls.TREASURER.value, cls.ADMIN.value].index(role)
 
 
 class Club(models.Model):

@@ -8,7 +8,7 @@ import datetime as dt
 import hashlib
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
@@ -18,10 +18,18 @@ from ledger.engine.sheet import SHEET_FORMAT
 from .exceptions import NotFound, PermissionDenied
 from .models import Club, DeviceToken, Hand, HandRevision, Membership, Player, Role, Seat, Session
 
+# Whoever asks: reads take an anonymous user too, who is a member of no club (so sees nothing).
+Reader = AbstractBaseUser | AnonymousUser
 
-def club_role(*, user: AbstractBaseUser, club_id: int, role: str = Role.PLAYER) -> str:
+
+def user_id(user: Reader) -> int:
+    """The user's id, 0 for an anonymous reader: no membership, player or token names it."""
+    return user.pk or 0
+
+
+def club_role(*, user: Reader, club_id: int, role: str = Role.PLAYER) -> str:
     """The user's role in the club; NotFound when not a member, PermissionDenied when below `role`."""
-    found = Membership.objects.filter(club_id=club_id, user_id=user.pk).values_list("role", flat=True).first()
+    found = Membership.objects.filter(club_id=club_id, user_id=user_id(user)).values_list("role", flat=True).first()
     if found is None:
         raise NotFound("no such club")
     return role_check(found=found, role=role)
@@ -34,20 +42,20 @@ def role_check(*, found: str, role: str) -> str:
     return found
 
 
-def club_list(*, user: AbstractBaseUser) -> QuerySet[Club]:
+def club_list(*, user: Reader) -> QuerySet[Club]:
     """The user's clubs, each with `role` (the user's role in it)."""
-    role = Membership.objects.filter(club=OuterRef("pk"), user_id=user.pk).values("role")[:1]
-    return Club.objects.filter(memberships__user_id=user.pk).annotate(role=Subquery(role)).order_by("name", "id")
+    role = Membership.objects.filter(club=OuterRef("pk"), user_id=user_id(user)).values("role")[:1]
+    return Club.objects.filter(memberships__user_id=user_id(user)).annotate(role=Subquery(role)).order_by("name", "id")
 
 
-def club_get(*, user: AbstractBaseUser, club_id: int, role: str = Role.PLAYER) -> Club:
+def club_get(*, user: Reader, club_id: int, role: str = Role.PLAYER) -> Club:
     found = club_role(user=user, club_id=club_id, role=role)
     club = Club.objects.get(pk=club_id)
     club.role = found  # type: ignore[attr-defined]
     return club
 
 
-def player_list(*, user: AbstractBaseUser, club_id: int) -> QuerySet[Player]:
+def player_list(*, user: Reader, club_id: int) -> QuerySet[Player]:
     club_role(user=user, club_id=club_id)
     return Player.objects.filter(club_id=club_id).order_by("name", "id")
 
@@ -58,14 +66,14 @@ def _sessions() -> QuerySet[Session]:
 
 def session_list(
     *,
-    user: AbstractBaseUser,
+    user: Reader,
     club: int | None = None,
     status: str | None = None,
     player: int | None = None,
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
 ) -> QuerySet[Session]:
-    qs = _sessions().filter(club__memberships__user_id=user.pk)
+    qs = _sessions().filter(club__memberships__user_id=user_id(user))
     if club is not None:
         qs = qs.filter(club_id=club)
     if status is not None:
@@ -79,7 +87,7 @@ def session_list(
     return qs.order_by("-opened_at", "-id")
 
 
-def session_get(*, user: AbstractBaseUser, session_id: int, role: str = Role.PLAYER) -> Session:
+def session_get(*, user: Reader, session_id: int, role: str = Role.PLAYER) -> Session:
     """The session if the user is a member of its club with at least `role`."""
     session = _sessions().filter(pk=session_id).first()
     if session is None:
@@ -172,11 +180,11 @@ def token_get(*, key: str) -> DeviceToken | None:
     return token
 
 
-def token_list(*, user: AbstractBaseUser) -> QuerySet[DeviceToken]:
+def token_list(*, user: Reader) -> QuerySet[DeviceToken]:
     """The user's live device tokens (not revoked, not expired), newest first."""
-    return DeviceToken.objects.filter(user_id=user.pk, revoked_at__isnull=True, expires_at__gt=timezone.now()).order_by(
-        "-created_at", "-id"
-    )
+    return DeviceToken.objects.filter(
+        user_id=user_id(user), revoked_at__isnull=True, expires_at__gt=timezone.now()
+    ).order_by("-created_at", "-id")
 
 
 def session_first_hand(*, session: Session) -> Any:

@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
@@ -74,7 +74,7 @@ def _clean_name(value: Any, field: str) -> str:
     return name
 
 
-def club_create(*, actor: AbstractBaseUser, name: str) -> Club:
+def club_create(*, actor: User, name: str) -> Club:
     """A new club; its creator becomes its admin."""
     name = _clean_name(name, "name")
     with transaction.atomic(durable=True):
@@ -84,7 +84,7 @@ def club_create(*, actor: AbstractBaseUser, name: str) -> Club:
     return club
 
 
-def membership_set(*, actor: AbstractBaseUser, club_id: int, user: AbstractBaseUser, role: str) -> Membership:
+def membership_set(*, actor: User, club_id: int, user: User, role: str) -> Membership:
     """Add a member or change a member's role (admins only)."""
     if role not in Role.values:
         raise InvalidRequest.field("role", "role must be one of " + ", ".join(Role.values))
@@ -94,7 +94,7 @@ def membership_set(*, actor: AbstractBaseUser, club_id: int, user: AbstractBaseU
     return membership
 
 
-def player_create(*, actor: AbstractBaseUser, club_id: int, name: str, user: AbstractBaseUser | None = None) -> Player:
+def player_create(*, actor: User, club_id: int, name: str, user: User | None = None) -> Player:
     """A new player of the club (scorers and above); names are unique within a club."""
     name = _clean_name(name, "name")
     try:
@@ -116,7 +116,7 @@ def _lock_sessions(*ids: int) -> dict[int, Session]:
     return {s.pk: s for s in rows}
 
 
-def _lock_session(session_id: int, actor: AbstractBaseUser, role: str) -> Session:
+def _lock_session(session_id: int, actor: User, role: str) -> Session:
     """Lock the session and read the actor's role in its club in the same statement (one round trip
     on every write: recording a hand is the hot path, bench/api.py).
 
@@ -130,9 +130,9 @@ def _lock_session(session_id: int, actor: AbstractBaseUser, role: str) -> Sessio
         .filter(pk=session_id)
         .first()
     )
-    if session is None or session.actor_role is None:  # type: ignore[attr-defined]
+    if session is None or session.actor_role is None:
         raise NotFound("no such session")
-    role_check(found=session.actor_role, role=role)  # type: ignore[attr-defined]
+    role_check(found=session.actor_role, role=role)
     return session
 
 
@@ -257,7 +257,7 @@ def _store_state(
 
 def session_open(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     club_id: int,
     variant: str,
     rules: dict[str, Any] | None,
@@ -333,7 +333,7 @@ def _claimable_pools(source: Session | None, club_id: int, variant: str, stake: 
             else "a single pool goes only to a single-pool variant"
         )
         raise InvalidRequest.field("carry_pools_from", message)
-    carried = list(source.closing["carried"])
+    carried = list((source.closing or {}).get("carried") or [])
     if not any(carried):
         raise InvalidRequest.field("carry_pools_from", f"session {source.pk} carried no pools")
     if not _same_stake(source.stake, stake):
@@ -344,7 +344,7 @@ def _claimable_pools(source: Session | None, club_id: int, variant: str, stake: 
 
 
 def session_close(
-    *, actor: AbstractBaseUser, session_id: int, pools: str = "divide", expected_version: int | None
+    *, actor: User, session_id: int, pools: str = "divide", expected_version: int | None
 ) -> tuple[Session, dict[str, Any]]:
     """Close the session (treasurers and above): the engine settles it; returns it and its settlement."""
     if pools not in ("divide", "carry"):
@@ -362,13 +362,13 @@ def session_close(
         session.closing = settlement["close"]
         session.closed_by = actor
         session.closed_at = timezone.now()
-        _check_close_amounts(session.closing)
+        _check_close_amounts(settlement["close"])
         _write_projection(session, hands, settled, run)
         followup_request(session=session)
     return session, settlement
 
 
-def session_reopen(*, actor: AbstractBaseUser, session_id: int, expected_version: int | None) -> Session:
+def session_reopen(*, actor: User, session_id: int, expected_version: int | None) -> Session:
     """Open a closed session again (treasurers and above); its money's reversal follows in the background."""
     with transaction.atomic(durable=True):
         session = _lock_session(session_id, actor, Role.TREASURER)
@@ -420,7 +420,7 @@ def parse_closed_at(value: Any, *, closed: bool) -> datetime | None:
     return at
 
 
-def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any, closed_at: Any = None) -> Session:
+def session_import(*, actor: User, club_id: int, sheet: Any, closed_at: Any = None) -> Session:
     """A session from a score sheet (scorers; treasurers for a closed one), at version 1.
 
     Players are matched by exact name within the club and created when missing. With `closed_at` (a
@@ -480,7 +480,7 @@ def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any, closed_
         )
         _write_projection(session, hands, settled, run, bump=False, fresh=hands)
         if closed:
-            _check_close_amounts(session.closing)
+            _check_close_amounts(settlement["close"])
             followup_request(session=session)
     return session
 
@@ -488,7 +488,7 @@ def session_import(*, actor: AbstractBaseUser, club_id: int, sheet: Any, closed_
 # --- hands -----------------------------------------------------------------------------------------
 
 
-def hand_record(*, actor: AbstractBaseUser, session_id: int, hand: Any, client_key: uuid.UUID | None = None) -> Hand:
+def hand_record(*, actor: User, session_id: int, hand: Any, client_key: uuid.UUID | None = None) -> Hand:
     """Record the next deal (scorers and above). `hand` may carry `number` (see `hand_number_check`).
 
     Idempotent by `client_key` (the key the client sent it with, unique per session and user): a retry finds
@@ -511,7 +511,7 @@ def hand_record(*, actor: AbstractBaseUser, session_id: int, hand: Any, client_k
         return found
 
 
-def _hand_record(actor: AbstractBaseUser, session_id: int, hand: Any, client_key: uuid.UUID | None) -> Hand:
+def _hand_record(actor: User, session_id: int, hand: Any, client_key: uuid.UUID | None) -> Hand:
     with transaction.atomic(durable=True):
         session = _lock_session(session_id, actor, Role.SCORER)
         _check_open(session)
@@ -548,7 +548,7 @@ def _hand_record(actor: AbstractBaseUser, session_id: int, hand: Any, client_key
 
 def hand_amend(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     session_id: int,
     number: int,
     hand: Any,
@@ -593,9 +593,7 @@ def hand_amend(
     return target
 
 
-def hand_undo(
-    *, actor: AbstractBaseUser, session_id: int, number: int, expected_version: int | None, reason: str = ""
-) -> Session:
+def hand_undo(*, actor: User, session_id: int, number: int, expected_version: int | None, reason: str = "") -> Session:
     """Undo the last hand (scorers and above); any other is `NotLastHand`."""
     with transaction.atomic(durable=True):
         session = _lock_session(session_id, actor, Role.SCORER)
@@ -626,7 +624,7 @@ def hand_undo(
 # --- device tokens ---------------------------------------------------------------------------------
 
 
-def token_issue(*, user: AbstractBaseUser, device: str, key: str | None = None) -> tuple[str, DeviceToken]:
+def token_issue(*, user: User, device: str, key: str | None = None) -> tuple[str, DeviceToken]:
     """A new key for the user on this device (replacing the device's previous one); only its hash is kept.
 
     `key` is for the demo command only, whose users keep the same token across restarts.
@@ -653,7 +651,7 @@ def token_revoke(*, token: DeviceToken) -> None:
         DeviceToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
-def token_revoke_by_id(*, user: AbstractBaseUser, token_id: int) -> None:
+def token_revoke_by_id(*, user: User, token_id: int) -> None:
     """Log one of the user's devices out (a lost phone, from another); another user's token is NotFound."""
     with transaction.atomic(durable=True):
         revoked = DeviceToken.objects.filter(
@@ -663,7 +661,7 @@ def token_revoke_by_id(*, user: AbstractBaseUser, token_id: int) -> None:
         raise NotFound("no such device token")
 
 
-def token_revoke_all(*, user: AbstractBaseUser) -> int:
+def token_revoke_all(*, user: User) -> int:
     """Every live token of the user (a password change). One UPDATE, atomic by itself; not durable,
     because it runs from the user's `post_save`, inside whatever transaction saved the user."""
     return DeviceToken.objects.filter(user_id=user.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())

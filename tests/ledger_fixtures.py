@@ -134,14 +134,15 @@ def known_example_names() -> list[Any]:
     """The example sheets with a settlement, each skipped while its variant is not in the engine."""
     out = []
     for name in example_names():
-        variant = load_json(EXAMPLES / f"{name}.sheet.json")["variant"]  # type: ignore[index]
+        variant = load_json(EXAMPLES / f"{name}.sheet.json")["variant"]
         marks = [] if variant in variant_names() else [pytest.mark.skip(reason=f"{variant} is not in the engine yet")]
         out.append(pytest.param(name, marks=marks))
     return out
 
 
 def example_sheet(name: str) -> dict[str, Any]:
-    return copy.deepcopy(load_json(EXAMPLES / f"{name}.sheet.json"))  # type: ignore[return-value]
+    sheet: dict[str, Any] = copy.deepcopy(load_json(EXAMPLES / f"{name}.sheet.json"))
+    return sheet
 
 
 def long_sheet(variant: str, seed: int, deals: int = 24) -> dict[str, Any]:

@@ -117,7 +117,7 @@ def _settle_group(group: list[int], amount: dict[int, int]) -> list[tuple[int, i
     exhaustive search.
     """
     left = {p: amount[p] for p in group}
-    triples = []
+    triples: list[tuple[int, int, int]] = []
     while True:
         payer = -1
         for p in group:  # the lowest debtor (plain loops: this runs for every closed session)

@@ -10,15 +10,17 @@ needs more than n - 1 transfers. Amounts are integer minor units; nothing is rou
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from typing import TypeVar
 
 EXACT_LIMIT = 12
+K = TypeVar("K", bound=Hashable)  # whoever holds a balance: an account id, a name
 
 
-def _settle_group(balances: list[tuple[Hashable, int]]) -> list[tuple[Hashable, Hashable, int]]:
+def _settle_group(balances: list[tuple[K, int]]) -> list[tuple[K, K, int]]:
     """Largest debtor pays largest creditor until everyone is square (at most len - 1 transfers)."""
     debtors = sorted(((-a, i, who) for i, (who, a) in enumerate(balances) if a < 0), reverse=True)
     creditors = sorted(((a, i, who) for i, (who, a) in enumerate(balances) if a > 0), reverse=True)
-    transfers = []
+    transfers: list[tuple[K, K, int]] = []
     while debtors and creditors:
         owed, di, debtor = debtors[0]
         due, ci, creditor = creditors[0]
@@ -59,7 +61,7 @@ def zero_sum_groups(amounts: list[int]) -> list[list[int]]:
     return groups
 
 
-def settle_up(balances: Mapping[Hashable, int]) -> list[tuple[Hashable, Hashable, int]]:
+def settle_up(balances: Mapping[K, int]) -> list[tuple[K, K, int]]:
     """Transfers (payer, payee, amount) after which every balance is 0. The balances must sum to 0."""
     if sum(balances.values()) != 0:
         raise ValueError("open balances must add up to zero")
@@ -67,7 +69,7 @@ def settle_up(balances: Mapping[Hashable, int]) -> list[tuple[Hashable, Hashable
     if len(open_) > EXACT_LIMIT:
         return _settle_group(open_)
     groups = zero_sum_groups([amount for _, amount in open_])
-    transfers = []
+    transfers: list[tuple[K, K, int]] = []
     for group in groups:
         transfers.extend(_settle_group([open_[i] for i in group]))
     return transfers

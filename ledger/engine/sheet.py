@@ -200,7 +200,7 @@ def parse_sheet(raw: Any) -> Sheet:
         variant=name,
         options=options,
         rules=dict(rules),
-        players=tuple(players),  # type: ignore[arg-type]
+        players=tuple(players),
         first_dealer=raw["first_dealer"],
         pools=tuple(pools),
         stake=stake,

@@ -7,20 +7,19 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, QuerySet, Sum, Window
 
 from ledger.engine.settle_up import settle_up
 from ledger.exceptions import NotFound, PermissionDenied
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
-from ledger.selectors import club_role
+from ledger.selectors import Reader, club_role
 
 from . import POOL, Party
 
 
 def party(account: MoneyAccount) -> Party:
-    """The account's party: its player's id, or "pool"."""
-    return POOL if account.kind == MoneyAccount.Kind.POOL else account.player_id
+    """The account's party: its player's id, or "pool" (the one account without a player)."""
+    return POOL if account.player_id is None else account.player_id
 
 
 def account_balance(account_id: int, currency: str) -> int:
@@ -68,7 +67,7 @@ class CurrencyPlan:
     transfers: list[Transfer]
 
 
-def settle_up_plan(*, user: AbstractBaseUser, club_id: int) -> list[CurrencyPlan]:
+def settle_up_plan(*, user: Reader, club_id: int) -> list[CurrencyPlan]:
     """Per currency, everyone's open balance and the fewest transfers after which all are at zero
     (`ledger.engine.settle_up`: exact up to 12 open balances, at most n - 1 transfers beyond)."""
     club_role(user=user, club_id=club_id, role=Role.TREASURER)
@@ -82,13 +81,13 @@ def settle_up_plan(*, user: AbstractBaseUser, club_id: int) -> list[CurrencyPlan
             CurrencyPlan(
                 currency=currency,
                 balances=[(accounts[a], amount) for a, amount in per.items()],
-                transfers=[Transfer(accounts[p], accounts[q], c) for p, q, c in transfers],  # type: ignore[index]
+                transfers=[Transfer(accounts[p], accounts[q], c) for p, q, c in transfers],
             )
         )
     return plans
 
 
-def payment_list(*, user: AbstractBaseUser, club_id: int) -> QuerySet[MoneyTransaction]:
+def payment_list(*, user: Reader, club_id: int) -> QuerySet[MoneyTransaction]:
     """The club's recorded payments and write-offs, newest first (treasurers and above)."""
     club_role(user=user, club_id=club_id, role=Role.TREASURER)
     return (
@@ -99,7 +98,7 @@ def payment_list(*, user: AbstractBaseUser, club_id: int) -> QuerySet[MoneyTrans
     )
 
 
-def statement_player(*, user: AbstractBaseUser, player_id: int) -> Player:
+def statement_player(*, user: Reader, player_id: int) -> Player:
     """The player whose statement the user may read: their own, or any of the club's for a treasurer."""
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
@@ -140,7 +139,7 @@ def statement_balances(*, player: Player) -> dict[str, int]:
     return {row["transaction__currency"]: row["total"] for row in rows}
 
 
-def carried_pools(*, user: AbstractBaseUser, club_id: int) -> list[Session]:
+def carried_pools(*, user: Reader, club_id: int) -> list[Session]:
     """The club's closed sessions that carried pools (more than 0 counters) nobody has claimed yet,
     oldest first: what `carry_pools_from` may name when a session is opened (members).
 
@@ -221,7 +220,8 @@ def evening_paid(*, session: Session) -> EveningPaid | None:
             or 0
         )
         still_open = min(owed, max(0, owes_now - later_debts))
-        debtors.append(DebtorPaid(entry.account.player.name, owed, owed - still_open))
+        player = entry.account.player
+        debtors.append(DebtorPaid(player.name if player else POOL, owed, owed - still_open))
     return EveningPaid(
         currency=close.currency,
         owed=sum(d.owed for d in debtors),

@@ -48,11 +48,11 @@ def _accounts(club_id: int, player_ids: Iterable[int], pool: bool) -> dict[Party
 def _existing_accounts(club_id: int, player_ids: list[int], pool: bool) -> dict[Party, MoneyAccount]:
     out: dict[Party, MoneyAccount] = {}
     for account in MoneyAccount.objects.filter(club_id=club_id, player_id__in=player_ids):
-        out[account.player_id] = account
+        out[account.player_id or POOL] = account
     if pool:
-        account = MoneyAccount.objects.filter(club_id=club_id, kind=MoneyAccount.Kind.POOL).first()
-        if account is not None:
-            out[POOL] = account
+        pool_account = MoneyAccount.objects.filter(club_id=club_id, kind=MoneyAccount.Kind.POOL).first()
+        if pool_account is not None:
+            out[POOL] = pool_account
     return out
 
 
@@ -114,8 +114,8 @@ def expected_close(session: Session) -> ExpectedClose | None:
     per_party = {p: a for p, a in per_party.items() if a}
     if not per_party:
         return None
-    players = [p for p in per_party if p != POOL]
-    accounts = _accounts(session.club_id, players, pool=POOL in per_party)  # type: ignore[arg-type]
+    players = [p for p in per_party if isinstance(p, int)]
+    accounts = _accounts(session.club_id, players, pool=POOL in per_party)
     return ExpectedClose(
         close_version=session.version,
         currency=closing["currency"],
@@ -161,7 +161,7 @@ def session_money_post(*, session_id: int) -> MoneySync | None:
                 session=session, kind=MoneyTransaction.Kind.CLOSE, close_version=expected.close_version
             ).exists()
             if not already:  # (a close of this version that was reversed is never posted again)
-                tx = _post(
+                close = _post(
                     club_id=session.club_id,
                     kind=MoneyTransaction.Kind.CLOSE,
                     currency=expected.currency,
@@ -171,8 +171,8 @@ def session_money_post(*, session_id: int) -> MoneySync | None:
                     # dated when the evening closed: an imported evening's money is of its day (`closed_at`)
                     **({"created_at": session.closed_at} if session.closed_at else {}),
                 )
-                if tx is not None:
-                    posted.append(tx.pk)
+                if close is not None:
+                    posted.append(close.pk)
         return MoneySync(session_id=session.pk, version=session.version, posted=posted, reversed=reversed_)
 
 

@@ -35,7 +35,7 @@ def initial() -> Skill:
     return Skill(m.mu, m.sigma)
 
 
-def ranks(finals: Sequence[int]) -> list[int]:
+def ranks(finals: Sequence[int]) -> list[float]:
     """Competition ranks, highest counters first, ties sharing a rank: [10, 5, 5, -20] -> [1, 2, 2, 4]."""
     return [1 + sum(other > mine for other in finals) for mine in finals]
 

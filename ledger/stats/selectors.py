@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
@@ -20,7 +19,7 @@ from django.utils import timezone
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import InvalidRequest, NotFound
 from ledger.models import Player
-from ledger.selectors import club_role
+from ledger.selectors import Reader, club_role
 
 from .figures import ROLES
 from .models import PlayerContract, PlayerMonth, PlayerMonthContract, PlayerSession, Rating, RatingEntry
@@ -79,9 +78,9 @@ def _month_start(when: dt.datetime, *, up: bool) -> dt.datetime:
     local = timezone.localtime(when)
     first = local.date().replace(day=1)
     if up and local != _midnight(first):
-        first = dt.date(first.year + (first.month == 12), first.month % 12 + 1, 1) if first.year < dt.MAXYEAR else None
-        if first is None:
+        if first.year == dt.MAXYEAR:
             return when
+        first = dt.date(first.year + (first.month == 12), first.month % 12 + 1, 1)
     return _midnight(first)
 
 
@@ -95,7 +94,7 @@ def _split(lower: dt.datetime | None, upper: dt.datetime | None) -> tuple[Span |
     last = _month_start(upper, up=False) if upper is not None else None
     if first is not None and last is not None and first >= last:
         return None, [(lower, upper)]
-    edges = []
+    edges: list[Span] = []
     if lower is not None and first != lower:
         edges.append((lower, first))
     if upper is not None and last != upper:
@@ -146,7 +145,7 @@ def rate(made: int, played: int) -> float:
 # --- a player --------------------------------------------------------------------------------------
 
 
-def stats_player_get(*, user: AbstractBaseUser, player_id: int) -> Player:
+def stats_player_get(*, user: Reader, player_id: int) -> Player:
     """The player if the user is a member of his club; another club's player is `NotFound`."""
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
@@ -218,7 +217,7 @@ def _variant_order(name: str) -> int:
     return names.index(name) if name in names else len(names)
 
 
-def player_stats(*, user: AbstractBaseUser, player_id: int, filters: Filters = Filters()) -> dict[str, Any]:
+def player_stats(*, user: Reader, player_id: int, filters: Filters = Filters()) -> dict[str, Any]:
     """Everything `stats.md` lists for one player, over his closed sessions that pass the filters."""
     player = stats_player_get(user=user, player_id=player_id)
     rows = _filtered(PlayerSession.objects.filter(player_id=player.pk), filters)
@@ -308,7 +307,7 @@ def player_stats(*, user: AbstractBaseUser, player_id: int, filters: Filters = F
 
 
 def player_ratings(
-    *, user: AbstractBaseUser, player_id: int, filters: Filters = Filters()
+    *, user: Reader, player_id: int, filters: Filters = Filters()
 ) -> tuple[Player, QuerySet[RatingEntry]]:
     """The player's rating after each of his closed sessions, in closing order."""
     player = stats_player_get(user=user, player_id=player_id)
@@ -350,7 +349,7 @@ def period_bounds(
 def _ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Highest value first; ties share a rank (1, 2, 2, 4) and are ordered by name, then id."""
     rows.sort(key=lambda r: (-r["value"], r["player"]["name"], r["player"]["id"]))
-    out = []
+    out: list[dict[str, Any]] = []
     for i, row in enumerate(rows):
         rank = out[-1]["rank"] if out and out[-1]["value"] == row["value"] else i + 1
         out.append({"rank": rank, **row})
@@ -359,7 +358,7 @@ def _ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def leaderboard(
     *,
-    user: AbstractBaseUser,
+    user: Reader,
     club_id: int,
     by: str = "rating",
     period: str = "all",

@@ -53,6 +53,8 @@ def _rows(
     session: Session, players: dict[int, int], figures: list[SeatFigures]
 ) -> tuple[list[PlayerSession], list[PlayerContract]]:
     """The rows of one closed session; `players` maps each seat to its player id."""
+    closed_at = session.closed_at
+    assert closed_at is not None, "only a closed session has rows"
     sessions, contracts = [], []
     for f in figures:
         player_id = players[f.seat]
@@ -62,7 +64,7 @@ def _rows(
                 player_id=player_id,
                 club_id=session.club_id,
                 variant=session.variant,
-                closed_at=session.closed_at,
+                closed_at=closed_at,
                 seat=f.seat,
                 deals=f.deals,
                 counters=f.counters,
@@ -83,7 +85,7 @@ def _rows(
                     player_id=player_id,
                     club_id=session.club_id,
                     variant=session.variant,
-                    closed_at=session.closed_at,
+                    closed_at=closed_at,
                     bid=bid,
                     role=role,
                     played=tally.played,
@@ -124,7 +126,7 @@ def _write_session_rows(sessions: list[Session]) -> None:
     session_rows: list[PlayerSession] = []
     contract_rows: list[PlayerContract] = []
     for session in sessions:
-        figures = session_figures(session.variant, hands[session.pk], session.closing)
+        figures = session_figures(session.variant, hands[session.pk], session.closing or {})
         rows, contracts = _rows(session, seats[session.pk], figures)
         session_rows += rows
         contract_rows += contracts
@@ -212,8 +214,8 @@ def _write_months(club_id: int, players: set[int] | None = None, months: set[dt.
     for player_id, closed_at, variant, bid, role, *figures in contracts.values_list(
         "player_id", "closed_at", "variant", "bid", "role", *CONTRACT_SUMS
     ).iterator(chunk_size=4000):
-        key = (player_id, month_of(closed_at), variant, bid, role)
-        total = contract_sums.setdefault(key, [0] * len(CONTRACT_SUMS))
+        contract_key = (player_id, month_of(closed_at), variant, bid, role)
+        total = contract_sums.setdefault(contract_key, [0] * len(CONTRACT_SUMS))
         for i, value in enumerate(figures):
             total[i] += value
     PlayerMonthContract.objects.bulk_create(
@@ -265,10 +267,10 @@ def _before(start: Position) -> Q:
 
 def _matches(club_id: int, start: Position | None) -> Iterator[_Match]:
     """The club's closed sessions from `start` on, in closing order, each with its four players by seat."""
-    rows = PlayerSession.objects.filter(club_id=club_id)
+    sessions = PlayerSession.objects.filter(club_id=club_id)
     if start is not None:
-        rows = rows.filter(_at_or_after(start))
-    rows = rows.order_by("closed_at", "session_id", "seat").values_list(
+        sessions = sessions.filter(_at_or_after(start))
+    rows = sessions.order_by("closed_at", "session_id", "seat").values_list(
         "session_id", "closed_at", "variant", "player_id", "counters"
     )
     for (session_id, closed_at, variant), group in groupby(rows.iterator(chunk_size=4000), key=lambda r: r[:3]):
@@ -305,8 +307,8 @@ def _replay_ratings(club_id: int, start: Position | None, seed: set[int]) -> int
     matches = list(_matches(club_id, start))
     existing: dict[tuple[int, int], RatingEntry] = {}
     if start is not None:
-        for entry in RatingEntry.objects.filter(club_id=club_id).filter(_at_or_after(start)):
-            existing[(entry.player_id, entry.session_id)] = entry
+        for row in RatingEntry.objects.filter(club_id=club_id).filter(_at_or_after(start)):
+            existing[(row.player_id, row.session_id)] = row
     else:
         RatingEntry.objects.filter(club_id=club_id).delete()
     involved = set(seed).union(*(m.players for m in matches)) if matches else set(seed)
@@ -412,7 +414,7 @@ def stats_session_refresh(*, session_id: int) -> None:
         if new == old and len(old_entries) == len(old) and all(at == session.closed_at for at in old_entries):
             return  # same place in the closing order, same result: no rating changes
         starts: list[Position] = [(at, session_id) for at in old_entries[:1]]
-        if closed:
+        if closed and session.closed_at is not None:
             starts.append((session.closed_at, session_id))
         if not starts:
             return

@@ -7,29 +7,28 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
-
 from ledger import display, selectors
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
 from ledger.money import selectors as money_reads
+from ledger.selectors import Reader
 
 PAYMENT_LABELS = {"paid": "paid", "partly_paid": "partly paid", "written_off": "written off"}
 
 
-def club_currencies(*, user: AbstractBaseUser, club_id: int) -> list[str]:
+def club_currencies(*, user: Reader, club_id: int) -> list[str]:
     """The currencies the club's closed sessions were played for, the most used first (then A-Z)."""
     sessions = selectors.session_list(user=user, club=club_id, status=Session.Status.CLOSED)
     counts = Counter(c for c in sessions.values_list("stake__currency", flat=True) if isinstance(c, str) and c)
     return sorted(counts, key=lambda c: (-counts[c], c))
 
 
-def own_player(*, user: AbstractBaseUser, club_id: int) -> Player | None:
+def own_player(*, user: Reader, club_id: int) -> Player | None:
     """The user's own player in the club (his statement is his), if he has one."""
-    return selectors.player_list(user=user, club_id=club_id).filter(user_id=user.pk).first()
+    return selectors.player_list(user=user, club_id=club_id).filter(user_id=selectors.user_id(user)).first()
 
 
 def _name(account: MoneyAccount) -> str:
-    return "the club's pool" if account.kind == MoneyAccount.Kind.POOL else account.player.name
+    return "the club's pool" if account.player is None else account.player.name
 
 
 def _party(account: MoneyAccount) -> str:
@@ -78,7 +77,7 @@ class Books:
     parties: list[tuple[str, str]] = field(default_factory=list)  # (party, name) for the payment form
 
 
-def club_books(*, user: AbstractBaseUser, club_id: int, history: int = 50) -> Books:
+def club_books(*, user: Reader, club_id: int, history: int = 50) -> Books:
     """Every member's open balance per currency, the fewest transfers that square them, and the latest
     payments with their reversals (treasurers and above)."""
     out = Books()
@@ -135,7 +134,7 @@ class Statement:
     lines: list[StatementLine]  # newest first
 
 
-def statement(*, user: AbstractBaseUser, player_id: int) -> Statement:
+def statement(*, user: Reader, player_id: int) -> Statement:
     """The player's statement: his balance per currency and every entry with the running balance (the
     player himself, and the club's treasurers)."""
     player = money_reads.statement_player(user=user, player_id=player_id)

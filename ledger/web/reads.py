@@ -11,17 +11,16 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
-
 from ledger import selectors
 from ledger.currency import money_text
 from ledger.exceptions import NotFound
 from ledger.models import Player, Session
+from ledger.selectors import Reader
 
 from .catalog import SUIT_SYMBOLS, bid_label
 
 
-def player_get(*, user: AbstractBaseUser, player_id: int) -> Player:
+def player_get(*, user: Reader, player_id: int) -> Player:
     player = Player.objects.select_related("club").filter(pk=player_id).first()
     if player is None:
         raise NotFound("no such player")
@@ -58,7 +57,7 @@ class PlayerResults:
     series: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def player_results(*, user: AbstractBaseUser, player: Player) -> PlayerResults:
+def player_results(*, user: Reader, player: Player) -> PlayerResults:
     """The sessions the player sat in, newest first, with his result in each (from the engine's closing)."""
     rows = []
     for session in selectors.session_list(user=user, player=player.pk):

@@ -41,6 +41,7 @@ def test_settle_imports_no_django() -> None:
 def test_the_answer_is_one_hand_a_line() -> None:
     run = _manage("settle", str(EVENING))
     expected = load_json(EVENING.with_name("american-evening-defaults.settlement.json"))
+    assert isinstance(expected, dict)
     assert json.loads(run.stdout) == expected
     lines = run.stdout.decode().splitlines()
     assert len(lines) == len(expected["hands"]) + len(expected) + 1  # a line a key, a hand, and "]"

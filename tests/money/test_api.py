@@ -28,7 +28,7 @@ def settled(admin: Any, club: Any, players: list[Player], session: Session) -> S
     return closed
 
 
-def payment(api: Any, club: Any, body: dict[str, Any], key: str | None = None) -> Any:
+def payment(api: Any, club: Any, body: Any, key: str | None = None) -> Any:
     return api.json("POST", f"/api/v1/clubs/{club.pk}/payments/", body, **{"Idempotency-Key": key or str(uuid.uuid4())})
 
 

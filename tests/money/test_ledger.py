@@ -190,7 +190,7 @@ def test_reopen_reverses_the_close_and_the_next_close_posts_the_new_result_payme
             ("close", new_money.get(ann.pk, 0)),
         ][: 3 + (ann.pk in new_money)]
     )
-    running = [e.balance for e in money_selectors.statement_entries(player=ann)]
+    running = [e.balance for e in money_selectors.statement_entries(player=ann)]  # type: ignore[attr-defined]
     assert running[:3] == [-30, 0, 30]
 
 
@@ -235,7 +235,7 @@ def test_payments_are_checked_against_the_open_balances(
     ann, ben, cleo, dan = players
     record_all(admin, session, AMERICAN_HANDS)
     run_followup(close(admin, session))  # [-30, -115, 90, 55]
-    refusals = [
+    refusals: list[tuple[dict[str, Any], str]] = [
         ({"payer": ann.pk, "payee": cleo.pk, "cents": 31}, "cents"),  # Ann owes only 30
         ({"payer": cleo.pk, "payee": ann.pk, "cents": 1}, "cents"),  # Cleo owes nothing
         ({"payer": ben.pk, "payee": dan.pk, "cents": 56}, "cents"),  # Dan is owed only 55

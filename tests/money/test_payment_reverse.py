@@ -57,7 +57,8 @@ def test_a_reversed_payment_opens_the_debt_again_and_stays_in_the_history(
     assert_ledger_balanced()
 
     lines = [
-        (e.transaction.kind, e.amount, e.balance, describe(e)) for e in money_selectors.statement_entries(player=ann)
+        (e.transaction.kind, e.amount, e.balance, describe(e))  # type: ignore[attr-defined]
+        for e in money_selectors.statement_entries(player=ann)
     ]
     assert lines == [
         ("close", -30, -30, f"session {session.pk} closed (lost)"),
