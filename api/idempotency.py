@@ -7,8 +7,9 @@ included; a 5xx answer, or an exception, releases the key. A key belongs to (use
 This is HTTP's part only: the stored answers (`IdempotencyRecord`) and their ETags. That a hand is
 recorded once is the domain's (`services.hand_record` finds a hand by its client key), so a request
 that died after its claim (a worker killed) blocks its key only `IDEMPOTENCY_IN_FLIGHT_SECONDS`: the
-retry after that goes through, and finds the hand if the first attempt had recorded it. A write that
-is not idempotent in the domain passes `takeover_seconds` long enough that no live request is taken over.
+retry after that goes through, and finds the hand (or payment, `money.services.payment_record`) if
+the first attempt had recorded it. A write that is not idempotent in the domain would pass
+`takeover_seconds` long enough that no live request is taken over.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class IdempotencyOutcome:
 
 
 # The handler gets the claim and answers (response, stored): stored is True when the write that
-# answered already kept its answer in its own transaction (ledger.money.payment_record does).
+# answered already kept its answer in its own transaction.
 Handler = Callable[[IdempotencyClaim], tuple[Response, bool]]
 
 

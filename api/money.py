@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+import uuid
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -38,6 +39,7 @@ from ledger.money import selectors as money_selectors
 from ledger.money import services as money_services
 from ledger.money.selectors import party
 
+from . import schema
 from .formats import FORMATS, JsonOrCsvView
 from .idempotency import idempotency_key, idempotent
 from .pagination import Pagination
@@ -60,7 +62,6 @@ STATEMENT_COLUMNS = [
 ]
 
 
-PAYMENT_TAKEOVER = 120.0  # seconds
 KIND_HELP = "one of " + ", ".join(MoneyTransaction.Kind.values)
 
 
@@ -265,7 +266,7 @@ class CarriedPoolOut(serializers.Serializer):
 
 
 class CarriedPoolListView(APIView):
-    @extend_schema(responses=CarriedPoolOut(many=True))
+    @extend_schema(responses=schema.page_of(CarriedPoolOut), parameters=schema.PAGE_PARAMETERS)
     def get(self, request: Request, club_id: int) -> Response:
         valid(ListQuery, dict(request.query_params.items()))
         sessions = money_selectors.carried_pools(user=request.user, club_id=club_id)
@@ -303,7 +304,7 @@ class SettleUpView(APIView):
 
 
 class PaymentListView(APIView):
-    @extend_schema(responses=TransactionOut(many=True))
+    @extend_schema(responses=schema.page_of(TransactionOut), parameters=schema.PAGE_PARAMETERS)
     def get(self, request: Request, club_id: int) -> Response:
         valid(ListQuery, dict(request.query_params.items()))
         payments = money_selectors.payment_list(user=request.user, club_id=club_id)
@@ -316,17 +317,12 @@ class PaymentListView(APIView):
     )
     def post(self, request: Request, club_id: int) -> Response:
         key = idempotency_key(request)
-        # payment_record stores its answer in its own transaction: a claim in flight is never taken over
-        # while its request may still be alive.
-        return idempotent(request, self, key, lambda claim: self._record(request, club_id, claim), PAYMENT_TAKEOVER)
+        return idempotent(request, self, key, lambda claim: self._record(request, club_id, key))
 
-    def _record(self, request: Request, club_id: int, claim: Any) -> tuple[Response, bool]:
+    def _record(self, request: Request, club_id: int, key: uuid.UUID) -> tuple[Response, bool]:
+        # payment_record returns the payment already recorded with this key (a retry): rendered again.
         selectors.club_role(user=request.user, club_id=club_id, role=Role.TREASURER)
         data = valid(PaymentIn, request.data)
-
-        def render(tx: MoneyTransaction) -> tuple[int, dict[str, Any]]:
-            return 201, transaction_json(tx)
-
         tx = money_services.payment_record(
             actor=request.user,
             club_id=club_id,
@@ -336,10 +332,9 @@ class PaymentListView(APIView):
             cents=data["cents"],
             status=data["status"],
             note=data.get("note", ""),
-            claim=claim,
-            render=render,
+            client_key=key,
         )
-        return Response(transaction_json(tx), status=201), True
+        return Response(transaction_json(tx), status=201), False
 
 
 def _cell(value: Any) -> Any:
@@ -383,7 +378,10 @@ class StatementView(JsonOrCsvView):
     renderer_classes = [JSONRenderer, CSVRenderer]
 
     @extend_schema(
-        parameters=[OpenApiParameter("format", str, enum=list(FORMATS), description="`csv`: the whole statement")],
+        parameters=[
+            OpenApiParameter("format", str, enum=list(FORMATS), description="`csv`: the whole statement"),
+            *schema.PAGE_PARAMETERS,
+        ],
         responses={
             (200, "application/json"): StatementOut,
             (200, "text/csv"): OpenApiResponse(

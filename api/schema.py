@@ -6,8 +6,45 @@ serializers; these describe the answers and the score-sheet objects for `/api/sc
 
 from __future__ import annotations
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
+
+MAX_PATH_ID = 10**18 - 1  # api.urls.IdConverter: at most 18 digits
+PAGE_PARAMETERS = [
+    OpenApiParameter("page", int, description="1 or more (or `last`); past the last page: 404"),
+    OpenApiParameter("page_size", int, description="1 or more; at most 200 are returned (default 50)"),
+]
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=True,
+    description='`"<version>"`, the session version this write is based on (`*`: any); missing: 428',
+)
+X_REASON = OpenApiParameter(
+    "X-Reason", str, OpenApiParameter.HEADER, description="why (percent-encoded UTF-8), kept in the history; cut at 500"
+)
+_PAGES: dict[str, type[serializers.Serializer]] = {}
+
+
+def page_of(item: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """The shape of every list (api.pagination): `{"count", "next", "previous", "results": [item]}`."""
+    name = "Paginated" + item.__name__.removesuffix("Out") + "List"
+    if name not in _PAGES:
+        _PAGES[name] = type(
+            name,
+            (serializers.Serializer,),
+            {
+                "count": serializers.IntegerField(min_value=0),
+                "next": serializers.URLField(allow_null=True),
+                "previous": serializers.URLField(allow_null=True),
+                "results": item(many=True),
+            },
+        )
+    return _PAGES[name]
 
 
 class DeviceTokenScheme(OpenApiAuthenticationExtension):
@@ -23,6 +60,15 @@ class DeviceTokenScheme(OpenApiAuthenticationExtension):
             "name": "Authorization",
             "description": "`Token <key>`: the key `POST /api/v1/auth/token/` issued for this device",
         }
+
+
+class DocumentedField(OpenApiSerializerFieldExtension):
+    """`api.views.Documented`: a JSON field the engine judges, with the schema it was given."""
+
+    target_class = "api.views.Documented"
+
+    def map_serializer_field(self, auto_schema: object, direction: str) -> dict[str, Any]:
+        return dict(self.target.openapi_schema)
 
 
 class TokenOut(serializers.Serializer):
@@ -108,6 +154,18 @@ class SessionOut(serializers.Serializer):
     )
 
 
+Adjustment = type(
+    "Adjustment",
+    (serializers.Serializer,),
+    {
+        "from": serializers.JSONField(help_text='a seat 0-3 or "pool"'),
+        "to": serializers.JSONField(help_text='a seat 0-3 or "pool"'),
+        "counters": serializers.IntegerField(min_value=1),
+        "note": serializers.CharField(max_length=500, help_text="why, in words"),
+    },
+)
+
+
 class HandIn(serializers.Serializer):
     """The score-sheet hand of `scoresheet.md`; which fields a bid needs depends on the variant."""
 
@@ -122,7 +180,7 @@ class HandIn(serializers.Serializer):
     conceded = serializers.BooleanField(required=False)
     jack = serializers.IntegerField(required=False)
     revoke = serializers.IntegerField(required=False)
-    adjustments = serializers.ListField(child=serializers.DictField(), required=False)
+    adjustments = Adjustment(many=True, required=False)
 
 
 # `from` is a Python keyword: the class is built with type().
@@ -168,11 +226,11 @@ class Sheet(serializers.Serializer):
     format = serializers.CharField(default="clubscore-sheet/1")
     variant = serializers.CharField()
     rules = serializers.DictField(required=False)
-    players = serializers.ListField(child=serializers.CharField(), min_length=4, max_length=4)
-    first_dealer = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField(max_length=100), min_length=4, max_length=4)
+    first_dealer = serializers.IntegerField(min_value=0, max_value=3)
     pools = serializers.ListField(child=serializers.IntegerField(), required=False)
     stake = serializers.DictField(required=False)
-    hands = HandIn(many=True)
+    hands = HandIn(many=True, max_length=500, help_text="at most MAX_SESSION_HANDS (500) through the API")
     close = serializers.DictField(required=False)
 
 
@@ -207,11 +265,15 @@ ERROR_SCHEMA = {
 
 
 def error_responses(result: dict, generator: object, request: object, public: bool) -> dict:
-    """drf-spectacular post-processing hook: every operation may answer the error body (4XX, 5XX)."""
+    """drf-spectacular post-processing hook: every operation may answer the error body (4XX, 5XX), and
+    every id in a path is what `api.urls.IdConverter` takes (an integer, 1 to 18 digits)."""
     result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
     ref = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "path":
+                    parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": MAX_PATH_ID}
             responses = operation.setdefault("responses", {})
             responses.setdefault("4XX", {"description": "a refusal: `error.code` says which (api.md, Errors)", **ref})
             responses.setdefault("5XX", {"description": "a server failure (never the client's input)", **ref})

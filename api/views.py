@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from django.contrib.auth import authenticate
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed, ValidationError
 from rest_framework.permissions import AllowAny
@@ -32,7 +32,7 @@ from . import schema
 from .authentication import DeviceTokenAuthentication
 from .errors import PreconditionRequired
 from .idempotency import idempotency_key, idempotent
-from .limits import DEVICE_MAX, NAME_MAX, PASSWORD_MAX, REASON_MAX, USERNAME_MAX, hand_limits, sheet_limits
+from .limits import DEVICE_MAX, NAME_MAX, PASSWORD_MAX, REASON_MAX, USERNAME_MAX, VARIANT_MAX, hand_limits, sheet_limits
 from .pagination import Pagination
 from .parsers import has_unstorable_text
 from .presenters import club_json, device_json, hand_json, player_json, revision_json, session_json, timestamp
@@ -62,6 +62,40 @@ class Text(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+STAKE_SCHEMA = {
+    "type": "object",
+    "nullable": True,
+    "required": ["currency", "per_counter"],
+    "additionalProperties": False,
+    "properties": {
+        "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        "per_counter": {"type": "string", "pattern": "^[0-9]{1,9}(\\.[0-9]{1,6})?$"},
+    },
+}
+
+
+class Documented(serializers.JSONField):
+    """Any JSON, judged by the engine (its errors name the field); the schema says what it takes."""
+
+    def __init__(self, *, schema: dict[str, Any], **kwargs: Any) -> None:
+        self.openapi_schema = schema
+        super().__init__(**kwargs)
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+        "minItems": 4,
+        "maxItems": 4,
+        "uniqueItems": True,
+        "description": "four different players of the club, by seat 0-3",
+    }
+)
+class FourPlayers(serializers.ListField):
+    """A session's players (their being four different players of the club is the service's to check)."""
 
 
 def valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
@@ -150,7 +184,7 @@ class TokenView(APIView):
 class DeviceTokenListView(APIView):
     """The caller's live device tokens (never a key): what `DELETE .../tokens/{id}/` can log out."""
 
-    @extend_schema(responses=schema.DeviceOut(many=True))
+    @extend_schema(responses=schema.page_of(schema.DeviceOut), parameters=schema.PAGE_PARAMETERS)
     def get(self, request: Request) -> Response:
         valid(ListQuery, dict(request.query_params.items()))
         return paginated(request, self, selectors.token_list(user=request.user), device_json)
@@ -170,7 +204,7 @@ class ClubListView(APIView):
     class ClubCreate(Strict):
         name = Text(max_length=NAME_MAX)
 
-    @extend_schema(responses=schema.ClubOut(many=True))
+    @extend_schema(responses=schema.page_of(schema.ClubOut), parameters=schema.PAGE_PARAMETERS)
     def get(self, request: Request) -> Response:
         clubs = selectors.club_list(user=request.user)
         return paginated(request, self, clubs, lambda c: club_json(c, c.role))
@@ -186,7 +220,7 @@ class PlayerListView(APIView):
     class PlayerCreate(Strict):
         name = Text(max_length=NAME_MAX)
 
-    @extend_schema(responses=schema.PlayerOut(many=True))
+    @extend_schema(responses=schema.page_of(schema.PlayerOut), parameters=schema.PAGE_PARAMETERS)
     def get(self, request: Request, club_id: int) -> Response:
         players = selectors.player_list(user=request.user, club_id=club_id)
         return paginated(request, self, players, player_json)
@@ -225,13 +259,11 @@ class SessionListView(APIView):
 
     class SessionOpen(Strict):
         club = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-        variant = serializers.JSONField()
-        rules = serializers.JSONField(required=False)
-        players = serializers.ListField(
-            child=serializers.IntegerField(min_value=1, max_value=MAX_ID), min_length=4, max_length=4
-        )
-        first_dealer = serializers.JSONField()
-        stake = serializers.JSONField(required=False, allow_null=True)
+        variant = Text(max_length=VARIANT_MAX)
+        rules = Documented(required=False, schema={"type": "object", "description": "the variant's options"})
+        players = FourPlayers(child=serializers.IntegerField(min_value=1, max_value=MAX_ID), min_length=4, max_length=4)
+        first_dealer = Documented(schema={"type": "integer", "minimum": 0, "maximum": 3})
+        stake = Documented(required=False, allow_null=True, schema=STAKE_SCHEMA)
         carry_pools_from = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
 
     @extend_schema(
@@ -241,8 +273,10 @@ class SessionListView(APIView):
             OpenApiParameter("player", int),
             OpenApiParameter("date_from", dt.date),
             OpenApiParameter("date_to", dt.date),
+            *schema.PAGE_PARAMETERS,
         ],
-        responses=schema.SessionOut(many=True),
+        responses=schema.page_of(schema.SessionOut),
+        operation_id="v1_sessions_list",
     )
     def get(self, request: Request) -> Response:
         params = {k: v for k, v in request.query_params.items()}
@@ -298,7 +332,7 @@ class SessionCloseView(APIView):
     class SessionClose(Strict):
         pools = serializers.ChoiceField(choices=["divide", "carry"], required=False, default="divide")
 
-    @extend_schema(request=SessionClose, responses=schema.Settlement)
+    @extend_schema(request=SessionClose, responses=schema.Settlement, parameters=[schema.IF_MATCH])
     def post(self, request: Request, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id, role=Role.TREASURER)
         if session.status == Session.Status.CLOSED:
@@ -312,7 +346,7 @@ class SessionCloseView(APIView):
 
 
 class SessionReopenView(APIView):
-    @extend_schema(request=None, responses=schema.SessionOut)
+    @extend_schema(request=None, responses=schema.SessionOut, parameters=[schema.IF_MATCH])
     def post(self, request: Request, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id, role=Role.TREASURER)
         version = expected_version(request, session)
@@ -338,7 +372,11 @@ class SessionSheetView(APIView):
 
 
 class HandListView(APIView):
-    @extend_schema(responses=schema.HandOut(many=True))
+    @extend_schema(
+        responses=schema.page_of(schema.HandOut),
+        parameters=schema.PAGE_PARAMETERS,
+        operation_id="v1_sessions_hands_list",
+    )
     def get(self, request: Request, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         hands = selectors.hand_list(session=session)
@@ -376,7 +414,7 @@ class HandDetailView(APIView):
         selectors.hand_get(session=session, number=number)
         return session, expected_version(request, session)
 
-    @extend_schema(request=schema.HandIn, responses=schema.HandOut)
+    @extend_schema(request=schema.HandIn, responses=schema.HandOut, parameters=[schema.IF_MATCH, schema.X_REASON])
     def put(self, request: Request, session_id: int, number: int) -> Response:
         _, version = self._writable(request, session_id, number)
         hand_limits(request.data)
@@ -390,7 +428,7 @@ class HandDetailView(APIView):
         )
         return Response(hand_json(hand, hand.session.version), headers={"ETag": etag(hand.session.version)})
 
-    @extend_schema(request=None, responses=schema.SessionOut)
+    @extend_schema(request=None, responses=schema.SessionOut, parameters=[schema.IF_MATCH, schema.X_REASON])
     def delete(self, request: Request, session_id: int, number: int) -> Response:
         _, version = self._writable(request, session_id, number)
         session = services.hand_undo(
@@ -400,7 +438,7 @@ class HandDetailView(APIView):
 
 
 class HandHistoryView(APIView):
-    @extend_schema(responses=schema.RevisionOut(many=True))
+    @extend_schema(responses=schema.page_of(schema.RevisionOut), parameters=schema.PAGE_PARAMETERS)
     def get(self, request: Request, session_id: int, number: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id)
         revisions = selectors.hand_history(session=session, number=number)

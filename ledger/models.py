@@ -324,10 +324,17 @@ class MoneyTransaction(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    client_key = models.UUIDField(null=True, blank=True)  # a payment's key, as its treasurer sent it
 
     class Meta:
         ordering = ["id"]
         constraints = [
+            # A retried payment finds the one its first attempt recorded (money.services.payment_record).
+            models.UniqueConstraint(
+                fields=["club", "created_by", "client_key"],
+                condition=Q(client_key__isnull=False),
+                name="money_payment_unique_client_key",
+            ),
             models.CheckConstraint(
                 condition=Q(kind__in=["close", "reversal", "paid", "partly_paid", "written_off"]),
                 name="money_transaction_kind_known",

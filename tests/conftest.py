@@ -25,3 +25,12 @@ def example_names(variant: str | None = None, kind: str = "settlement") -> list[
         if variant is None or load_json(sheet)["variant"] == variant:
             names.append(name)
     return names
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The figure issue 18 asks for: how many requests schemathesis tried (tests/api/test_schemathesis.py)."""
+    import sys
+
+    module = sys.modules.get("tests.api.test_schemathesis")
+    if module is not None and module.REQUESTS["count"]:
+        terminalreporter.write_line(f"schemathesis: {module.REQUESTS['count']} requests against /api/schema/")

@@ -4,26 +4,21 @@ durable transaction each, locks taken in primary-key order."""
 
 from __future__ import annotations
 
+import uuid
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from ledger.exceptions import InvalidRequest, NotFound
-from ledger.models import IdempotencyRecord, MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
+from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
 from ledger.selectors import club_role, session_players
 
 from . import MAX_CENTS, NOTE_MAX, PAYMENT_STATUSES, POOL, Party
 from .selectors import account_balance
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from api.idempotency import IdempotencyClaim
-
 
 # --- accounts --------------------------------------------------------------------------------------
 
@@ -203,15 +198,17 @@ def payment_record(
     cents: int,
     status: str,
     note: str = "",
-    claim: IdempotencyClaim | None = None,
-    render: Callable[[MoneyTransaction], tuple[int, dict[str, Any]]] | None = None,
+    client_key: uuid.UUID | None = None,
 ) -> MoneyTransaction:
     """Record that `payer` paid `payee` (treasurers and above): `paid`, `partly_paid`, or `written_off`
     (the payee gave the money up). The payer's balance rises by `cents`, the payee's falls by as much.
 
     The payer must owe and the payee be owed at least `cents` in `currency`; both accounts are locked
-    (primary-key order) while that is checked, so two payments at once cannot overpay. With `claim` and
-    `render`, the answer is stored as the Idempotency-Key's in the same transaction.
+    (primary-key order) while that is checked, so two payments at once cannot overpay.
+
+    Idempotent by `client_key` (the treasurer's key for it, unique per club and user): a retry returns
+    the payment its first attempt recorded instead of paying twice, or of refusing it because the
+    debt is now paid. The lookup runs only when the write is refused or hits the key's constraint.
     """
     if status not in PAYMENT_STATUSES:
         raise InvalidRequest.field("status", "status must be one of " + ", ".join(PAYMENT_STATUSES))
@@ -220,36 +217,45 @@ def payment_record(
     if payer == payee:
         raise InvalidRequest.field("to", "a payment goes from one party to another")
     note = _clean_note(note)
-    with transaction.atomic(durable=True):
-        club_role(user=actor, club_id=club_id, role=Role.TREASURER)
-        accounts = [_payment_account(club_id, payer, "from"), _payment_account(club_id, payee, "to")]
-        ids = sorted(a.pk for a in accounts)
-        list(MoneyAccount.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
-        owed_by_payer = -account_balance(accounts[0].pk, currency)
-        owed_to_payee = account_balance(accounts[1].pk, currency)
-        if owed_by_payer < cents:
-            raise InvalidRequest.field(
-                "cents", f"the payer owes {max(owed_by_payer, 0)} {currency} minor units, less than {cents}"
+    try:
+        with transaction.atomic(durable=True):
+            club_role(user=actor, club_id=club_id, role=Role.TREASURER)
+            accounts = [_payment_account(club_id, payer, "from"), _payment_account(club_id, payee, "to")]
+            ids = sorted(a.pk for a in accounts)
+            list(MoneyAccount.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
+            owed_by_payer = -account_balance(accounts[0].pk, currency)
+            owed_to_payee = account_balance(accounts[1].pk, currency)
+            if owed_by_payer < cents:
+                raise InvalidRequest.field(
+                    "cents", f"the payer owes {max(owed_by_payer, 0)} {currency} minor units, less than {cents}"
+                )
+            if owed_to_payee < cents:
+                raise InvalidRequest.field(
+                    "cents", f"the payee is owed {max(owed_to_payee, 0)} {currency} minor units, less than {cents}"
+                )
+            tx = _post(
+                club_id=club_id,
+                kind=status,
+                currency=currency,
+                amounts={accounts[0].pk: cents, accounts[1].pk: -cents},
+                note=note,
+                created_by=actor,
+                client_key=client_key,
             )
-        if owed_to_payee < cents:
-            raise InvalidRequest.field(
-                "cents", f"the payee is owed {max(owed_to_payee, 0)} {currency} minor units, less than {cents}"
-            )
-        tx = _post(
-            club_id=club_id,
-            kind=status,
-            currency=currency,
-            amounts={accounts[0].pk: cents, accounts[1].pk: -cents},
-            note=note,
-            created_by=actor,
-        )
-        assert tx is not None
-        if claim is not None and render is not None:
-            code, body = render(tx)
-            IdempotencyRecord.objects.filter(pk=claim.record_id).update(
-                state=IdempotencyRecord.State.DONE, status=code, response=body, etag=""
-            )
+            assert tx is not None
+    except (InvalidRequest, IntegrityError):
+        found = _payment_by_key(actor, club_id, client_key)
+        if found is None:
+            raise
+        return found
     return tx
+
+
+def _payment_by_key(actor: AbstractBaseUser, club_id: int, client_key: uuid.UUID | None) -> MoneyTransaction | None:
+    """The payment this treasurer recorded in the club with this key, if any."""
+    if client_key is None:
+        return None
+    return MoneyTransaction.objects.filter(club_id=club_id, created_by_id=actor.pk, client_key=client_key).first()
 
 
 def _clean_note(note: str | None) -> str:

@@ -312,3 +312,23 @@ def test_settle_up_squares_everyone_and_recording_its_transfers_brings_every_bal
     assert money_selectors.settle_up_plan(user=treasurer, club_id=club.pk) == []
     with pytest.raises(PermissionDenied):
         money_selectors.settle_up_plan(user=member(club, admin, "just-a-player", Role.PLAYER), club_id=club.pk)
+
+
+def test_a_payment_is_recorded_once_by_its_client_key(
+    admin: Any, treasurer: Any, club: Any, players: list[Player], session: Session
+) -> None:
+    """A retry (the answer was lost, the worker died) finds the payment instead of paying twice, even
+    now that the debt it paid is settled and a second payment would be refused."""
+    import uuid
+
+    ann, _ben, cleo, _dan = players
+    record_all(admin, session, AMERICAN_HANDS)
+    run_followup(close(admin, session))  # Ann owes 30, Cleo is owed 90
+    key = uuid.uuid4()
+    first = pay(treasurer, club, ann.pk, cleo.pk, 30, client_key=key)
+    again = pay(treasurer, club, ann.pk, cleo.pk, 30, client_key=key)
+    assert again.pk == first.pk
+    assert MoneyTransaction.objects.filter(kind="paid").count() == 1
+    with pytest.raises(InvalidRequest):  # without the key it is a second payment: Ann owes nothing now
+        pay(treasurer, club, ann.pk, cleo.pk, 30)
+    assert_ledger_balanced()
