@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
 MAX_PATH_ID = 10**18 - 1  # api.urls.IdConverter: at most 18 digits
+ID_PARAMETERS = {"club_id", "player_id", "session_id", "token_id", "number"}  # the `<id:...>` of api.urls
 PAGE_PARAMETERS = [
     OpenApiParameter("page", int, description="1 or more (or `last`); past the last page: 404"),
     OpenApiParameter("page_size", int, description="1 or more; at most 200 are returned (default 50)"),
@@ -272,7 +273,7 @@ def error_responses(result: dict, generator: object, request: object, public: bo
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             for parameter in operation.get("parameters", []):
-                if parameter.get("in") == "path":
+                if parameter.get("in") == "path" and parameter["name"] in ID_PARAMETERS:
                     parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": MAX_PATH_ID}
             responses = operation.setdefault("responses", {})
             responses.setdefault("4XX", {"description": "a refusal: `error.code` says which (api.md, Errors)", **ref})

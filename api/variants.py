@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import NotFound
 
+from . import schema
 from .pagination import Pagination
 from .throttling import AnonThrottle
 
@@ -98,7 +99,7 @@ class VariantListView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonThrottle]
 
-    @extend_schema(responses=VariantOut(many=True), auth=[])
+    @extend_schema(responses=schema.page_of(VariantOut), parameters=schema.PAGE_PARAMETERS, auth=[])
     def get(self, request: Request) -> Response:
         paginator = Pagination()
         page = paginator.paginate_queryset(list(variant_names()), request, view=self)
