@@ -74,3 +74,27 @@ def at(seq: Any, index: Any) -> Any:
         return seq[int(index)]
     except (IndexError, KeyError, TypeError, ValueError):
         return None
+
+
+# House rules in words (the option's code name stays in the form's field names and the API).
+RULE_LABELS = {
+    "table": "Payment tables",
+    "ante": "Ante",
+    "pool_limit": "Pool limit",
+    "last_trick_hand": "A 13th deal, the last-trick hand",
+    "honours": "Count honours",
+    "grand_column": "Column a no-trump bid pays",
+    "suit_order": "Order of the ♥ and ♦ columns",
+    "slam_table": "Slam table",
+    "neuf": "Neuf amounts",
+    "basket": "Basket",
+    "third_suit_rate": "Rate of a third suit",
+    "nine": "Nine amounts",
+    "misere": "Misère amount",
+}
+
+
+@register.filter
+def rule_label(name: str) -> str:
+    """A house rule's name in words, for the new-session form."""
+    return RULE_LABELS.get(name, name.replace("_", " ").capitalize())

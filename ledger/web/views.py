@@ -198,6 +198,11 @@ def session_new(request: HttpRequest, club_id: int) -> HttpResponse:
             "chosen": chosen if chosen in variant_names() else "american",
             "players": list(selectors.player_list(user=request.user, club_id=club_id)),
             "claimable": claimable,
+            "open_tables": [
+                {"session": s.pk, "players": sorted(p.pk for p in selectors.session_players(session=s))}
+                for s in selectors.session_list(user=request.user, club=club_id, status=Session.Status.OPEN)[:50]
+            ],
+            "all_errors": [m for msgs in (form.errors.values() if form else []) for m in msgs],
             "form": form,
             "errors": form.errors if form else {},
             "other_errors": other_errors,

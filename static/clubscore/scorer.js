@@ -393,6 +393,7 @@
   }
 
   function afterChange() {
+    state.keepErrors = false;
     derive();
     clearErrors();
     renderForm();
@@ -638,7 +639,7 @@
       }
       return;
     }
-    clearErrors();
+    if (!state.keepErrors) clearErrors();
     const settled = res.data.hands[position - 1];
     const parts = [el('p', { class: 'preview-title', text: (state.mode === 'amend' ? 'Deal ' + position + ' would become:' : 'Deal ' + position + ' pays:') })];
     if (state.mode === 'amend') {
@@ -783,6 +784,7 @@
           q = loadQueue();
           if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
           showErrors(error || { message: 'refused (' + res.status + ')', fields: {} });
+          state.keepErrors = true; // the server's refusal stays until the scorer changes the deal
           break;
         }
         // A conflict or a refusal of a deal that waited: stop and show it until the scorer decides.

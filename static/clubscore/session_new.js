@@ -1,21 +1,52 @@
-/* The new-session form: show the chosen variant's house rules only, and name the seats in the
- * first-dealer choice once the players are chosen. */
+/* The new-session form: show the chosen variant's house rules only, name the seats in the first-dealer
+ * choice once the players are chosen, offer only the carried pools of the chosen variant, warn when the
+ * same four already sit at another open table, and bring a refused form's errors into view. */
 (function () {
   'use strict';
+  const T = {
+    sameTable: function (n) { return 'These four players already sit at another open table (session #' + n + '). Open a second one only if they really play two.'; },
+    seat: 'Seat ',
+  };
   const variant = document.getElementById('variant');
+  const openTables = JSON.parse((document.getElementById('open-tables') || { textContent: '[]' }).textContent);
   function showRules() {
     document.querySelectorAll('fieldset.rules').forEach(function (fs) { fs.hidden = fs.dataset.variant !== variant.value; });
+    const carry = document.getElementById('carry_pools_from');
+    if (carry) {
+      Array.from(carry.options).forEach(function (o) {
+        if (!o.value) return;
+        const other = o.dataset.variant !== variant.value;
+        o.hidden = other;
+        o.disabled = other;
+        if (other && o.selected) carry.value = '';
+      });
+    }
+  }
+  function chosenPlayers() {
+    return [0, 1, 2, 3].map(function (seat) {
+      const select = document.getElementById('seat-' + seat);
+      return select && select.value ? Number(select.value) : null;
+    });
   }
   function nameSeats() {
     [0, 1, 2, 3].forEach(function (seat) {
       const select = document.getElementById('seat-' + seat);
       const label = document.querySelector('[data-seat-name="' + seat + '"]');
       const option = select && select.selectedOptions[0];
-      if (label) label.textContent = 'Seat ' + (seat + 1) + (option && option.value ? ': ' + option.textContent : '');
+      if (label) label.textContent = T.seat + (seat + 1) + (option && option.value ? ': ' + option.textContent : '');
     });
+    const chosen = chosenPlayers();
+    const warn = document.getElementById('same-table');
+    if (!warn) return;
+    const key = chosen.every(function (p) { return p !== null; }) ? chosen.slice().sort(function (a, b) { return a - b; }).join(',') : null;
+    const same = key && openTables.find(function (t) { return t.players.join(',') === key; });
+    warn.hidden = !same;
+    warn.textContent = same ? T.sameTable(same.session) : '';
   }
   variant.addEventListener('change', showRules);
   document.querySelectorAll('select[id^="seat-"]').forEach(function (s) { s.addEventListener('change', nameSeats); });
   showRules();
   nameSeats();
+  const errors = document.getElementById('form-errors');
+  if (errors) { errors.scrollIntoView({ block: 'start' }); errors.focus(); }
 })();
