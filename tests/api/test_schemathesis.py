@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 import schemathesis
-from django.core.signals import request_started
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
@@ -59,10 +60,16 @@ def count_requests() -> Iterator[None]:
     """Every request schemathesis sent (its checks send some of their own): tests/conftest.py's terminal
     summary says how many."""
     request_started.connect(_count)
+    # As Django's test client does: the test's database transaction must outlive each request, and
+    # close_old_connections closes a connection inside a transaction (PostgreSQL: "the connection is closed").
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
     try:
         yield
     finally:
         request_started.disconnect(_count)
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
