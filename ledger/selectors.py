@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import CharField, OuterRef, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from ledger.engine import settle
@@ -20,6 +20,17 @@ from .models import Club, DeviceToken, Hand, HandRevision, Membership, Player, R
 
 # Whoever asks: reads take an anonymous user too, who is a member of no club (so sees nothing).
 Reader = AbstractBaseUser | AnonymousUser
+
+
+if TYPE_CHECKING:  # django-stubs-ext comes with the dev extra only, so it is not imported at run time
+    from typing import TypedDict
+
+    from django_stubs_ext import WithAnnotations
+
+    class _Role(TypedDict):
+        role: str
+
+    ClubWithRole = WithAnnotations[Club, _Role]  # a club with the reader's `role` in it
 
 
 def user_id(user: Reader) -> int:
@@ -42,17 +53,15 @@ def role_check(*, found: str, role: str) -> str:
     return found
 
 
-def club_list(*, user: Reader) -> QuerySet[Club]:
+def club_list(*, user: Reader) -> QuerySet[ClubWithRole]:
     """The user's clubs, each with `role` (the user's role in it)."""
     role = Membership.objects.filter(club=OuterRef("pk"), user_id=user_id(user)).values("role")[:1]
     return Club.objects.filter(memberships__user_id=user_id(user)).annotate(role=Subquery(role)).order_by("name", "id")
 
 
-def club_get(*, user: Reader, club_id: int, role: str = Role.PLAYER) -> Club:
+def club_get(*, user: Reader, club_id: int, role: str = Role.PLAYER) -> ClubWithRole:
     found = club_role(user=user, club_id=club_id, role=role)
-    club = Club.objects.get(pk=club_id)
-    club.role = found  # type: ignore[attr-defined]
-    return club
+    return Club.objects.annotate(role=Value(found, output_field=CharField())).get(pk=club_id)
 
 
 def player_list(*, user: Reader, club_id: int) -> QuerySet[Player]:

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, cast
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -32,15 +33,27 @@ from .forms import parse_new_session, rule_input_name
 
 DEAL_LOOKAHEAD = 60  # deals past the recorded ones the scorer can number while offline
 
+P = ParamSpec("P")
 
-def page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+
+class AuthedRequest(HttpRequest):
+    """A request a `page` view is handed: `login_required` has let it through, so its user is signed in
+    (a `User`, what the services take as `actor`), never the `AnonymousUser` a plain request may carry."""
+
+    user: User
+
+
+def page(
+    view: Callable[Concatenate[AuthedRequest, P], HttpResponse],
+) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
     """Login required; the ledger's NotFound is a 404 page, its PermissionDenied a 403 page."""
 
     @login_required
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         try:
-            return view(request, *args, **kwargs)
+            # The one place request.user is narrowed: login_required (above) sent anonymous users away.
+            return view(cast(AuthedRequest, request), *args, **kwargs)
         except NotFound as exc:
             raise Http404(exc.message) from None
         except PermissionDenied as exc:
@@ -73,7 +86,7 @@ def _session_context(request: HttpRequest, session: Session) -> dict[str, Any]:
 
 
 @page
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: AuthedRequest) -> HttpResponse:
     """The user's clubs; a member of one club (most scorers) lands on it, one tap nearer his table."""
     clubs = list(selectors.club_list(user=request.user))
     if len(clubs) == 1:
@@ -83,7 +96,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @page
-def club(request: HttpRequest, club_id: int) -> HttpResponse:
+def club(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id)
     sessions = selectors.session_list(user=request.user, club=club_id)
     return render(
@@ -118,7 +131,7 @@ def _club_money(request: HttpRequest, club_id: int, role: str) -> dict[str, Any]
 
 @page
 @require_POST
-def player_new(request: HttpRequest, club_id: int) -> HttpResponse:
+def player_new(request: AuthedRequest, club_id: int) -> HttpResponse:
     try:
         player = services.player_create(actor=request.user, club_id=club_id, name=request.POST.get("name", ""))
     except (NotFound, PermissionDenied):
@@ -131,10 +144,10 @@ def player_new(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 @page
-def session_new(request: HttpRequest, club_id: int) -> HttpResponse:
+def session_new(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.SCORER)
     form = parse_new_session(request.POST) if request.method == "POST" else None
-    if form is not None and not form.errors:
+    if form is not None and not form.errors and form.first_dealer is not None:
         try:
             session = services.session_open(
                 actor=request.user,
@@ -170,7 +183,7 @@ def session_new(request: HttpRequest, club_id: int) -> HttpResponse:
         for name, title in catalog.variant_choices()
     ]
     claimable = [
-        {"session": s, "carried": s.closing["carried"], "title": get_variant(s.variant).title}
+        {"session": s, "carried": (s.closing or {}).get("carried"), "title": get_variant(s.variant).title}
         for s in money_selectors.carried_pools(user=request.user, club_id=club_id)
     ]
     chosen = form.variant if form else (request.GET.get("variant") or "american")
@@ -245,7 +258,7 @@ def _int_or_none(text: str | None) -> int | None:
 
 
 @page
-def session(request: HttpRequest, session_id: int) -> HttpResponse:
+def session(request: AuthedRequest, session_id: int) -> HttpResponse:
     found = selectors.session_get(user=request.user, session_id=session_id)
     role = selectors.club_role(user=request.user, club_id=found.club_id)
     if found.status == Session.Status.OPEN and _may(role, Role.SCORER):
@@ -256,7 +269,7 @@ def session(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @page
-def score(request: HttpRequest, session_id: int) -> HttpResponse:
+def score(request: AuthedRequest, session_id: int) -> HttpResponse:
     found = selectors.session_get(user=request.user, session_id=session_id)
     context = _session_context(request, found)
     deals = catalog.deal_table(found.variant, found.rules, found.first_dealer, found.hands_count + DEAL_LOOKAHEAD)
@@ -299,12 +312,12 @@ def _sheet_context(request: HttpRequest, session_id: int) -> dict[str, Any]:
 
 
 @page
-def sheet(request: HttpRequest, session_id: int) -> HttpResponse:
+def sheet(request: AuthedRequest, session_id: int) -> HttpResponse:
     return render(request, "web/sheet.html", _sheet_context(request, session_id))
 
 
 @page
-def sheet_rows(request: HttpRequest, session_id: int) -> HttpResponse:
+def sheet_rows(request: AuthedRequest, session_id: int) -> HttpResponse:
     """The sheet's table alone, for the page's polling to swap in when the session's version moves."""
     response = render(request, "web/_sheet_table.html", _sheet_context(request, session_id))
     response["Cache-Control"] = "no-store"
@@ -312,7 +325,7 @@ def sheet_rows(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @page
-def settlement(request: HttpRequest, session_id: int) -> HttpResponse:
+def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
     found = selectors.session_get(user=request.user, session_id=session_id)
     if request.method == "POST":
         return _settlement_action(request, found)
@@ -347,7 +360,7 @@ def settlement(request: HttpRequest, session_id: int) -> HttpResponse:
     return render(request, "web/settlement.html", context)
 
 
-def _settlement_action(request: HttpRequest, found: Session) -> HttpResponse:
+def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
     selectors.session_get(user=request.user, session_id=found.pk, role=Role.TREASURER)
     action = request.POST.get("action")
     version = _int_or_none(request.POST.get("version"))
@@ -374,7 +387,7 @@ def _settlement_action(request: HttpRequest, found: Session) -> HttpResponse:
 
 
 @page
-def player(request: HttpRequest, player_id: int) -> HttpResponse:
+def player(request: AuthedRequest, player_id: int) -> HttpResponse:
     found = reads.player_get(user=request.user, player_id=player_id)
     results = reads.player_results(user=request.user, player=found)
     titles = {name: get_variant(name).title for name in variant_names()}

@@ -17,16 +17,17 @@ from ledger import selectors
 from ledger.currency import money_text, parse_money
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role
+from ledger.money import POOL, Party
 from ledger.money import services as money_writes
 
 from . import books, catalog, reads
-from .views import _session_context, page
+from .views import AuthedRequest, _session_context, page
 
 STATUS_CHOICES = [("paid", "Paid"), ("partly_paid", "Partly paid"), ("written_off", "Written off")]
 
 
 @page
-def club_books(request: HttpRequest, club_id: int) -> HttpResponse:
+def club_books(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.TREASURER)
     if request.method == "POST":
         _books_action(request, club_id)
@@ -65,7 +66,7 @@ def _prefill(request: HttpRequest, ledger: books.Books, currencies: list[str]) -
     }
 
 
-def _books_action(request: HttpRequest, club_id: int) -> None:
+def _books_action(request: AuthedRequest, club_id: int) -> None:
     """Record a payment or reverse one; a refusal comes back as a message in the server's words."""
     action = request.POST.get("action")
     try:
@@ -103,8 +104,8 @@ def _books_action(request: HttpRequest, club_id: int) -> None:
         messages.error(request, exc.message)
 
 
-def _party(text: str) -> int | str:
-    return "pool" if text == "pool" else _int(text)
+def _party(text: str) -> Party:
+    return POOL if text == POOL else _int(text)
 
 
 def _int(text: str | None) -> int:
@@ -115,7 +116,7 @@ def _int(text: str | None) -> int:
 
 
 @page
-def statement(request: HttpRequest, player_id: int) -> HttpResponse:
+def statement(request: AuthedRequest, player_id: int) -> HttpResponse:
     found = books.statement(user=request.user, player_id=player_id)
     role = selectors.club_role(user=request.user, club_id=found.player.club_id)
     return render(
@@ -132,7 +133,7 @@ def statement(request: HttpRequest, player_id: int) -> HttpResponse:
 
 
 @page
-def history_import(request: HttpRequest, club_id: int) -> HttpResponse:
+def history_import(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.TREASURER)
     config = {
         "club": club_id,
@@ -144,7 +145,7 @@ def history_import(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 @page
-def session_export(request: HttpRequest, session_id: int, fmt: str) -> HttpResponse:
+def session_export(request: AuthedRequest, session_id: int, fmt: str) -> HttpResponse:
     """The session as its score-sheet JSON (re-importable) or as CSV, a line per deal."""
     found = selectors.session_get(user=request.user, session_id=session_id)
     sheet = selectors.session_sheet(session=found)

@@ -244,7 +244,7 @@ def test_every_example_player_matches_the_settlements(admin: Any, club: Any, api
             assert got["worst_session"] == {"id": worst[1], "counters": worst[0]}
             for c in got["contracts"]:
                 assert c["rate"] == round(c["made"] / c["played"], 4)
-        run = []
+        run: list[str] = []
         for final in reversed(ref["finals"]):
             kind = "win" if final > 0 else "loss" if final < 0 else None
             if kind is None or (run and run[-1] != kind):
@@ -262,7 +262,7 @@ def test_ratings_are_openskill_over_the_closing_order(admin: Any, club: Any, api
     for session in sorted(sessions, key=lambda s: (s.closed_at, s.pk)):
         seats = list(session.seats.order_by("seat").values_list("player_id", flat=True))
         final = session.closing["final"]
-        ranks = [sorted(final, reverse=True).index(f) + 1 for f in final]
+        ranks: list[float] = [sorted(final, reverse=True).index(f) + 1 for f in final]
         teams = [[current.get(p) or model.rating()] for p in seats]
         for p, team in zip(seats, model.rate(teams, ranks=ranks), strict=True):
             current[p] = team[0]

@@ -14,7 +14,7 @@ from ledger.engine.variants import fontainebleau, french, get_variant, russian, 
 from ledger.stats.figures import CONTRACTS, contract_outcome, session_figures
 
 NO_BIDDER = {"pass", "last_trick"}
-RULES = {
+RULES: dict[str, dict[str, Any]] = {
     "american": {},
     "fontainebleau": {"honours": True},
     "french": {

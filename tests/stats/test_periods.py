@@ -63,7 +63,7 @@ def plain(player_id: int, filters: Filters) -> dict[str, Any]:
         v[4] += r.misere_partout_lost
         if r.currency:
             money[r.currency] += r.money
-    contracts = defaultdict(lambda: [0, 0, 0, 0])
+    contracts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for c in selectors._filtered(PlayerContract.objects.filter(player_id=player_id), filters):
         t = contracts[(c.variant, c.bid, c.role)]
         t[0] += c.played
@@ -116,7 +116,12 @@ def test_any_range_is_the_plain_sum_of_its_sessions(admin: Any, club: Any, setti
             got = selectors.player_stats(user=admin, player_id=player_id, filters=filters)
             assert answered(got) == plain(player_id, filters), filters
         # The boards over whole months and over ranges cut inside months agree with the plain sums too.
-        for params in ({"period": "month", "month": (2024, 1)}, {"period": "year", "year": 2023}, {"period": "all"}):
+        periods: list[dict[str, Any]] = [
+            {"period": "month", "month": (2024, 1)},
+            {"period": "year", "year": 2023},
+            {"period": "all"},
+        ]
+        for params in periods:
             for cut in (Filters(), Filters(date_from=dt.date(2023, 12, 10), date_to=dt.date(2024, 2, 20))):
                 board = selectors.leaderboard(
                     user=admin, club_id=club.pk, by="money", currency="USD", filters=cut, **params
