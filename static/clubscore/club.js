@@ -9,12 +9,12 @@
   const form = section.querySelector('form');
   const body = section.querySelector('.board-body');
   const currencyBox = document.getElementById('board-currency');
-  const HEADINGS = { rating: 'Rating', money: 'Money', success: 'Success rate' };
+  const HEADINGS = { rating: gettext('Rating'), money: gettext('Money'), success: gettext('Success rate') };
 
   function value(by, v, data) {
-    if (by === 'success') return el('span', { text: Math.round(v * 1000) / 10 + '%' });
+    if (by === 'success') return el('span', { text: CS.percent(v, 1) });
     if (by === 'money') return data.currency ? CS.moneySpan(v, data.currency) : CS.numSpan(v);
-    return el('span', { text: Number(v).toFixed(1) });
+    return el('span', { text: Number(v).toLocaleString(CS.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
   }
 
   let asked = 0;
@@ -31,20 +31,22 @@
     if (!res.ok) {
       const error = CS.errorOf(res);
       body.replaceChildren(el('p', { class: 'muted', text: res.status === 404
-        ? 'The leaderboard is not available from this server yet.'
-        : res.networkError ? 'No network.' : (error ? error.message : 'The server answered ' + res.status + '.') }));
+        ? gettext('The leaderboard is not available from this server yet.')
+        : res.networkError ? gettext('No network.')
+          : (error ? error.message : interpolate(gettext('The server answered %(status)s.'), { status: res.status }, true)) }));
       return;
     }
     const data = res.data;
     const rows = data.rows || [];
     if (!rows.length) {
-      body.replaceChildren(el('p', { class: 'muted', text: 'Nobody qualifies for this period and measure yet.' }));
+      body.replaceChildren(el('p', { class: 'muted', text: gettext('Nobody qualifies for this period and measure yet.') }));
       return;
     }
-    const heading = HEADINGS[data.by] + (data.by === 'money' && data.currency ? ' (' + data.currency + ')' : '');
+    const heading = data.by === 'money' && data.currency
+      ? interpolate(gettext('%(measure)s (%(currency)s)'), { measure: HEADINGS.money, currency: data.currency }, true) : HEADINGS[data.by];
     body.replaceChildren(el('div', { class: 'table-wrap' }, [el('table', { class: 'data', id: 'board-table' }, [
-      el('thead', {}, [el('tr', {}, [el('th', { scope: 'col', class: 'n', text: '#' }), el('th', { scope: 'col', text: 'Player' }),
-        el('th', { scope: 'col', class: 'n', text: heading }), el('th', { scope: 'col', class: 'n', text: 'Sessions' })])]),
+      el('thead', {}, [el('tr', {}, [el('th', { scope: 'col', class: 'n', text: '#' }), el('th', { scope: 'col', text: gettext('Player') }),
+        el('th', { scope: 'col', class: 'n', text: heading }), el('th', { scope: 'col', class: 'n', text: gettext('Sessions') })])]),
       el('tbody', {}, rows.map(function (r) {
         return el('tr', {}, [el('td', { class: 'n', text: String(r.rank) }),
           el('td', {}, [el('a', { href: '/players/' + r.player.id + '/', text: r.player.name })]),

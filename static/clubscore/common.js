@@ -1,7 +1,24 @@
 /* clubscore: what every page's script shares. Talking to the REST API with the logged-in session
- * (CSRF header), numbers in the reader's locale, ids. No payment is ever computed in the browser. */
+ * (CSRF header), numbers in the page's language, ids. No payment is ever computed in the browser.
+ *
+ * The words come from Django's catalog (/jsi18n/, loaded before this file): gettext, ngettext,
+ * pgettext, interpolate. Should it be missing (offline, never kept), the English stands in. */
 (function () {
   'use strict';
+
+  if (typeof window.gettext !== 'function') {
+    window.gettext = function (msgid) { return msgid; };
+    window.ngettext = function (singular, plural, count) { return count === 1 ? singular : plural; };
+    window.pgettext = function (context, msgid) { return msgid; };
+    window.interpolate = function (fmt, obj, named) {
+      if (named) return fmt.replace(/%\(\w+\)s/g, function (m) { return String(obj[m.slice(2, -2)]); });
+      let i = 0;
+      return fmt.replace(/%s/g, function () { return String(obj[i++]); });
+    };
+  }
+
+  /* The page's language (<html lang>), which the server chose: numbers and money are written as it writes them. */
+  const LANG = document.documentElement.lang || 'en';
 
   function cookie(name) {
     const found = document.cookie.split(';').map(function (c) { return c.trim(); })
@@ -20,7 +37,8 @@
       method: method,
       credentials: 'same-origin',
       cache: 'no-store',
-      headers: Object.assign({ 'Accept': 'application/json' }, headers || {}),
+      // the server's messages (a refusal, a field's error) in the page's language
+      headers: Object.assign({ 'Accept': 'application/json', 'Accept-Language': LANG }, headers || {}),
     };
     if (method !== 'GET' && method !== 'HEAD') {
       init.headers['X-CSRFToken'] = csrfToken();
@@ -82,9 +100,9 @@
     return h.slice(0, 8) + '-' + h.slice(8, 12) + '-' + h.slice(12, 16) + '-' + h.slice(16, 20) + '-' + h.slice(20);
   }
 
-  const plain = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+  const plain = new Intl.NumberFormat(LANG, { maximumFractionDigits: 0 });
 
-  /* A counter amount: "+60", "−25", "0", grouped for the reader's locale. */
+  /* A counter amount: "+60", "−25", "0", grouped as the page's language groups. */
   function signed(n) {
     if (n > 0) return '+' + plain.format(n);
     if (n < 0) return '\u2212' + plain.format(-n);
@@ -103,7 +121,8 @@
     return Object.prototype.hasOwnProperty.call(UNITS, currency) ? UNITS[currency] : UNITS.default;
   }
 
-  /* The one money formatter of the pages: minor units of `currency` in the reader's locale.
+  /* The one money formatter of the pages: minor units of `currency` as the page's language writes them
+   * (its grouping, decimal comma and where the currency's sign goes: "−$1.15", "−1,15 €").
    * style "signed" writes + and − (the default), "plain" only −. */
   function money(cents, currency, style) {
     const exponent = minorUnits(currency);
@@ -111,7 +130,7 @@
     const signed = style !== 'plain';
     let text;
     try {
-      text = new Intl.NumberFormat(undefined, {
+      text = new Intl.NumberFormat(LANG, {
         style: 'currency', currency: currency,
         minimumFractionDigits: exponent, maximumFractionDigits: exponent,
         signDisplay: signed ? 'exceptZero' : 'auto',
@@ -128,7 +147,7 @@
       'data-currency': currency, 'data-style': style || 'signed', text: money(cents, currency, style) });
   }
 
-  /* Server-rendered numbers ([data-n], [data-cents]) regrouped for the reader's locale. */
+  /* Server-rendered numbers ([data-n], [data-cents]) written again by the formatters above. */
   function localise(root) {
     (root || document).querySelectorAll('[data-n]').forEach(function (el) {
       const n = Number(el.dataset.n);
@@ -156,6 +175,11 @@
     return node;
   }
 
+  /* A share (0.456) as a percentage in the page's language: "45.6%", "45,6 %". */
+  function percent(share, digits) {
+    return new Intl.NumberFormat(LANG, { style: 'percent', maximumFractionDigits: digits || 0 }).format(share);
+  }
+
   function numSpan(n) {
     return el('span', { class: 'num ' + signClass(n), 'data-n': String(n), text: signed(n) });
   }
@@ -163,6 +187,7 @@
   window.CS = {
     api: api, apiAll: apiAll, errorOf: errorOf, uuid4: uuid4, signed: signed, signClass: signClass,
     money: money, moneySpan: moneySpan, minorUnits: minorUnits, localise: localise, el: el, numSpan: numSpan, plain: plain,
+    lang: LANG, percent: percent,
   };
 
   document.addEventListener('DOMContentLoaded', function () { localise(document); });

@@ -11,15 +11,16 @@
   const go = document.getElementById('import-all');
   const status = document.getElementById('import-status');
   const TEXT = {
-    notJson: 'This file is not JSON: is it a clubscore score sheet?',
-    date: 'Played on',
-    pools: 'At the close, the pools',
-    divide: 'are divided', carry: 'are carried over',
-    needDate: 'Give the date each evening was played.',
-    importing: 'Importing…',
-    imported: 'Imported as session #',
-    done: function (n) { return n + ' evening' + (n === 1 ? '' : 's') + ' imported.'; },
-    button: function (n) { return 'Import ' + n + ' evening' + (n === 1 ? '' : 's'); },
+    notJson: gettext('This file is not JSON: is it a clubscore score sheet?'),
+    date: gettext('Played on'),
+    pools: gettext('At the close, the pools'),
+    divide: gettext('are divided'), carry: gettext('are carried over'),
+    needDate: gettext('Give the date each evening was played.'),
+    importing: gettext('Importing…'),
+    imported: gettext('Imported as session #'),
+    done: function (n) { return interpolate(ngettext('%(n)s evening imported.', '%(n)s evenings imported.', n), { n: n }, true); },
+    button: function (n) { return interpolate(ngettext('Import %(n)s evening', 'Import %(n)s evenings', n), { n: n }, true); },
+    answered: function (status) { return interpolate(gettext('The server answered %(status)s.'), { status: status }, true); },
   };
   const today = new Date();
   const todayText = today.getFullYear() + '-' + String(today.getMonth() + 1).padStart(2, '0') + '-' + String(today.getDate()).padStart(2, '0');
@@ -38,13 +39,15 @@
       if (close && close.currency) cells.push(el('td', { class: 'n' }, [CS.moneySpan(close.money[i], close.currency)]));
       return el('tr', {}, cells);
     });
-    const head = [el('th', { scope: 'col', text: 'Player' }), el('th', { scope: 'col', class: 'n', text: close ? 'Final' : 'Counters' })];
-    if (close && close.currency) head.push(el('th', { scope: 'col', class: 'n', text: 'Money' }));
+    const head = [el('th', { scope: 'col', text: gettext('Player') }),
+      el('th', { scope: 'col', class: 'n', text: close ? gettext('Final') : gettext('Counters') })];
+    if (close && close.currency) head.push(el('th', { scope: 'col', class: 'n', text: gettext('Money') }));
     const parts = [el('div', { class: 'table-wrap' }, [el('table', { class: 'data' }, [el('thead', {}, [el('tr', {}, head)]), el('tbody', {}, rows)])])];
     if (close && close.currency && (close.payments || []).length) {
       parts.push(el('ul', { class: 'small' }, close.payments.map(function (p) {
-        const who = function (x) { return x === 'pool' ? 'the pool' : sheet.players[x]; };
-        return el('li', {}, [who(p.from) + ' pays ' + who(p.to) + ' ', CS.moneySpan(p.cents, close.currency, 'plain')]);
+        const who = function (x) { return x === 'pool' ? gettext('the pool') : sheet.players[x]; };
+        return el('li', {}, [interpolate(gettext('%(payer)s pays %(payee)s'), { payer: who(p.from), payee: who(p.to) }, true) + ' ',
+          CS.moneySpan(p.cents, close.currency, 'plain')]);
       })));
     }
     return parts;
@@ -57,8 +60,13 @@
       return el('article', { class: 'sheet-card is-error', 'data-file': item.name }, children);
     }
     const sheet = item.sheet;
-    children.push(el('p', { class: 'muted', text: (cfg.titles[sheet.variant] || sheet.variant) + ' · ' + sheet.hands.length + ' deals · ' + sheet.players.join(', ') +
-      (sheet.stake ? ' · one counter = ' + sheet.stake.per_counter + ' ' + sheet.stake.currency : '') }));
+    const about = [cfg.titles[sheet.variant] || sheet.variant,
+      interpolate(ngettext('%(n)s deal', '%(n)s deals', sheet.hands.length), { n: sheet.hands.length }, true), sheet.players.join(', ')];
+    if (sheet.stake) {
+      about.push(interpolate(gettext('one counter = %(amount)s %(currency)s'),
+        { amount: Number(sheet.stake.per_counter).toLocaleString(CS.lang, { maximumFractionDigits: 6 }), currency: sheet.stake.currency }, true));
+    }
+    children.push(el('p', { class: 'muted', text: about.join(' · ') }));
     children.push.apply(children, preview(item));
     const date = el('input', { type: 'date', name: 'date-' + index, max: todayText, required: true, value: item.date || null,
       onchange: function () { item.date = date.value; refresh(); } });
@@ -107,7 +115,8 @@
     const res = await CS.api('POST', cfg.api.settle, asImported(item));
     if (!res.ok) {
       const e = CS.errorOf(res);
-      item.error = e ? e.message + (e.hand ? ' (deal ' + e.hand + ')' : '') : 'The server answered ' + res.status + '.';
+      item.error = e ? (e.hand ? interpolate(gettext('%(message)s (deal %(n)s)'), { message: e.message, n: e.hand }, true) : e.message)
+        : TEXT.answered(res.status);
       return item;
     }
     item.settlement = res.data;
@@ -144,7 +153,7 @@
       } else {
         const e = CS.errorOf(res);
         result.className = 'result error';
-        result.textContent = e ? e.message : 'The server answered ' + res.status + '.';
+        result.textContent = e ? e.message : TEXT.answered(res.status);
       }
     }
     go.disabled = false;

@@ -30,84 +30,120 @@
       },
       options: {
         responsive: true, maintainAspectRatio: false, animation: false,
-        scales: { x: { title: { display: true, text: 'closed session' } }, y: { title: { display: true, text: 'counters, running total' } } },
+        scales: { x: { title: { display: true, text: gettext('closed session') } },
+          y: { title: { display: true, text: gettext('counters, running total') } } },
         plugins: { tooltip: { callbacks: { afterLabel: function (ctx) {
           const p = cfg.series[variants[ctx.datasetIndex]][ctx.dataIndex];
-          return 'session #' + p.session + ' (' + p.date + '): ' + CS.signed(p.counters);
+          return interpolate(gettext('session #%(session)s (%(date)s): %(counters)s'), { session: p.session, date: p.date, counters: CS.signed(p.counters) }, true);
         } } } },
       },
     });
   }
 
-  function unavailable(box, res, what) {
+  /* `words`: the sentences of one endpoint (statistics, ratings), each whole so that it translates. */
+  function unavailable(box, res, words) {
     if (res.status === 404) {
-      box.replaceChildren(el('p', { class: 'muted', text: what + ' are not available from this server yet. The results below come from the sessions themselves.' }));
+      box.replaceChildren(el('p', { class: 'muted', text: words.missing }));
     } else if (res.networkError) {
-      box.replaceChildren(el('p', { class: 'muted', text: what + ': no network.' }));
+      box.replaceChildren(el('p', { class: 'muted', text: words.offline }));
     } else {
       const error = CS.errorOf(res);
-      box.replaceChildren(el('p', { class: 'error', text: what + ': ' + (error ? error.message : 'the server answered ' + res.status) }));
+      box.replaceChildren(el('p', { class: 'error', text: interpolate(words.refused,
+        { reason: error ? error.message : interpolate(gettext('the server answered %(status)s'), { status: res.status }, true) }, true) }));
     }
   }
 
-  function figure(label, value) {
-    return el('li', { 'data-figure': label }, [el('span', { class: 'label', text: label }), el('span', { class: 'value' }, [value])]);
+  const STATS_WORDS = {
+    missing: gettext('Detailed statistics are not available from this server yet. The results below come from the sessions themselves.'),
+    offline: gettext('Detailed statistics: no network.'),
+    refused: gettext('Detailed statistics: %(reason)s'),
+  };
+  const RATING_WORDS = {
+    missing: gettext('Ratings are not available from this server yet. The results below come from the sessions themselves.'),
+    offline: gettext('Ratings: no network.'),
+    refused: gettext('Ratings: %(reason)s'),
+  };
+
+  /* A figure: `key` names it for the page (data-figure), `label` says it in the page's language. */
+  function figure(key, label, value) {
+    return el('li', { 'data-figure': key }, [el('span', { class: 'label', text: label }), el('span', { class: 'value' }, [value])]);
   }
 
   function moneyNode(cents, currency) { return CS.moneySpan(cents, currency); }
 
   /* The rating said in words: "about 27, give or take 5" (mu and sigma, rounded). */
   function ratingWords(r) {
-    return 'about ' + Math.round(r.mu) + ', give or take ' + Math.max(1, Math.round(r.sigma));
+    return interpolate(gettext('about %(mu)s, give or take %(sigma)s'), { mu: Math.round(r.mu), sigma: Math.max(1, Math.round(r.sigma)) }, true);
   }
 
   function text(value) { return document.createTextNode(String(value)); }
 
+  function streakWords(streak) {
+    const n = streak.length;
+    const words = streak.kind === 'win' ? ngettext('%(n)s win', '%(n)s wins', n)
+      : streak.kind === 'loss' ? ngettext('%(n)s loss', '%(n)s losses', n) : '%(n)s ' + streak.kind;
+    return interpolate(words, { n: CS.plain.format(n) }, true);
+  }
+
   function renderStats(data) {
     const box = document.getElementById('stats-body');
     const parts = [];
-    const top = [figure('sessions', text(CS.plain.format(data.sessions))), figure('deals', text(CS.plain.format(data.deals)))];
-    Object.entries(data.money || {}).forEach(function (kv) { top.push(figure('money (' + kv[0] + ')', moneyNode(kv[1], kv[0]))); });
-    if (data.streak && data.streak.length) top.push(figure('current streak', text(data.streak.length + ' ' + data.streak.kind + (data.streak.length === 1 ? '' : 's'))));
+    const top = [figure('sessions', gettext('sessions'), text(CS.plain.format(data.sessions))),
+      figure('deals', gettext('deals'), text(CS.plain.format(data.deals)))];
+    Object.entries(data.money || {}).forEach(function (kv) {
+      top.push(figure('money (' + kv[0] + ')', interpolate(gettext('money (%(currency)s)'), { currency: kv[0] }, true), moneyNode(kv[1], kv[0])));
+    });
+    if (data.streak && data.streak.length) top.push(figure('current streak', gettext('current streak'), text(streakWords(data.streak))));
     parts.push(el('ul', { class: 'figures', id: 'stats-figures' }, top));
-    const details = el('details', { class: 'fold', id: 'stats-details' }, [el('summary', { text: 'Per variant and contract' })]);
+    const details = el('details', { class: 'fold', id: 'stats-details' }, [el('summary', { text: gettext('Per variant and contract') })]);
     parts.push(details);
     Object.entries(data.variants || {}).forEach(function (kv, vi) {
       const name = kv[0], v = kv[1];
       const bids = cfg.bids[name] || {};
       details.appendChild(el('h3', { text: cfg.titles[name] || name }));
-      const figs = [figure('sessions', text(v.sessions)), figure('deals', text(v.deals)), figure('counters', CS.numSpan(v.counters))];
-      if (v.best_session) figs.push(figure('best session', el('a', { href: '/sessions/' + v.best_session.id + '/', text: '#' + v.best_session.id + ' ' + CS.signed(v.best_session.counters) })));
-      if (v.worst_session) figs.push(figure('worst session', el('a', { href: '/sessions/' + v.worst_session.id + '/', text: '#' + v.worst_session.id + ' ' + CS.signed(v.worst_session.counters) })));
-      if (v.pools_won) figs.push(figure('pools won', text(v.pools_won.count + ' (' + CS.plain.format(v.pools_won.counters) + ' counters)')));
-      if (v.misere_partout) figs.push(figure('all-pass deals', text(v.misere_partout.played + ' played, ' + v.misere_partout.lost + ' lost')));
+      const figs = [figure('sessions', gettext('sessions'), text(CS.plain.format(v.sessions))),
+        figure('deals', gettext('deals'), text(CS.plain.format(v.deals))), figure('counters', gettext('counters'), CS.numSpan(v.counters))];
+      if (v.best_session) figs.push(figure('best session', gettext('best session'), el('a', { href: '/sessions/' + v.best_session.id + '/', text: '#' + v.best_session.id + ' ' + CS.signed(v.best_session.counters) })));
+      if (v.worst_session) figs.push(figure('worst session', gettext('worst session'), el('a', { href: '/sessions/' + v.worst_session.id + '/', text: '#' + v.worst_session.id + ' ' + CS.signed(v.worst_session.counters) })));
+      if (v.pools_won) {
+        figs.push(figure('pools won', gettext('pools won'), text(interpolate(ngettext('%(n)s (%(counters)s counter)', '%(n)s (%(counters)s counters)', v.pools_won.counters),
+          { n: CS.plain.format(v.pools_won.count), counters: CS.plain.format(v.pools_won.counters) }, true))));
+      }
+      if (v.misere_partout) {
+        figs.push(figure('all-pass deals', gettext('all-pass deals'), text(interpolate(gettext('%(played)s played, %(lost)s lost'),
+          { played: CS.plain.format(v.misere_partout.played), lost: CS.plain.format(v.misere_partout.lost) }, true))));
+      }
       details.appendChild(el('ul', { class: 'figures' }, figs));
       const contracts = v.contracts || [];
       if (contracts.length) {
-        const label = function (c) { return (bids[c.bid] || c.bid) + (c.role === 'partner' ? ' (partner)' : ''); };
+        const label = function (c) {
+          const bid = bids[c.bid] || c.bid;
+          return c.role === 'partner' ? interpolate(gettext('%(bid)s (partner)'), { bid: bid }, true) : bid;
+        };
         details.appendChild(el('div', { class: 'table-wrap' }, [el('table', { class: 'data contracts', 'data-variant': name }, [
-          el('thead', {}, [el('tr', {}, ['Contract', 'Played', 'Made', 'Rate', 'Over-tricks', 'Short'].map(function (h, i) {
+          el('thead', {}, [el('tr', {}, [gettext('Contract'), gettext('Played'), gettext('Made'), gettext('Rate'), gettext('Over-tricks'),
+            gettext('Short')].map(function (h, i) {
             return el('th', { scope: 'col', class: i ? 'n' : null, text: h });
           }))]),
           el('tbody', {}, contracts.map(function (c) {
             return el('tr', {}, [el('th', { scope: 'row', text: label(c) }), el('td', { class: 'n', text: String(c.played) }),
-              el('td', { class: 'n', text: String(c.made) }), el('td', { class: 'n', text: Math.round(c.rate * 100) + '%' }),
+              el('td', { class: 'n', text: String(c.made) }), el('td', { class: 'n', text: CS.percent(c.rate) }),
               el('td', { class: 'n', text: String(c.overtricks) }), el('td', { class: 'n', text: String(c.shortfall) })]);
           })),
         ])]));
         if (chartAvailable()) {
-          const canvas = el('canvas', { role: 'img', 'aria-label': 'Success rate by contract, ' + (cfg.titles[name] || name) });
+          const canvas = el('canvas', { role: 'img', 'aria-label': interpolate(gettext('Success rate by contract, %(variant)s'), { variant: cfg.titles[name] || name }, true) });
           details.appendChild(el('div', { class: 'chart-box', style: 'height:' + Math.max(160, contracts.length * 28 + 60) + 'px' }, [canvas]));
           setTimeout(function () {
             new window.Chart(canvas, {
               type: 'bar',
               data: {
                 labels: contracts.map(function (c) { return label(c) + '  ' + c.made + '/' + c.played; }),
-                datasets: [{ label: 'made / played', data: contracts.map(function (c) { return Math.round(c.rate * 1000) / 10; }),
+                datasets: [{ label: gettext('made / played'), data: contracts.map(function (c) { return Math.round(c.rate * 1000) / 10; }),
                   backgroundColor: COLOURS[vi % COLOURS.length] }],
               },
               options: { indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false,
-                scales: { x: { min: 0, max: 100, title: { display: true, text: 'success rate, %' } } },
+                scales: { x: { min: 0, max: 100, title: { display: true, text: gettext('success rate, %') } } },
                 plugins: { legend: { display: false } } },
             });
           });
@@ -121,17 +157,20 @@
     const box = document.getElementById('ratings-body');
     const rows = Array.isArray(data) ? data : (data && data.results) || [];
     if (!rows.length) {
-      box.replaceChildren(el('p', { class: 'muted', text: 'No rating yet: it starts with the first closed session.' }));
+      box.replaceChildren(el('p', { class: 'muted', text: gettext('No rating yet: it starts with the first closed session.') }));
       return;
     }
     const last = rows[rows.length - 1];
+    const HIGH = gettext('high'); // the band's upper edge: drawn, never in the legend
     const parts = [
       el('p', { class: 'rating-words', id: 'rating-words', text: ratingWords(last) }),
-      el('p', { class: 'muted small', text: 'Skill after ' + rows.length + ' closed session' + (rows.length === 1 ? '' : 's') +
-        ': the likely value, and how far it may be off. The shaded band on the chart is that range.' }),
+      el('p', { class: 'muted small', text: interpolate(ngettext(
+        'Skill after %(n)s closed session: the likely value, and how far it may be off. The shaded band on the chart is that range.',
+        'Skill after %(n)s closed sessions: the likely value, and how far it may be off. The shaded band on the chart is that range.',
+        rows.length), { n: rows.length }, true) }),
     ];
     if (chartAvailable()) {
-      const canvas = el('canvas', { role: 'img', 'aria-label': 'Rating after each session, with its give-or-take band' });
+      const canvas = el('canvas', { role: 'img', 'aria-label': gettext('Rating after each session, with its give-or-take band') });
       parts.push(el('div', { class: 'chart-box short' }, [canvas]));
       setTimeout(function () {
         new window.Chart(canvas, {
@@ -139,20 +178,20 @@
           data: {
             labels: rows.map(function (r) { return r.closed_at.slice(0, 10); }),
             datasets: [
-              { label: 'high', data: rows.map(function (r) { return r.mu + r.sigma; }), borderWidth: 0, pointRadius: 0, fill: false },
-              { label: 'give or take', data: rows.map(function (r) { return r.mu - r.sigma; }), borderWidth: 0, pointRadius: 0,
+              { label: HIGH, data: rows.map(function (r) { return r.mu + r.sigma; }), borderWidth: 0, pointRadius: 0, fill: false },
+              { label: gettext('give or take'), data: rows.map(function (r) { return r.mu - r.sigma; }), borderWidth: 0, pointRadius: 0,
                 fill: '-1', backgroundColor: 'rgba(11,92,173,0.18)' },
-              { label: 'rating', data: rows.map(function (r) { return r.mu; }), borderColor: COLOURS[0], backgroundColor: COLOURS[0] },
+              { label: gettext('rating'), data: rows.map(function (r) { return r.mu; }), borderColor: COLOURS[0], backgroundColor: COLOURS[0] },
             ],
           },
           options: { responsive: true, maintainAspectRatio: false, animation: false,
-            plugins: { legend: { labels: { filter: function (item) { return item.text !== 'high'; } } } } },
+            plugins: { legend: { labels: { filter: function (item) { return item.text !== HIGH; } } } } },
         });
       });
     }
-    parts.push(el('details', { class: 'fold', id: 'rating-details' }, [el('summary', { text: 'How the rating works' }),
-      el('p', { class: 'small', text: 'After every closed session the four players\' ratings move by where each finished (Plackett-Luce, as in openskill). ' +
-        'The leaderboard ranks by the cautious figure, the rating less three times its give-or-take: ' + Number(last.ordinal).toFixed(1) + ' now.' })]));
+    parts.push(el('details', { class: 'fold', id: 'rating-details' }, [el('summary', { text: gettext('How the rating works') }),
+      el('p', { class: 'small', text: interpolate(gettext('After every closed session the four players\' ratings move by where each finished (Plackett-Luce, as in openskill). The leaderboard ranks by the cautious figure, the rating less three times its give-or-take: %(ordinal)s now.'),
+        { ordinal: Number(last.ordinal).toLocaleString(CS.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }, true) })]));
     box.replaceChildren.apply(box, parts);
   }
 
@@ -166,7 +205,7 @@
       if (mine !== asked) return;
       document.getElementById('stats').dataset.shown = year || 'all';
       if (res.ok && res.data) renderStats(res.data);
-      else unavailable(document.getElementById('stats-body'), res, 'Detailed statistics');
+      else unavailable(document.getElementById('stats-body'), res, STATS_WORDS);
     });
   }
   const periodForm = document.getElementById('stats-period');
@@ -176,6 +215,6 @@
   loadStats();
   CS.apiAll(cfg.ratings).then(function (res) { // every page: the whole history, oldest first
     if (res.ok) renderRatings(res.data);
-    else unavailable(document.getElementById('ratings-body'), res, 'Ratings');
+    else unavailable(document.getElementById('ratings-body'), res, RATING_WORDS);
   });
 })();

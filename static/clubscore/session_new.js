@@ -4,8 +4,11 @@
 (function () {
   'use strict';
   const T = {
-    sameTable: function (n) { return 'These four players already sit at another open table (session #' + n + '). Open a second one only if they really play two.'; },
-    seat: 'Seat ',
+    sameTable: function (n) {
+      return interpolate(gettext('These four players already sit at another open table (session #%(session)s). Open a second one only if they really play two.'), { session: n }, true);
+    },
+    seat: function (n) { return interpolate(gettext('Seat %(n)s'), { n: n }, true); },
+    seatOf: function (n, name) { return interpolate(gettext('Seat %(n)s: %(name)s'), { n: n, name: name }, true); },
   };
   const variant = document.getElementById('variant');
   const openTables = JSON.parse((document.getElementById('open-tables') || { textContent: '[]' }).textContent);
@@ -33,7 +36,7 @@
       const select = document.getElementById('seat-' + seat);
       const label = document.querySelector('[data-seat-name="' + seat + '"]');
       const option = select && select.selectedOptions[0];
-      if (label) label.textContent = T.seat + (seat + 1) + (option && option.value ? ': ' + option.textContent : '');
+      if (label) label.textContent = option && option.value ? T.seatOf(seat + 1, option.textContent) : T.seat(seat + 1);
     });
     const chosen = chosenPlayers();
     const warn = document.getElementById('same-table');

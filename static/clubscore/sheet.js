@@ -7,7 +7,7 @@
   async function poll() {
     const table = document.getElementById('sheet-table');
     const res = await window.CS.api('GET', live.dataset.sessionUrl);
-    if (res.networkError) { live.textContent = 'Offline: the sheet refreshes when the network returns.'; return; }
+    if (res.networkError) { live.textContent = gettext('Offline: the sheet refreshes when the network returns.'); return; }
     if (!res.ok) return;
     if (String(res.data.version) !== table.dataset.version) {
       const page = await fetch(live.dataset.rowsUrl, { credentials: 'same-origin', cache: 'no-store' });
@@ -21,7 +21,8 @@
       }
     }
     live.textContent = res.data.status === 'open'
-      ? 'Live: refreshes as deals arrive (checked ' + new Date().toLocaleTimeString() + ').' : 'Closed.';
+      ? interpolate(gettext('Live: refreshes as deals arrive (checked %(time)s).'), { time: new Date().toLocaleTimeString(window.CS.lang) }, true)
+      : gettext('Closed.');
   }
   setInterval(function () { if (!document.hidden) poll(); }, POLL_MS);
 })();

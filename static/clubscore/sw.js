@@ -1,7 +1,9 @@
 /* clubscore's service worker: the scorer page opens with no network.
  *
- * It keeps the last copy of every scorer page, of the static files, and of the API reads the scorer
- * makes (the session, its sheet, its hands). Pages and reads go to the network first and fall back to
+ * It keeps the last copy of every scorer page, of the static files, of the scripts' words (the catalog
+ * at /jsi18n/, in the language the page was last opened in) and of the API reads the scorer makes (the
+ * session, its sheet, its hands). Pages, the catalog and reads go to the network first (the catalog
+ * changes with the language chosen, so a kept copy is never preferred to the server's) and fall back to
  * that copy, marked with the header X-Clubscore-Offline so the page knows it is not the server's
  * answer now; static files come from the copy and are refreshed behind. Writes (POST, PUT, DELETE)
  * are never touched: the page's own queue sends them, each with its Idempotency-Key.
@@ -11,6 +13,7 @@
 const CACHE = 'clubscore-scorer-v1';
 const SCORER_PAGE = /^\/sessions\/\d+\/score\/$/;
 const SCORER_READ = /^\/api\/v1\/sessions\/\d+\/(hands\/|sheet\/)?$/;
+const CATALOG = '/jsi18n/'; // Django's JavaScriptCatalog: the scripts' words in the request's language
 
 self.addEventListener('install', function () { self.skipWaiting(); });
 
@@ -78,7 +81,7 @@ self.addEventListener('fetch', function (event) {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (SCORER_PAGE.test(url.pathname) || SCORER_READ.test(url.pathname)) {
+  if (SCORER_PAGE.test(url.pathname) || SCORER_READ.test(url.pathname) || url.pathname === CATALOG) {
     event.respondWith(networkFirst(request));
   } else if (url.pathname.startsWith('/static/')) {
     event.respondWith(keptFirst(request));
