@@ -119,7 +119,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # page), else the browser's Accept-Language, else English. Catalogs live in the top-level locale/.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("ru", "Русский")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The engine's words first: makemessages files a source under the first of these whose parent holds it
+# (docs/i18n.md, "The engine's refusals and the API"), so ledger/i18n/ has a catalog of its own.
+LOCALE_PATHS = [BASE_DIR / "ledger" / "i18n" / "locale", BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # remembered for a year, not only for the browser's session
 TIME_ZONE = "UTC"
 USE_I18N = True

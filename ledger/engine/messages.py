@@ -35,6 +35,44 @@ def text(message_id: str, **params: Any) -> Message:
     return Message(message_id, **params)
 
 
+class Words(str):
+    """Items joined for a player to read ("a, b" in English), keeping the items so a translator joins its own.
+
+    An item is a `Message`, a `Term` or a code (a JSON key, a house rule's name) that stays as it is.
+    """
+
+    items: tuple[str, ...]
+
+    def __new__(cls, items: Any, sep: str = ", ") -> Words:
+        items = tuple(items)
+        words = super().__new__(cls, sep.join(items))
+        words.items = items
+        return words
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Words, (self.items,))
+
+
+class Term(str):
+    """A word of a variant's declaration that is not a message id (a label of its own, belle's name).
+
+    `context` names where a translator finds it (the variant's name); `lowered`: its first letter is
+    lowered inside a sentence ("Turned card" -> "turned card").
+    """
+
+    context: str
+    source: str
+    lowered: bool
+
+    def __new__(cls, source: str, context: str, lowered: bool = False) -> Term:
+        term = super().__new__(cls, source[:1].lower() + source[1:] if lowered else source)
+        term.context, term.source, term.lowered = context, source, lowered
+        return term
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Term, (self.source, self.context, self.lowered))
+
+
 ENGLISH: dict[str, str] = {
     # --- hand fields, as a player names them ------------------------------------------------------
     "field.bid": "Bid",
@@ -130,18 +168,20 @@ ENGLISH: dict[str, str] = {
     "suit.hearts": "hearts",
     "suit.spades": "spades",
     "suit.none": "no trump",
+    "suit.named": "{suit} {symbol}",
     "seat": "seat {seat}",
     "words.or": "{first} or {last}",
+    "option.per_suit": "{parts} amounts for each of {suits}",
 }
 
 
 def words_or(items: list[str]) -> str:
-    """'a, b or c' for a player to read."""
+    """'a, b or c' for a player to read (a `Message`, so a translator joins the items its own way)."""
     if not items:
         return ""
     if len(items) == 1:
         return items[0]
-    return str(text("words.or", first=", ".join(items[:-1]), last=items[-1]))
+    return text("words.or", first=Words(items[:-1]), last=items[-1])
 
 
 def register(messages: dict[str, str]) -> None:

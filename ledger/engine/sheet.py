@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any, Literal, NamedTuple
 
 from .errors import sheet_error
-from .messages import text
+from .messages import Term, Words, text
 
 SHEET_FORMAT = "clubscore-sheet/1"
 SETTLEMENT_FORMAT = "clubscore-settlement/1"
@@ -170,7 +170,7 @@ def parse_sheet(raw: Any) -> Sheet:
         raise sheet_error("format", text("sheet.format", format=SHEET_FORMAT))
     name = raw["variant"]
     if not isinstance(name, str) or name not in variant_names():
-        raise sheet_error("variant", text("sheet.variant", variants=", ".join(variant_names())))
+        raise sheet_error("variant", text("sheet.variant", variants=Words(variant_names())))
     variant = get_variant(name)
     players = raw["players"]
     if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) and p.strip() for p in players):
@@ -183,7 +183,7 @@ def parse_sheet(raw: Any) -> Sheet:
     if not isinstance(pools, list) or not all(is_int(p) and p >= 0 for p in pools):
         raise sheet_error("pools", text("sheet.pools"))
     if not variant.multi_pool and len(pools) > 1:
-        raise sheet_error("pools", text("sheet.one_pool", title=variant.title))
+        raise sheet_error("pools", text("sheet.one_pool", title=Term(variant.title, variant.name)))
     stake = parse_stake(raw["stake"]) if raw.get("stake") is not None else None
     hands = raw["hands"]
     if not isinstance(hands, list):

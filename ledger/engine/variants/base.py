@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from ..errors import INVALID_HAND, OPTION_REQUIRED, EngineError
-from ..messages import ENGLISH, Message, text, words_or
+from ..messages import ENGLISH, Message, Term, Words, text, words_or
 from ..sheet import POOL, SUIT_SYMBOLS, SUITS, Adjustment, Hand, Party, is_int, is_seat
 from .declaration import (
     ALL_PASS,
@@ -227,20 +227,22 @@ class Variant:
     # hand checks (rules.md §0.10): every broken field of a hand, then the option it needs
     def bid_label(self, bid: str) -> str:
         found = self.declaration.bid.get(bid)
-        return ENGLISH[found.label] if found else bid
+        return text(found.label) if found else bid
 
-    def field_words(self, name: str) -> str:
+    def field_words(self, name: str) -> Term:
         """A field's label inside a sentence: "Turned card" -> "turned card", "♦J" stays."""
-        label = self.declaration.field_label(name)
-        return label[0].lower() + label[1:]
+        own = self.declaration.field_labels.get(name)
+        if own:
+            return Term(own, self.declaration.name, lowered=True)
+        return Term(ENGLISH[f"field.{name}"], f"field.{name}", lowered=True)
 
     def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
         needs = bid.field_options.get(name)
         if needs is not None and not getattr(options, needs) and name in bid.fields:
             return text("hand.forbidden.option", field=self.field_words(name), option=needs)
         if name in self.forbidden_ids:
-            return text(self.forbidden_ids[name], bid=ENGLISH[bid.label])
-        return text("hand.forbidden", bid=ENGLISH[bid.label], field=self.field_words(name))
+            return text(self.forbidden_ids[name], bid=text(bid.label))
+        return text("hand.forbidden", bid=text(bid.label), field=self.field_words(name))
 
     def check_hand(
         self, hand: Hand, number: int, options: Any, state: Any, broken: set[str]
@@ -267,7 +269,7 @@ class Variant:
         code = raw.get("bid")
         bid = self.declaration.bid.get(code) if type(code) is str else None
         if bid is None:
-            _add(errors, "bid", text("hand.bid", bids=", ".join(self.bid_label(c) for c in self.bids)))
+            _add(errors, "bid", text("hand.bid", bids=Words(self.bid_label(c) for c in self.bids)))
         values: dict[str, Any] = {}
         for name, value in raw.items():
             if name == "bid":
@@ -304,7 +306,7 @@ class Variant:
         if errors:
             raise EngineError(INVALID_HAND, errors, number)
         if bid.needs_option and getattr(options, bid.needs_option) is None:
-            message = text("hand.option_required", bid=ENGLISH[bid.label], option=bid.needs_option)
+            message = text("hand.option_required", bid=text(bid.label), option=bid.needs_option)
             raise EngineError(OPTION_REQUIRED, {f"rules.{bid.needs_option}": [message]}, number)
         return hand
 
@@ -315,9 +317,9 @@ class Variant:
             return
         extra = self.declaration.bid[deals.extra_bid]
         if number > deals.limit and bid.code != extra.code:
-            _add(errors, "bid", text("hand.extra_deal_bid", bid=ENGLISH[extra.label]))
+            _add(errors, "bid", text("hand.extra_deal_bid", bid=text(extra.label)))
         elif number <= deals.limit and bid.code == extra.code:
-            _add(errors, "bid", text("hand.only_extra_deal", bid=ENGLISH[extra.label], option=deals.extra_option))
+            _add(errors, "bid", text("hand.only_extra_deal", bid=text(extra.label), option=deals.extra_option))
 
     def _check_together(
         self, hand: Hand, bid: Bid, number: int, state: Belle | None, broken: set[str], errors: dict[str, list[Message]]
@@ -334,19 +336,22 @@ class Variant:
                 _add(errors, "trump", self._belle_message(bid, number, belle, petite, hand.trump))
 
     def _belle_message(self, bid: Bid, number: int, belle: str, petite: str | None, trump: str) -> Message:
-        names = {s: f"{ENGLISH['suit.' + s]} {SUIT_SYMBOLS[s]}" for s in SUITS}
-        words = dict(zip(("belle", "petite"), self.declaration.belle_words, strict=True))
-        label = ENGLISH[bid.label]
+        names = {s: text("suit.named", suit=text(f"suit.{s}"), symbol=SUIT_SYMBOLS[s]) for s in SUITS}
+        words = {
+            k: Term(w, self.declaration.name)
+            for k, w in zip(("belle", "petite"), self.declaration.belle_words, strict=True)
+        }
+        label = text(bid.label)
         if petite is not None:
             suits = words_or([names[belle], names[petite]])
             return text("hand.trump_belle_or_petite", bid=label, suits=suits, trump=names[trump], **words)
-        why = str(text("hand.why.first_deal" if number == 1 else "hand.why.belle_again", **words))
+        why = text("hand.why.first_deal" if number == 1 else "hand.why.belle_again", **words)
         return text("hand.trump_belle_only", bid=label, suits=names[belle], why=why, trump=names[trump], **words)
 
     def _tricks_sum_error(self, hand: Hand, bid: Bid) -> Message | None:
         total = sum(hand.tricks)
         if bid.discard:
-            return text("hand.tricks_sum_discard", got=total, bid=ENGLISH[bid.label]) if total > 12 else None
+            return text("hand.tricks_sum_discard", got=total, bid=text(bid.label)) if total > 12 else None
         exactly = bid.kind == ALL_PASS or (bid.kind == TRICKS and not hand.conceded and hand.revoke is None)
         if exactly and total != 13:
             return text("hand.tricks_sum", total=13, got=total)
@@ -355,9 +360,9 @@ class Variant:
         return None
 
     def _trumps_text(self, bid: Bid | None) -> str:
-        suits = [ENGLISH[f"suit.{s}"] for s in SUITS]
+        suits: list[str] = [text(f"suit.{s}") for s in SUITS]
         if (bid is None and self.no_trump) or (bid is not None and bid.trumps == SUIT_OR_NONE):
-            suits.append(ENGLISH["suit.none"])
+            suits.append(text("suit.none"))
         return words_or(suits)
 
     def required_message(self, name: str, bid: Bid) -> Message:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, make_dataclass
 from typing import Any
 
 from ..errors import INVALID_OPTION, EngineError
-from ..messages import ENGLISH, text, words_or
+from ..messages import ENGLISH, Words, text, words_or
 from ..sheet import SUITS, is_int
 
 REQUIRED, OPTIONAL, FORBIDDEN = "required", "optional", "forbidden"
@@ -70,7 +70,7 @@ class Option:
         """The value the engine uses, or an `invalid_option` naming `rules.<name>`."""
         if value is None and (self.nullable or self.default is None):
             return None
-        label = ENGLISH[self.label]
+        label = text(self.label)
         if self.type == CHOICE:
             if not any(value == c and type(value) is type(c) for c in self.choices):
                 raise self._error("option.choice", label=label, choices=words_or([str(c) for c in self.choices]))
@@ -87,7 +87,9 @@ class Option:
         return self._parse_object(value, label)
 
     def _parse_object(self, value: Any, label: str) -> Any:
-        shape = words_or(list(self.parts)) + (" amounts for each of " + words_or(list(SUITS)) if self.per_suit else "")
+        shape = words_or(list(self.parts))
+        if self.per_suit:
+            shape = text("option.per_suit", parts=shape, suits=words_or(list(SUITS)))
         if not isinstance(value, dict) or set(value) != set(self.parts):
             raise self._error("option.object", label=label, parts=shape)
         out: dict[str, Any] = {}
@@ -293,7 +295,7 @@ class Declaration:
         for name in raw:
             if name not in known:
                 raise EngineError(
-                    INVALID_OPTION, {f"rules.{name}": [text("option.unknown", name=name, known=", ".join(known))]}
+                    INVALID_OPTION, {f"rules.{name}": [text("option.unknown", name=name, known=Words(known))]}
                 )
         return self.options_class(**{o.name: o.parse(raw[o.name]) for o in self.options if o.name in raw})
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..messages import ENGLISH, Message, register, text
+from ..messages import Message, Term, register, text
 from ..sheet import POOL, Hand
 from .base import Deal, Variant, others, pairing, split_joint
 from .declaration import (
@@ -327,13 +327,13 @@ class Fontainebleau(Variant):
     }
 
     def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
-        played_as = _NO_TRUMP_NAMES.get(bid.code)
+        played_as = Term(_NO_TRUMP_NAMES[bid.code], self.name) if bid.code in _NO_TRUMP_NAMES else None
         if name in ("trump", "honours") and played_as:
             return text(f"fontainebleau.forbidden.no_trump.{name}", bid=played_as)
         if name == "partner":
             if played_as:
                 return text("fontainebleau.forbidden.partner_alone", bid=played_as)
-            return text("fontainebleau.forbidden.partner", bid=ENGLISH[bid.label])
+            return text("fontainebleau.forbidden.partner", bid=text(bid.label))
         return super().forbidden_message(name, bid, options)
 
     def check_hand(

@@ -1,0 +1,107 @@
+"""The engine's words at the edge (ledger/i18n): the generated catalog module, and the renderer's English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from ledger.engine import EngineError
+from ledger.engine.messages import ENGLISH, Message, Term, Words
+from ledger.engine.variants import get_variant, variant_names
+from ledger.i18n import error_body, generate, say
+from tests.engine.helpers import refusal, sheet
+
+
+def test_the_generated_module_is_the_engine_tables() -> None:
+    assert generate.PATH.read_text(encoding="utf-8") == generate.render(), "run manage.py engine_messages"
+
+
+def test_every_id_and_declared_word_is_an_entry() -> None:
+    entries = generate.entries()
+    assert {(k, v) for k, v in ENGLISH.items()} <= set(entries)
+    french = {english for context, english in entries if context == "french"}
+    assert {"The table of payments", "Flat slams", "belle", "petite", "Partners' eight"} <= french
+    assert "5" not in {english for _context, english in entries}
+
+
+BROKEN: list[dict[str, Any]] = [
+    {},
+    {"bid": "nonsense"},
+    {"bid": 3, "colour": "red"},
+    {"bid": "pass", "trump": "hearts", "partner": 1, "honours": 3, "jack": 0, "conceded": True, "last_trick": 2},
+    {"bid": "simple", "bidder": 9, "trump": "stars", "turned": "stars", "tricks": [1, 2], "honours": 2},
+    {"bid": "simple", "bidder": 0, "partner": 0, "trump": "clubs", "turned": "hearts", "tricks": [5, 5, 5, 5]},
+    {"bid": "little_misere", "bidder": 0, "trump": "clubs", "honours": 3, "jack": 1, "tricks": [0, 5, 5, 5]},
+    {"bid": "neuf", "bidder": 0, "trump": "clubs", "turned": "clubs", "jack": 0, "tricks": [9, 1, 1, 2]},
+    {"bid": "nine", "bidder": 0, "trump": "clubs", "turned": "clubs", "tricks": [9, 1, 1, 2]},
+    {"bid": "boston", "bidder": 0, "trump": "none", "revoke": 1, "honours": 4, "tricks": [5, 5, 5, 5]},
+    {"bid": "last_trick", "last_trick": 0, "adjustments": [{"from": 0}, {"from": 0, "to": 0, "counters": 1}]},
+    {"bid": "boston", "bidder": 0, "trump": "clubs", "tricks": [5, 5, 2, 1], "adjustments": [{"to": 0}]},
+    {"bid": "slam", "bidder": 0, "partner": 1, "trump": "none", "honours": 3, "tricks": [13, 0, 0, 0]},
+    {"bid": "piccolissimo", "bidder": 0, "trump": "clubs", "partner": 2, "tricks": [1, 4, 4, 4]},
+]
+
+
+def _refusals() -> list[EngineError]:
+    from ledger.engine import settle
+
+    out = []
+    for variant in variant_names():
+        bids = [b.code for b in get_variant(variant).declaration.bids]
+        hands = [*BROKEN, *({"bid": code} for code in bids)]
+        for hand in hands:
+            for number in (1, 2):
+                first = {"bid": "pass", "turned": "hearts", "tricks": [4, 3, 3, 3]}
+                raw = sheet(variant, ([first] if number == 2 else []) + [hand])
+                try:
+                    settle(raw)
+                except EngineError as exc:
+                    out.append(exc)
+        for rules in ({"nope": 1}, {o.name: "x" for o in get_variant(variant).declaration.options}):
+            try:
+                settle(sheet(variant, [], rules=rules))
+            except EngineError as exc:
+                out.append(exc)
+    return out
+
+
+def test_in_english_the_renderer_says_what_the_engine_says() -> None:
+    """Every parameter the engine passes (bids, trumps, fields, belle's name) renders back to its English."""
+    errors = _refusals()
+    messages = [m for e in errors for ms in e.fields.values() for m in ms]
+    assert len({m.id for m in messages if isinstance(m, Message)}) > 40
+    with translation.override("en"):
+        for error in errors:
+            assert error_body(error) == error.as_json()
+            for ms in error.fields.values():
+                for m in ms:
+                    assert isinstance(m, Message), m
+                    assert say(m) == str(m)
+
+
+def test_parameters_keep_their_parts() -> None:
+    body: dict[str, Any] = refusal(sheet("french", [{"bid": "nonsense"}]))
+    assert body["fields"]["bid"][0].startswith("choose a bid: simple, independence (6)")
+    words = Words([Message("suit.clubs"), Term("Turned card", "field.turned", lowered=True), "neuf"])
+    assert words == "clubs, turned card, neuf"
+    with translation.override("en"):
+        assert say(words) == "clubs, turned card, neuf"
+
+
+@pytest.mark.parametrize("variant", ["french", "russian"])
+def test_belle_is_named_by_the_variant(variant: str) -> None:
+    simple: dict[str, Any] = {
+        "bid": "simple",
+        "bidder": 0,
+        "trump": "spades",
+        "turned": "clubs",
+        "tricks": [9, 1, 1, 2],
+    }
+    if variant == "french":
+        simple["jack"] = 0
+    hands = [{"bid": "pass", "turned": "hearts"}, simple]
+    body = refusal(sheet(variant, hands))
+    word = "belle" if variant == "french" else "старшая"
+    assert any(word in m for m in body["fields"].get("trump", [])), body
