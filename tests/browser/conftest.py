@@ -1,7 +1,8 @@
 """Browser tests: Playwright driving Debian's chromium against pytest-django's live server.
 
-Skipped, with the reason, only when /usr/bin/chromium is absent (`apt-get install chromium`; `.ci/run`
-installs it). No browser is ever downloaded. Screenshots go to test-artifacts/screenshots/.
+`bin/test` installs Debian's chromium at /usr/bin/chromium; when it is still absent the browser tests
+fail, saying so, rather than skip. No browser is ever downloaded. Screenshots go to
+test-artifacts/screenshots/.
 """
 
 from __future__ import annotations
@@ -36,16 +37,15 @@ PHONE = {"width": 360, "height": 740}
 
 
 # Every module here starts with: pytestmark = BROWSER
-BROWSER = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian's chromium is not installed at {CHROMIUM}"),
-]
+BROWSER = [pytest.mark.browser]
 
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
+    if not CHROMIUM.exists():
+        pytest.fail(f"Debian's chromium is not installed at {CHROMIUM}: run bin/test (apt-get install chromium)")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
