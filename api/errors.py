@@ -1,7 +1,8 @@
 """The API's one error handler: every refusal is `{"error": {"code", "message", "fields"}}`.
 
 DRF's own exceptions keep their status and headers (`Retry-After`, `WWW-Authenticate`); the engine's
-`EngineError` is its `as_json()` with 400; the ledger's refusals carry their `code` and get the status
+`EngineError` is its `as_json()` with 400, its `message` and `fields` in the request's language
+(`ledger.i18n`); the ledger's refusals carry their `code` and get the status
 of `api.md`. Django-level answers for /api/ (404, 500 and the rest) are JSON too: `json_handler`.
 """
 
@@ -20,6 +21,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from ledger import exceptions as ledger
 from ledger.engine import EngineError
+from ledger.i18n import error_body as engine_error_body
+from ledger.i18n import refusals
 
 LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.InvalidRequest: 400,
@@ -50,13 +53,13 @@ DRF_CODES: list[tuple[type[drf.APIException], str]] = [
 class PreconditionRequired(drf.APIException):
     status_code = 428
     default_code = "if_match_required"
-    default_detail = 'this write needs If-Match: "<version>", the session version it was based on'
+    default_detail = refusals.IF_MATCH_REQUIRED
 
 
 class IdempotencyKeyRequired(drf.APIException):
     status_code = 400
     default_code = "idempotency_key_required"
-    default_detail = "recording a hand needs an Idempotency-Key header: a UUID the client generates"
+    default_detail = refusals.IDEMPOTENCY_KEY_REQUIRED
 
 
 class IdempotencyConflict(drf.APIException):
@@ -66,10 +69,10 @@ class IdempotencyConflict(drf.APIException):
         self.default_code = code
         if code == "idempotency_in_flight":
             self.status_code = 409
-            detail = "the first request with this Idempotency-Key is still running: retry in a moment"
+            detail = str(refusals.IDEMPOTENCY_IN_FLIGHT)
         else:
             self.status_code = 422
-            detail = "this Idempotency-Key was used with another body"
+            detail = str(refusals.IDEMPOTENCY_KEY_REUSED)
         super().__init__(detail, code)
 
 
@@ -102,7 +105,7 @@ def _drf_body(exc: drf.APIException) -> dict[str, Any]:
     if isinstance(exc, drf.ValidationError):
         fields = _flatten(exc.detail)
         message = "; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in fields.items())
-        return error_body(code, message or "the request is not valid", fields)
+        return error_body(code, message or str(refusals.NOT_VALID), fields)
     detail = exc.detail
     message = (
         str(detail)
@@ -114,7 +117,7 @@ def _drf_body(exc: drf.APIException) -> dict[str, Any]:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, EngineError):
-        return Response(exc.as_json(), status=400)
+        return Response(engine_error_body(exc), status=400)
     if isinstance(exc, ledger.LedgerError):
         extra = {}
         if isinstance(exc, ledger.StaleNumber):
@@ -122,7 +125,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
             extra["session"] = session_json(exc.session)
         status = next(s for cls, s in LEDGER_STATUS.items() if isinstance(exc, cls))
-        return Response(error_body(exc.code, exc.message, exc.fields, **extra), status=status)
+        fields = {name: [refusals.ledger_text(m) for m in msgs] for name, msgs in exc.fields.items()}
+        return Response(error_body(exc.code, refusals.ledger_text(exc.message), fields, **extra), status=status)
     if isinstance(exc, RequestDataTooBig):  # a body without Content-Length that grew past the limit
         return Response(too_large_body(), status=413)
     response = drf_exception_handler(exc, context)  # converts Http404 and Django's PermissionDenied
@@ -144,35 +148,35 @@ def is_api(request: HttpRequest) -> bool:
 
 
 def too_large_body() -> dict[str, Any]:
-    return error_body("request_too_large", f"the request body is larger than {settings.MAX_REQUEST_BYTES} bytes")
+    return error_body("request_too_large", refusals.TOO_LARGE.format(limit=settings.MAX_REQUEST_BYTES))
 
 
 @csrf_exempt  # a POST to an unknown path is a 404, not Django's HTML CSRF page: there is nothing to protect
 def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Every path under /api/ that no view takes, with or without its trailing slash."""
-    return JsonResponse(error_body("not_found", f"no such resource: {request.path}"), status=404)
+    return JsonResponse(error_body("not_found", refusals.NO_SUCH_RESOURCE.format(path=request.path)), status=404)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
     """`CSRF_FAILURE_VIEW`: JSON under /api/ (every answer there is JSON), Django's page elsewhere."""
     if is_api(request):
-        return JsonResponse(error_body("permission_denied", f"CSRF check failed: {reason}"), status=403)
+        return JsonResponse(error_body("permission_denied", refusals.CSRF_FAILED.format(reason=reason)), status=403)
     return csrf.csrf_failure(request, reason)
 
 
 def server_error_json() -> JsonResponse:
-    return JsonResponse(error_body("server_error", "the server failed to answer; the error is logged"), status=500)
+    return JsonResponse(error_body("server_error", str(refusals.SERVER_ERROR)), status=500)
 
 
 def handler400(request: HttpRequest, exception: Exception | None = None) -> Any:
     if is_api(request):
-        return JsonResponse(error_body("invalid_request", "bad request"), status=400)
+        return JsonResponse(error_body("invalid_request", str(refusals.BAD_REQUEST)), status=400)
     return defaults.bad_request(request, exception)
 
 
 def handler403(request: HttpRequest, exception: Exception | None = None) -> Any:
     if is_api(request):
-        return JsonResponse(error_body("permission_denied", "forbidden"), status=403)
+        return JsonResponse(error_body("permission_denied", str(refusals.FORBIDDEN)), status=403)
     return defaults.permission_denied(request, exception)
 
 

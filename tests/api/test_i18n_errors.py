@@ -1,0 +1,104 @@
+"""The API's refusals in the request's language (issue 17): `code`, `hand` and the field keys never change,
+`message` and the field messages follow Accept-Language (or the language cookie), in the glossary's words.
+
+The catalogs are compiled by bin/setup (compilemessages); the expected words are docs/glossary.md's,
+never the renderer's own output.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+# An American hand with four broken fields: bidder missing, trump unknown, tricks short, honours forbidden.
+BROKEN = {"bid": "six", "trump": "stars", "tricks": [1], "honours": 3, "number": 1}
+
+WORDS = {
+    "fr": {
+        "trump": ["choisissez l'atout", "trèfle, carreau, cœur ou pique"],
+        "tricks": ["levées"],
+        "honours": ["honneurs", "boston américain"],
+        "bidder": ["demandé"],
+    },
+    "ru": {
+        "trump": ["выберите козырь", "трефы, бубны, черви или пики"],
+        "tricks": ["взяток"],
+        "honours": ["онеры", "американском бостоне"],
+        "bidder": ["покупал"],
+    },
+}
+
+
+def _refuse(api: Any, session: Any, language: str | None) -> Any:
+    headers = {"Accept-Language": language} if language else {}
+    response = api.record(session.pk, BROKEN, **headers)
+    assert response.status_code == 400
+    return response
+
+
+@pytest.mark.parametrize("language", ["fr", "ru"])
+def test_a_refused_hand_keeps_code_and_fields_and_speaks_the_language(api: Any, session: Any, language: str) -> None:
+    english = _refuse(api, session, None).json()["error"]
+    response = _refuse(api, session, language)
+    body = response.json()["error"]
+    assert (body["code"], body["hand"], sorted(body["fields"])) == (
+        english["code"],
+        english["hand"],
+        sorted(english["fields"]),
+    )
+    assert sorted(english["fields"]) == ["bidder", "honours", "tricks", "trump"]
+    for field, words in WORDS[language].items():
+        said = " ".join(body["fields"][field])
+        assert said != " ".join(english["fields"][field])
+        for word in words:
+            assert word in said, (field, said)
+    prefix = {"fr": "donne 1\u00a0: ", "ru": "сдача 1: "}[language]
+    assert body["message"].startswith(prefix)
+    assert all(m in body["message"] for ms in body["fields"].values() for m in ms)
+    assert response.headers["Content-Language"] == language
+    assert "Accept-Language" in response.headers["Vary"]
+
+
+def test_english_is_unchanged(api: Any, session: Any) -> None:
+    body = _refuse(api, session, "en").json()["error"]
+    assert body["fields"]["trump"] == ["choose the trump: clubs, diamonds, hearts or spades"]
+    assert body["message"].startswith("hand 1: ")
+
+
+def test_the_language_cookie_is_heard_too(api: Any, session: Any) -> None:
+    api.cookies["django_language"] = "ru"
+    body = _refuse(api, session, None).json()["error"]
+    assert body["fields"]["trump"] == ["выберите козырь: трефы, бубны, черви или пики"]
+
+
+def test_belle_and_petite_are_the_books_words(api: Any) -> None:
+    """The stateless settle endpoint: a French simple in the wrong suit names belle and petite in each language."""
+    sheet = {
+        "format": "clubscore-sheet/1",
+        "variant": "french",
+        "players": ["Ann", "Ben", "Cleo", "Dan"],
+        "first_dealer": 0,
+        "hands": [
+            {"bid": "pass", "turned": "hearts"},
+            {"bid": "simple", "bidder": 0, "trump": "spades", "turned": "clubs", "tricks": [9, 1, 1, 2], "jack": 0},
+        ],
+    }
+    said = {}
+    for language in ("fr", "ru"):
+        response = api.json("POST", "/api/v1/settle/", sheet, **{"Accept-Language": language})
+        assert response.status_code == 400
+        said[language] = response.json()["error"]["fields"]["trump"][0]
+    assert "belle" in said["fr"] and "petite" in said["fr"] and "pique" in said["fr"]
+    assert "старшая" in said["ru"] and "младшая" in said["ru"] and "пики" in said["ru"]
+
+
+def test_the_api_own_refusals_follow_the_language(api: Any, session: Any) -> None:
+    response = api.json("POST", f"/api/v1/sessions/{session.pk}/hands/", BROKEN, **{"Accept-Language": "fr"})
+    assert response.json()["error"]["code"] == "idempotency_key_required"
+    assert "Idempotency-Key" in response.json()["error"]["message"]
+    assert response.json()["error"]["message"].startswith("inscrire une donne")
+    missing = api.json("GET", "/api/v1/sessions/999999/", **{"Accept-Language": "ru"}).json()["error"]
+    assert (missing["code"], missing["message"]) == ("not_found", "нет такой сессии")
