@@ -20,27 +20,38 @@
   const SEAT_FIELDS = ['bidder', 'partner', 'jack', 'revoke', 'last_trick'];
   const SUIT_FIELDS = ['trump', 'turned'];
   const FORM_FIELDS = ['bid', 'bidder', 'trump', 'partner', 'turned', 'tricks', 'honours', 'conceded', 'jack', 'revoke', 'last_trick'];
-  const SYMBOL = { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠', none: 'NT' };
+  const SYMBOL = { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠', none: pgettext('no trump, short', 'NT') };
   const RETRY_MS = 4000;
   const POLL_MS = 15000;
 
-  // The page's words, together so that they can be translated.
+  // The page's words, from Django's catalog (/jsi18n/); a sentence with a number is translated whole.
+  const fmt = function (text, values) { return interpolate(text, values, true); };
   const T = {
-    none: 'none', noTrump: 'no trump', more: 'More', recordsWithIt: ' (the deal is recorded with that tap)', record: 'Record deal',
-    save: 'Save deal', saveWaiting: 'Save waiting deal', stillToEnter: 'Still to enter', tricks: 'tricks',
-    notCounted: 'not counted yet', tricksFor: 'tricks for', tricksDone: 'every seat counted',
-    conceded: 'conceded (“I pay”)',
-    duplicate: function (n) { return 'Deal ' + n + ' was already recorded by another phone, the same deal as yours: yours was dropped, nothing is counted twice.'; },
-    conflictTitle: function (n) { return 'Conflict: another phone recorded deal ' + n + ' first, and it differs from yours.'; },
-    theirs: 'Recorded by the other phone', mine: 'Yours, not recorded',
-    keepTheirs: 'Keep theirs, drop mine', recordMineNext: function (n) { return 'Record mine as the next deal (' + n + ')'; },
-    conflictHead: function (n) { return 'Deal ' + n + ': settle the conflict'; },
-    offline: 'Offline: deals are kept on this phone and sent when the network returns. No preview offline: the server checks each deal when it is sent.',
-    lastSeen: 'The balances are as this phone last saw them.',
-    belleDeal1: 'the suit turned on deal 1', closedPools: 'Closed: the settlement shows how the pools were divided or carried.',
-    left: function (n) { return '(' + n + ' left)'; },
-    allCounted: function (n) { return '(all ' + n + ')'; },
-    tooMany: function (n) { return '(' + n + ' too many)'; },
+    suits: { clubs: pgettext('suit', 'clubs'), diamonds: pgettext('suit', 'diamonds'), hearts: pgettext('suit', 'hearts'), spades: pgettext('suit', 'spades') },
+    none: pgettext('no seat or suit', 'none'), noTrump: gettext('no trump'), noTrumpShort: SYMBOL.none,
+    more: function (fields) { return fmt(gettext('More: %(fields)s'), { fields: fields }); },
+    record: function (n) { return fmt(gettext('Record deal %(n)s'), { n: n }); },
+    save: function (n) { return fmt(gettext('Save deal %(n)s'), { n: n }); },
+    saveWaiting: function (n) { return fmt(gettext('Save waiting deal %(n)s'), { n: n }); },
+    stillToEnter: function (fields) { return fmt(gettext('Still to enter: %(fields)s'), { fields: fields }); },
+    stillToEnterAtOnce: function (fields) { return fmt(gettext('Still to enter: %(fields)s (the deal is recorded with that tap)'), { fields: fields }); },
+    tricks: gettext('tricks'), notCounted: gettext('not counted yet'), tricksDone: gettext('every seat counted'),
+    tricksFor: function (name) { return fmt(gettext('tricks for %(name)s'), { name: name }); },
+    countFor: function (n, name) { return fmt(ngettext('%(n)s trick for %(name)s', '%(n)s tricks for %(name)s', n), { n: n, name: name }); },
+    conceded: gettext('conceded (“I pay”)'),
+    duplicate: function (n) { return fmt(gettext('Deal %(n)s was already recorded by another phone, the same deal as yours: yours was dropped, nothing is counted twice.'), { n: n }); },
+    conflictTitle: function (n) { return fmt(gettext('Conflict: another phone recorded deal %(n)s first, and it differs from yours.'), { n: n }); },
+    theirs: gettext('Recorded by the other phone'), mine: gettext('Yours, not recorded'),
+    keepTheirs: gettext('Keep theirs, drop mine'),
+    recordMineNext: function (n) { return fmt(gettext('Record mine as the next deal (%(n)s)'), { n: n }); },
+    conflictHead: function (n) { return fmt(gettext('Deal %(n)s: settle the conflict'), { n: n }); },
+    offline: gettext('Offline: deals are kept on this phone and sent when the network returns. No preview offline: the server checks each deal when it is sent.'),
+    lastSeen: gettext('The balances are as this phone last saw them.'),
+    belleDeal1: function (belle) { return fmt(gettext('%(belle)s: the suit turned on deal 1'), { belle: belle }); },
+    closedPools: gettext('Closed: the settlement shows how the pools were divided or carried.'),
+    left: function (n) { return fmt(gettext('(%(n)s left)'), { n: n }); },
+    allCounted: function (n) { return fmt(gettext('(all %(n)s)'), { n: n }); },
+    tooMany: function (n) { return fmt(gettext('(%(n)s too many)'), { n: n }); },
   };
 
   const $ = function (id) { return document.getElementById(id); };
@@ -372,7 +383,8 @@
 
   function suitOption(code) {
     const s = V.suits.find(function (x) { return x.code === code; });
-    return { value: code, label: s ? s.symbol : 'NT', title: code === 'none' ? T.noTrump : code, aria: code === 'none' ? 'NT (' + T.noTrump + ')' : code,
+    return { value: code, label: s ? s.symbol : T.noTrumpShort, title: code === 'none' ? T.noTrump : T.suits[code] || code,
+      aria: code === 'none' ? T.noTrumpShort + ' (' + T.noTrump + ')' : T.suits[code] || code,
       cls: 'suit suit-' + code };
   }
 
@@ -428,7 +440,7 @@
     const more = $('more-fields');
     const shown = Array.from(more.querySelectorAll('.frow')).filter(function (row) { return !row.hidden; });
     more.hidden = !shown.length;
-    $('more-summary').textContent = T.more + ': ' + shown.map(function (row) { return V.field_labels[row.dataset.field].toLowerCase(); }).join(', ');
+    $('more-summary').textContent = T.more(shown.map(function (row) { return V.field_labels[row.dataset.field].toLowerCase(); }).join(', '));
     if (shown.some(function (row) { return state.form[row.dataset.field] !== null && !state.auto[row.dataset.field]; })) more.open = true;
     const allowed = bidsNow();
     optionButtons('bid', V.bids.filter(function (b) { return allowed.indexOf(b.code) >= 0; }).map(function (b) {
@@ -451,19 +463,19 @@
     $('f-conceded').checked = !!f.conceded;
     if ('tricks' in table) renderPad();
     const b = belle();
-    $('belle-hint').textContent = L.belle ? (b ? L.belle + ' ' + SYMBOL[b] : '(' + L.belle + ': ' + T.belleDeal1 + ')') : '';
+    $('belle-hint').textContent = L.belle ? (b ? L.belle + ' ' + SYMBOL[b] : '(' + T.belleDeal1(L.belle) + ')') : '';
     const record = $('record');
     const deal = formDeal();
     if (deal) {
-      record.textContent = state.mode === 'amend' ? T.save + ' ' + deal.number
-        : state.mode === 'fix' ? T.saveWaiting + ' ' + deal.number : T.record + ' ' + deal.number;
+      record.textContent = state.mode === 'amend' ? T.save(deal.number)
+        : state.mode === 'fix' ? T.saveWaiting(deal.number) : T.record(deal.number);
     }
     const missing = missingRequired();
     record.disabled = state.busy || missing.length > 0;
     record.setAttribute('aria-describedby', 'record-hint');
+    const missingWords = missing.map(function (m) { return (V.field_labels[m] || m).toLowerCase(); }).join(', ');
     $('record-hint').textContent = missing.length && f.bid
-      ? T.stillToEnter + ': ' + missing.map(function (m) { return (V.field_labels[m] || m).toLowerCase(); }).join(', ')
-        + (recordsAtOnce(f.bid) ? T.recordsWithIt : '') : '';
+      ? (recordsAtOnce(f.bid) ? T.stillToEnterAtOnce(missingWords) : T.stillToEnter(missingWords)) : '';
   }
 
   function renderPad() {
@@ -496,10 +508,10 @@
     const buttons = [];
     for (let n = 0; n <= 13; n++) {
       buttons.push(el('button', { type: 'button', class: 'key', 'data-count': String(n), disabled: n > most || pad.active === null,
-        'aria-label': n + ' ' + T.tricksFor + ' ' + names[seat], onclick: function () { padCount(n); } }, [String(n)]));
+        'aria-label': T.countFor(n, names[seat]), onclick: function () { padCount(n); } }, [String(n)]));
     }
     keys.replaceChildren.apply(keys, buttons);
-    keys.setAttribute('aria-label', pad.active === null ? T.tricksDone : T.tricksFor + ' ' + names[seat]);
+    keys.setAttribute('aria-label', pad.active === null ? T.tricksDone : T.tricksFor(names[seat]));
   }
 
   function resetForm() {
@@ -1057,7 +1069,7 @@
     const b = belle();
     const badge = $('deal-belle');
     badge.hidden = !L.belle || !deal;
-    badge.textContent = L.belle ? (b ? L.belle + ' ' + SYMBOL[b] : L.belle + ': ' + T.belleDeal1) : '';
+    badge.textContent = L.belle ? (b ? L.belle + ' ' + SYMBOL[b] : T.belleDeal1(L.belle)) : '';
     $('pools-line').textContent = s.status === 'closed' ? T.closedPools : poolsText(s.pools);
     const mode = $('mode-line');
     if (state.mode === 'amend' || state.mode === 'fix') {
