@@ -52,6 +52,9 @@
     left: function (n) { return fmt(gettext('(%(n)s left)'), { n: n }); },
     allCounted: function (n) { return fmt(gettext('(all %(n)s)'), { n: n }); },
     tooMany: function (n) { return fmt(gettext('(%(n)s too many)'), { n: n }); },
+    noPreview: gettext('No preview offline: the server checks and settles the deal when it is sent.'),
+    kept: function (n) { return fmt(gettext('Deal %(n)s is kept on this phone and waits to be sent.'), { n: n }); },
+    refused: function (status) { return fmt(gettext('refused (%(status)s)'), { status: status }); },
   };
 
   const $ = function (id) { return document.getElementById(id); };
@@ -548,7 +551,7 @@
         row.classList.add('has-error');
         if (row.parentElement.tagName === 'DETAILS') row.parentElement.open = true;
       } else {
-        other.push(name + ': ' + msgs.join(' '));
+        other.push((V.field_labels[name] || name) + ': ' + msgs.join(' '));
       }
     });
     if (!Object.keys(error.fields || {}).length || other.length) {
@@ -582,7 +585,7 @@
     return sheet;
   }
 
-  function partyName(p) { return p === 'pool' ? 'pool' : names[p]; }
+  function partyName(p) { return p === 'pool' ? V.pool_label || gettext('pool') : names[p]; }
 
   function deltasLine(deltas) {
     return el('ul', { class: 'deltas' }, deltas.map(function (d, seat) {
@@ -591,17 +594,18 @@
   }
 
   function transfersList(transfers, pools) {
-    const count = transfers.length + ' transfer' + (transfers.length === 1 ? '' : 's');
+    const count = fmt(ngettext('%(n)s transfer', '%(n)s transfers', transfers.length), { n: transfers.length });
     return el('details', { class: 'transfers' }, [
-      el('summary', { text: (pools ? 'after it: ' + poolsText(pools) + ' · ' : '') + count }),
+      el('summary', { text: pools ? fmt(gettext('after it: %(pools)s · %(transfers)s'), { pools: poolsText(pools), transfers: count }) : count }),
       el('ul', {}, transfers.map(function (t) {
-        return el('li', { text: partyName(t.from) + ' → ' + partyName(t.to) + ': ' + CS.plain.format(t.counters) + ' (' + t.reason + ')' });
+        return el('li', { text: fmt(gettext('%(payer)s → %(payee)s: %(counters)s (%(reason)s)'),
+          { payer: partyName(t.from), payee: partyName(t.to), counters: CS.plain.format(t.counters), reason: t.reason }) });
       })),
     ]);
   }
 
   function poolsText(pools) {
-    if (!pools || !pools.length) return V.pool_label + ' empty';
+    if (!pools || !pools.length) return fmt(gettext('%(pool)s empty'), { pool: V.pool_label });
     return V.pool_label + ' ' + pools.map(function (p) { return CS.plain.format(p); }).join(' · ');
   }
 
@@ -612,16 +616,16 @@
     delete box.dataset.hand;
     const f = state.form;
     if (!f.bid) {
-      box.replaceChildren(el('p', { class: 'muted', text: 'Choose the bid; every payment is shown here before you record it.' }));
+      box.replaceChildren(el('p', { class: 'muted', text: gettext('Choose the bid; every payment is shown here before you record it.') }));
       return;
     }
     const missing = missingRequired();
     if (missing.length) {
-      box.replaceChildren(el('p', { class: 'muted', text: 'Still to enter: ' + missing.map(function (m) { return V.field_labels[m] || m; }).join(', ') + '.' }));
+      box.replaceChildren(el('p', { class: 'muted', text: fmt(gettext('Still to enter: %(fields)s.'), { fields: missing.map(function (m) { return V.field_labels[m] || m; }).join(', ') }) }));
       return;
     }
     if (navigator.onLine === false) {
-      box.replaceChildren(el('p', { class: 'muted', text: 'No preview offline: the server checks and settles the deal when it is sent.' }));
+      box.replaceChildren(el('p', { class: 'muted', text: T.noPreview }));
       return;
     }
     const hand = buildHand();
@@ -638,22 +642,23 @@
     if (res.networkError) {
       state.online = false;
       renderStatus();
-      box.replaceChildren(el('p', { class: 'muted', text: 'No preview offline: the server checks and settles the deal when it is sent.' }));
+      box.replaceChildren(el('p', { class: 'muted', text: T.noPreview }));
       return;
     }
     const error = CS.errorOf(res);
     if (!res.ok) {
       if (error && error.hand === position) {
         const placed = showErrors(error);
-        box.replaceChildren(el('p', { class: 'warn', text: placed ? 'Not valid yet: see the marked fields.' : 'Not valid yet: ' + error.message }));
+        box.replaceChildren(el('p', { class: 'warn', text: placed ? gettext('Not valid yet: see the marked fields.')
+          : fmt(gettext('Not valid yet: %(message)s'), { message: error.message }) }));
       } else {
-        box.replaceChildren(el('p', { class: 'warn', text: error ? error.message : 'The preview failed (' + res.status + ').' }));
+        box.replaceChildren(el('p', { class: 'warn', text: error ? error.message : fmt(gettext('The preview failed (%(status)s).'), { status: res.status }) }));
       }
       return;
     }
     if (!state.keepErrors) clearErrors();
     const settled = res.data.hands[position - 1];
-    const parts = [el('p', { class: 'preview-title', text: (state.mode === 'amend' ? 'Deal ' + position + ' would become:' : 'Deal ' + position + ' pays:') })];
+    const parts = [el('p', { class: 'preview-title', text: fmt(state.mode === 'amend' ? gettext('Deal %(n)s would become:') : gettext('Deal %(n)s pays:'), { n: position }) })];
     if (state.mode === 'amend') {
       const before = state.hands[position - 1];
       parts.push(changeTable(before.deltas, settled.deltas, state.session.balances, res.data.balances));
@@ -676,8 +681,8 @@
       ]);
     });
     return el('table', { class: 'change-table' }, [
-      el('thead', {}, [el('tr', {}, [el('th', { text: '' }), el('th', { text: 'deal was' }), el('th', { text: 'becomes' }),
-        el('th', { text: 'total was' }), el('th', { text: 'becomes' })])]),
+      el('thead', {}, [el('tr', {}, [el('th', { text: '' }), el('th', { text: gettext('deal was') }), el('th', { text: pgettext('the deal', 'becomes') }),
+        el('th', { text: gettext('total was') }), el('th', { text: pgettext('the total', 'becomes') })])]),
       el('tbody', {}, rows),
     ]);
   }
@@ -709,11 +714,11 @@
     if (direct) {
       state.awaiting = item.key;
       state.busy = true;
-      $('record').textContent = 'Recording deal ' + deal.number + '…';
+      $('record').textContent = fmt(gettext('Recording deal %(n)s…'), { n: deal.number });
       $('record').disabled = true;
     } else {
       resetForm();
-      notify('Deal ' + deal.number + ' is kept on this phone and waits to be sent.', null);
+      notify(T.kept(deal.number), null);
     }
     flush();
   }
@@ -757,7 +762,7 @@
         const res = await CS.api('POST', cfg.api.hands, item.hand, { 'Idempotency-Key': item.key });
         if (res.networkError) {
           state.online = false;
-          if (done(item)) { resetForm(); notify('No network: deal ' + item.hand.number + ' is kept on this phone and waits to be sent.', null); }
+          if (done(item)) { resetForm(); notify(fmt(gettext('No network: deal %(n)s is kept on this phone and waits to be sent.'), { n: item.hand.number }), null); }
           break;
         }
         state.online = true;
@@ -783,7 +788,7 @@
           continue;
         }
         if (res.status >= 500 || res.status === 429 || code === 'idempotency_in_flight') {
-          if (done(item)) { resetForm(); notify('The server could not take deal ' + item.hand.number + ' yet; it waits on this phone.', null); }
+          if (done(item)) { resetForm(); notify(fmt(gettext('The server could not take deal %(n)s yet; it waits on this phone.'), { n: item.hand.number }), null); }
           break; // the retry timer sends it again, with the same key
         }
         if (res.status === 401 || res.status === 403) {
@@ -795,7 +800,7 @@
           // Entered just now and refused: back to the form, the server's words beside the fields.
           q = loadQueue();
           if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
-          showErrors(error || { message: 'refused (' + res.status + ')', fields: {} });
+          showErrors(error || { message: T.refused(res.status), fields: {} });
           state.keepErrors = true; // the server's refusal stays until the scorer changes the deal
           break;
         }
@@ -803,7 +808,7 @@
         if (state.awaiting === item.key) { state.awaiting = null; state.busy = false; resetForm(); }
         q = loadQueue();
         if (q.length && q[0].key === item.key) {
-          q[0].problem = { status: res.status, error: error || { code: 'error', message: 'refused (' + res.status + ')', fields: {} } };
+          q[0].problem = { status: res.status, error: error || { code: 'error', message: T.refused(res.status), fields: {} } };
           saveQueue(q);
         }
         break;
@@ -828,14 +833,14 @@
     if (res.networkError) {
       state.online = false;
       render();
-      $('err-other').textContent = 'No network: the amendment was not saved. Try again when the network is back.';
+      $('err-other').textContent = gettext('No network: the amendment was not saved. Try again when the network is back.');
       return;
     }
     const error = CS.errorOf(res);
     if (res.ok) {
       await refresh();
       resetForm();
-      notify('Deal ' + number + ' amended.', res.data);
+      notify(fmt(gettext('Deal %(n)s amended.'), { n: number }), res.data);
       return;
     }
     if (res.status === 412 || res.status === 409) {
@@ -847,7 +852,7 @@
     if (error && error.hand && error.hand !== number) {
       showErrors({ message: error.message, fields: {} });
     } else {
-      showErrors(error || { message: 'refused (' + res.status + ')', fields: {} });
+      showErrors(error || { message: T.refused(res.status), fields: {} });
     }
     renderForm();
   }
@@ -858,8 +863,8 @@
     const q = loadQueue();
     if (!state.undoArmed) {
       state.undoArmed = true;
-      $('undo').textContent = q.length ? 'Tap again: remove waiting deal ' + q[q.length - 1].hand.number
-        : 'Tap again: undo deal ' + state.hands.length;
+      $('undo').textContent = q.length ? fmt(gettext('Tap again: remove waiting deal %(n)s'), { n: q[q.length - 1].hand.number })
+        : fmt(gettext('Tap again: undo deal %(n)s'), { n: state.hands.length });
       $('undo').classList.add('armed');
       clearTimeout(state.undoTimer);
       state.undoTimer = setTimeout(function () { state.undoArmed = false; renderActions(); }, 4000);
@@ -870,7 +875,7 @@
     if (q.length) {
       q.pop();
       saveQueue(q);
-      notify('The waiting deal was removed; it was never sent.', null);
+      notify(gettext('The waiting deal was removed; it was never sent.'), null);
       render();
       return;
     }
@@ -879,12 +884,12 @@
     if (res.networkError) {
       state.online = false;
       render();
-      notify('No network: deal ' + number + ' was not undone.', null);
+      notify(fmt(gettext('No network: deal %(n)s was not undone.'), { n: number }), null);
       return;
     }
     await refresh();
     if (res.ok) {
-      notify('Deal ' + number + ' undone.', null);
+      notify(fmt(gettext('Deal %(n)s undone.'), { n: number }), null);
     } else {
       state.notice = { status: res.status, error: CS.errorOf(res) };
     }
@@ -929,7 +934,7 @@
         parts.push(el('p', { class: 'sent duplicate', text: T.duplicate(hand.number) }));
         return;
       }
-      parts.push(el('p', { class: 'sent', text: 'Deal ' + hand.number + ' recorded.' }));
+      parts.push(el('p', { class: 'sent', text: fmt(gettext('Deal %(n)s recorded.'), { n: hand.number }) }));
       parts.push(deltasLine(hand.deltas));
       parts.push(el('p', { class: 'muted', text: poolsText(hand.pools) }));
     });
@@ -952,14 +957,16 @@
     const bid = V.bids.find(function (b) { return b.code === hand.bid; });
     const bits = [hand.bidder !== undefined && hand.bidder !== null ? names[hand.bidder] : '', bid ? bid.label : hand.bid];
     if (hand.trump) bits.push(SYMBOL[hand.trump] || hand.trump);
-    if (hand.tricks && hand.bidder !== undefined && hand.bidder !== null) bits.push(hand.tricks[hand.bidder] + ' tricks');
+    if (hand.tricks && hand.bidder !== undefined && hand.bidder !== null) {
+      bits.push(fmt(ngettext('%(n)s trick', '%(n)s tricks', hand.tricks[hand.bidder]), { n: hand.tricks[hand.bidder] }));
+    }
     if (hand.conceded) bits.push('· ' + T.conceded);
     return bits.filter(Boolean).join(' ');
   }
 
   function showConflict(problem, item) {
     const box = $('conflict');
-    const error = problem.error || { message: 'refused (' + problem.status + ')', code: 'error' };
+    const error = problem.error || { message: T.refused(problem.status), code: 'error' };
     const parts = [];
     const buttons = [];
     if (item && error.code === 'stale_number') {
@@ -977,21 +984,21 @@
           [T.recordMineNext(next.number)]));
       }
     } else if (item && error.code === 'session_closed') {
-      parts.push(el('p', { class: 'conflict-title', text: 'The session was closed before deal ' + item.hand.number + ' was sent.' }));
-      parts.push(el('p', { text: 'Yours was not recorded: ' + summary(item.hand) + '. A treasurer can reopen the session; then send it again.' }));
-      buttons.push(el('button', { type: 'button', onclick: function () { retryHead(); } }, ['Try again']));
+      parts.push(el('p', { class: 'conflict-title', text: fmt(gettext('The session was closed before deal %(n)s was sent.'), { n: item.hand.number }) }));
+      parts.push(el('p', { text: fmt(gettext('Yours was not recorded: %(deal)s. A treasurer can reopen the session; then send it again.'), { deal: summary(item.hand) }) }));
+      buttons.push(el('button', { type: 'button', onclick: function () { retryHead(); } }, [gettext('Try again')]));
       buttons.push(discardButton(item));
     } else if (item) {
-      parts.push(el('p', { class: 'conflict-title', text: 'Deal ' + item.hand.number + ' was refused (' + summary(item.hand) + ').' }));
+      parts.push(el('p', { class: 'conflict-title', text: fmt(gettext('Deal %(n)s was refused (%(deal)s).'), { n: item.hand.number, deal: summary(item.hand) }) }));
       parts.push(el('p', { text: error.message }));
-      buttons.push(el('button', { type: 'button', class: 'primary', onclick: startFix }, ['Fix it']));
+      buttons.push(el('button', { type: 'button', class: 'primary', onclick: startFix }, [gettext('Fix it')]));
       buttons.push(discardButton(item));
     } else {
-      const title = problem.status === 412 ? 'The session changed on another device: look again, then retry.'
-        : 'Refused: ' + error.message;
+      const title = problem.status === 412 ? gettext('The session changed on another device: look again, then retry.')
+        : fmt(gettext('Refused: %(message)s'), { message: error.message });
       parts.push(el('p', { class: 'conflict-title', text: title }));
       if (problem.status === 412) parts.push(el('p', { class: 'muted', text: error.message }));
-      buttons.push(el('button', { type: 'button', onclick: function () { state.notice = null; box.hidden = true; } }, ['OK']));
+      buttons.push(el('button', { type: 'button', onclick: function () { state.notice = null; box.hidden = true; } }, [gettext('OK')]));
     }
     parts.push(el('div', { class: 'buttons' }, buttons));
     box.replaceChildren.apply(box, parts);
@@ -1005,9 +1012,9 @@
       saveQueue(q);
       if (state.session && state.session.next) renumberQueue(state.session.next.number);
       if (state.mode === 'fix') resetForm();
-      notify('Your deal ' + item.hand.number + ' was discarded.', null);
+      notify(fmt(gettext('Your deal %(n)s was discarded.'), { n: item.hand.number }), null);
       flush();
-    } }, [label || 'Discard mine']);
+    } }, [label || gettext('Discard mine')]);
   }
 
   function retryHead() {
@@ -1026,17 +1033,20 @@
     const badge = $('queue-badge');
     const banner = $('banner');
     badge.hidden = !q.length;
-    badge.textContent = '⟳ ' + q.length + ' waiting';
+    badge.textContent = '⟳ ' + fmt(gettext('%(n)s waiting'), { n: q.length });
     const lines = [];
     if (state.authProblem) {
-      lines.push(el('p', {}, ['You are logged out. ', el('a', { href: cfg.pages.login, target: '_blank', text: 'Log in again' }),
-        ' (in a new tab; deals on this phone are kept), then ',
-        el('button', { type: 'button', class: 'link', onclick: function () { state.authProblem = null; flush(); refresh().then(render); } }, ['retry']), '.']));
+      lines.push(el('p', {}, [gettext('You are logged out.') + ' ', el('a', { href: cfg.pages.login, target: '_blank', text: gettext('Log in again') }),
+        ' ' + gettext('(in a new tab; deals on this phone are kept), then') + ' ',
+        el('button', { type: 'button', class: 'link', onclick: function () { state.authProblem = null; flush(); refresh().then(render); } }, [gettext('retry')]), '.']));
     }
     if (!state.online) lines.push(el('p', { class: 'offline', text: T.offline + (state.lastSeen ? ' ' + T.lastSeen : '') }));
     if (q.length) {
-      const text = q.length === 1 ? '1 deal waiting to be sent' : q.length + ' deals waiting to be sent';
-      lines.push(el('p', { class: 'waiting', text: text + ' (' + q.map(function (i) { return i.hand.number; }).join(', ') + ')' + (state.sending ? ': sending…' : '.') }));
+      const numbers = q.map(function (i) { return i.hand.number; }).join(', ');
+      const text = state.sending
+        ? ngettext('%(n)s deal waiting to be sent (%(numbers)s): sending…', '%(n)s deals waiting to be sent (%(numbers)s): sending…', q.length)
+        : ngettext('%(n)s deal waiting to be sent (%(numbers)s).', '%(n)s deals waiting to be sent (%(numbers)s).', q.length);
+      lines.push(el('p', { class: 'waiting', text: fmt(text, { n: q.length, numbers: numbers }) }));
     }
     banner.replaceChildren.apply(banner, lines);
     banner.hidden = !lines.length;
@@ -1059,12 +1069,12 @@
     if (!s) return;
     const deal = conflictAt() ? dealInfo(conflictAt()) : formDeal();
     const title = $('deal-title');
-    if (state.mode === 'amend') title.textContent = 'Amending deal ' + state.amending;
-    else if (state.mode === 'fix') title.textContent = 'Fixing waiting deal ' + deal.number;
+    if (state.mode === 'amend') title.textContent = fmt(gettext('Amending deal %(n)s'), { n: state.amending });
+    else if (state.mode === 'fix') title.textContent = fmt(gettext('Fixing waiting deal %(n)s'), { n: deal.number });
     else if (conflictAt()) title.textContent = T.conflictHead(conflictAt());
-    else if (s.status === 'closed') title.textContent = 'Session closed';
-    else title.textContent = deal ? 'Deal ' + deal.number : 'The game is over';
-    $('deal-dealer').textContent = deal ? '· dealer ' + names[deal.dealer] : '';
+    else if (s.status === 'closed') title.textContent = gettext('Session closed');
+    else title.textContent = deal ? fmt(gettext('Deal %(n)s'), { n: deal.number }) : gettext('The game is over');
+    $('deal-dealer').textContent = deal ? '· ' + fmt(gettext('dealer %(name)s'), { name: names[deal.dealer] }) : '';
     $('deal-double').hidden = !(deal && deal.double);
     const b = belle();
     const badge = $('deal-belle');
@@ -1073,8 +1083,9 @@
     $('pools-line').textContent = s.status === 'closed' ? T.closedPools : poolsText(s.pools);
     const mode = $('mode-line');
     if (state.mode === 'amend' || state.mode === 'fix') {
-      mode.replaceChildren(el('span', { text: state.mode === 'amend' ? 'Amending deal ' + state.amending + ': the preview shows what changes.' : 'Fix the waiting deal, then save it.' }),
-        el('button', { type: 'button', class: 'secondary', onclick: function () { resetForm(); schedulePreview(); } }, ['Cancel']));
+      mode.replaceChildren(el('span', { text: state.mode === 'amend' ? fmt(gettext('Amending deal %(n)s: the preview shows what changes.'), { n: state.amending })
+        : gettext('Fix the waiting deal, then save it.') }),
+        el('button', { type: 'button', class: 'secondary', onclick: function () { resetForm(); schedulePreview(); } }, [gettext('Cancel')]));
       mode.hidden = false;
     } else {
       mode.hidden = true;
@@ -1091,8 +1102,10 @@
     const waiting = loadQueue().length;
     const note = $('balances-note');
     note.hidden = !waiting;
-    note.textContent = !waiting ? '' : (s.hands ? 'After deal ' + s.hands : 'Before the first deal')
-      + ': the ' + (waiting === 1 ? 'deal' : waiting + ' deals') + ' waiting to be sent are not counted yet.';
+    note.textContent = !waiting ? '' : fmt(s.hands
+      ? ngettext('After deal %(deal)s: the deal waiting to be sent is not counted yet.', 'After deal %(deal)s: the %(n)s deals waiting to be sent are not counted yet.', waiting)
+      : ngettext('Before the first deal: the deal waiting to be sent is not counted yet.', 'Before the first deal: the %(n)s deals waiting to be sent are not counted yet.', waiting),
+    { deal: s.hands, n: waiting });
   }
 
   function renderActions() {
@@ -1107,11 +1120,11 @@
       const last = q[q.length - 1];
       undo.hidden = false;
       undo.disabled = state.sending && q.length === 1;
-      undo.textContent = 'Remove waiting deal ' + last.hand.number;
+      undo.textContent = fmt(gettext('Remove waiting deal %(n)s'), { n: last.hand.number });
     } else {
       undo.hidden = !(open && state.hands.length);
       undo.disabled = !state.online || state.mode !== 'new';
-      undo.textContent = 'Undo deal ' + state.hands.length;
+      undo.textContent = fmt(gettext('Undo deal %(n)s'), { n: state.hands.length });
     }
   }
 
@@ -1121,11 +1134,11 @@
     const items = state.hands.slice().reverse().map(function (h) {
       return el('li', { value: String(h.number) }, [
         el('span', { class: 'deal-no', text: '#' + h.number }), ' ',
-        el('span', { class: 'muted', text: names[h.dealer] + ' dealt' + (h.double ? ' ×2' : '') + ': ' }),
+        el('span', { class: 'muted', text: fmt(h.double ? gettext('%(name)s dealt ×2:') : gettext('%(name)s dealt:'), { name: names[h.dealer] }) + ' ' }),
         el('span', { text: summary(h) }), ' ',
         deltasLine(h.deltas),
         canAmend ? el('button', { type: 'button', class: 'secondary small', 'data-amend': String(h.number),
-          onclick: function () { startAmend(h.number); } }, ['Amend']) : null,
+          onclick: function () { startAmend(h.number); } }, [gettext('Amend')]) : null,
       ]);
     });
     list.replaceChildren.apply(list, items);
