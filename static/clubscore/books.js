@@ -8,9 +8,7 @@
 
   function amountText(cents, currency) {
     const exponent = CS.minorUnits(currency);
-    // as the page's language writes it (1.15, 1,15), ungrouped: the server reads either
-    return (cents / Math.pow(10, exponent)).toLocaleString(CS.lang, {
-      useGrouping: false, minimumFractionDigits: exponent, maximumFractionDigits: exponent });
+    return exponent ? (cents / Math.pow(10, exponent)).toFixed(exponent) : String(cents);
   }
 
   document.querySelectorAll('.use-transfer').forEach(function (button) {

@@ -131,7 +131,7 @@
     let text;
     try {
       text = new Intl.NumberFormat(LANG, {
-        style: 'currency', currency: currency,
+        style: 'currency', currency: currency, currencyDisplay: 'narrowSymbol', // "$", "₽": the server's signs
         minimumFractionDigits: exponent, maximumFractionDigits: exponent,
         signDisplay: signed ? 'exceptZero' : 'auto',
       }).format(value);

@@ -55,6 +55,14 @@
     noPreview: gettext('No preview offline: the server checks and settles the deal when it is sent.'),
     kept: function (n) { return fmt(gettext('Deal %(n)s is kept on this phone and waits to be sent.'), { n: n }); },
     refused: function (status) { return fmt(gettext('refused (%(status)s)'), { status: status }); },
+    // a transfer's reason (rules.md §0.9), a code in the server's answer, said in the page's words
+    reasons: {
+      ante: pgettext('transfer reason', 'ante'), contract: pgettext('transfer reason', 'contract'),
+      overtricks: pgettext('transfer reason', 'overtricks'), honours: pgettext('transfer reason', 'honours'),
+      pool: pgettext('transfer reason', 'pool'), division: pgettext('transfer reason', 'division'),
+      jack: pgettext('transfer reason', 'jack'), penalty: pgettext('transfer reason', 'penalty'),
+      adjustment: pgettext('transfer reason', 'adjustment'),
+    },
   };
 
   const $ = function (id) { return document.getElementById(id); };
@@ -599,7 +607,7 @@
       el('summary', { text: pools ? fmt(gettext('after it: %(pools)s · %(transfers)s'), { pools: poolsText(pools), transfers: count }) : count }),
       el('ul', {}, transfers.map(function (t) {
         return el('li', { text: fmt(gettext('%(payer)s → %(payee)s: %(counters)s (%(reason)s)'),
-          { payer: partyName(t.from), payee: partyName(t.to), counters: CS.plain.format(t.counters), reason: t.reason }) });
+          { payer: partyName(t.from), payee: partyName(t.to), counters: CS.plain.format(t.counters), reason: T.reasons[t.reason] || t.reason }) });
       })),
     ]);
   }
