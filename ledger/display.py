@@ -8,6 +8,8 @@ import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
+from django.utils.translation import gettext, pgettext
+
 from ledger.currency import money_text
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player
 from ledger.money import POOL
@@ -15,8 +17,8 @@ from ledger.money.selectors import statement_entries
 
 
 def party_name(account: MoneyAccount) -> str:
-    """The account's player's name, or "pool"."""
-    return POOL if account.player is None else account.player.name
+    """The account's player's name, or "pool" (in the active language)."""
+    return pgettext("the pot of counters", POOL) if account.player is None else account.player.name
 
 
 def counterparties(entry: MoneyEntry) -> list[str]:
@@ -30,17 +32,21 @@ def describe(entry: MoneyEntry) -> str:
     """The statement line in words, from the entry's account's side."""
     tx = entry.transaction
     others = ", ".join(counterparties(entry))
+    n = {"session": tx.session_id, "payment": tx.reverses_id, "others": others}
     if tx.kind == MoneyTransaction.Kind.CLOSE:
-        return f"session {tx.session_id} closed ({'won' if entry.amount > 0 else 'lost'})"
+        if entry.amount > 0:
+            return gettext("session %(session)s closed (won)") % n
+        return gettext("session %(session)s closed (lost)") % n
     if tx.kind == MoneyTransaction.Kind.REVERSAL and tx.session_id is None:
-        return f"payment {tx.reverses_id} reversed"
+        return gettext("payment %(payment)s reversed") % n
     if tx.kind == MoneyTransaction.Kind.REVERSAL:
-        return f"session {tx.session_id} reopened: its close is reversed"
+        return gettext("session %(session)s reopened: its close is reversed") % n
     paying = entry.amount > 0  # the payer's balance rises
     if tx.kind == MoneyTransaction.Kind.WRITTEN_OFF:
-        return f"written off by {others}" if paying else f"wrote off what {others} owed"
-    partly = "partly " if tx.kind == MoneyTransaction.Kind.PARTLY_PAID else ""
-    return f"{partly}paid to {others}" if paying else f"{partly}paid by {others}"
+        return (gettext("written off by %(others)s") if paying else gettext("wrote off what %(others)s owed")) % n
+    if tx.kind == MoneyTransaction.Kind.PARTLY_PAID:
+        return (gettext("partly paid to %(others)s") if paying else gettext("partly paid by %(others)s")) % n
+    return (gettext("paid to %(others)s") if paying else gettext("paid by %(others)s")) % n
 
 
 def statement_rows(*, player: Player) -> Iterator[dict[str, Any]]:

@@ -7,8 +7,12 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html, json_script
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
-from ledger.currency import money_text, units_table
+from ledger.currency import decimal_text as _decimal_text
+from ledger.currency import group_digits, money_text, units_table
+from ledger.engine.variants import get_variant, variant_names
 
 register = template.Library()
 
@@ -16,12 +20,13 @@ MINUS = "\u2212"
 
 
 def _grouped(value: int) -> str:
-    return f"{abs(value):,}"
+    return group_digits(abs(value))
 
 
 @register.filter
 def num(value: Any, style: str = "signed") -> str:
-    """A counter amount: `+60`, `−25`, `0` (signed), or plain `1,250`, in a span the script can regroup."""
+    """A counter amount: `+60`, `−25`, `0` (signed), or plain `1,250` (`1 250` in French and Russian), in a
+    span the script can regroup."""
     if value is None or value == "":
         return ""
     value = int(value)
@@ -39,16 +44,15 @@ def money(cents: Any, currency: str | None, style: str = "signed") -> str:
     if cents is None or not currency:
         return ""
     cents = int(cents)
-    text = money_text(cents, currency, signed=style == "signed")
+    text = money_text(cents, currency, signed=style == "signed", with_currency=True)
     kind = ("pos" if cents > 0 else "neg" if cents < 0 else "zero") if style == "signed" else ""
     return format_html(
-        '<span class="money {}" data-cents="{}" data-currency="{}" data-style="{}">{} {}</span>',
+        '<span class="money {}" data-cents="{}" data-currency="{}" data-style="{}">{}</span>',
         kind,
         cents,
         currency,
         style,
         text,
-        currency,
     )
 
 
@@ -61,7 +65,7 @@ def currency_units() -> str:
 @register.filter
 def seat_name(seat: Any, names: list[str]) -> str:
     if seat == "pool":
-        return "pool"
+        return str(pgettext_lazy("the pot of counters", "pool"))
     return names[int(seat)]
 
 
@@ -77,24 +81,72 @@ def at(seq: Any, index: Any) -> Any:
 
 
 # House rules in words (the option's code name stays in the form's field names and the API).
-RULE_LABELS = {
-    "table": "Payment tables",
-    "ante": "Ante",
-    "pool_limit": "Pool limit",
-    "last_trick_hand": "A 13th deal, the last-trick hand",
-    "honours": "Count honours",
-    "grand_column": "Column a no-trump bid pays",
-    "suit_order": "Order of the ♥ and ♦ columns",
-    "slam_table": "Slam table",
-    "neuf": "Neuf amounts",
-    "basket": "Basket",
-    "third_suit_rate": "Rate of a third suit",
-    "nine": "Nine amounts",
-    "misere": "Misère amount",
+RULE_LABELS: dict[str, Any] = {
+    "table": _("Payment tables"),
+    "ante": _("Ante"),
+    "pool_limit": _("Pool limit"),
+    "last_trick_hand": _("A 13th deal, the last-trick hand"),
+    "honours": _("Count honours"),
+    "grand_column": _("Column a no-trump bid pays"),
+    "suit_order": _("Order of the ♥ and ♦ columns"),
+    "slam_table": _("Slam table"),
+    "neuf": _("Neuf amounts"),
+    "basket": _("Basket"),
+    "third_suit_rate": _("Rate of a third suit"),
+    "nine": _("Nine amounts"),
+    "misere": _("Misère amount"),
 }
 
 
 @register.filter
 def rule_label(name: str) -> str:
     """A house rule's name in words, for the new-session form."""
-    return RULE_LABELS.get(name, name.replace("_", " ").capitalize())
+    return str(RULE_LABELS.get(name, name.replace("_", " ").capitalize()))
+
+
+ROLE_LABELS = {
+    "player": pgettext_lazy("role", "player"),
+    "scorer": pgettext_lazy("role", "scorer"),
+    "treasurer": pgettext_lazy("role", "treasurer"),
+    "admin": pgettext_lazy("role", "admin"),
+}
+
+
+@register.filter
+def role_label(role: str) -> str:
+    """A club role in words (the code stays in the database and the API)."""
+    return str(ROLE_LABELS.get(role, role))
+
+
+@register.filter
+def variant_title(name: str) -> str:
+    """A variant's title (American Boston …), or its code when the variant is unknown."""
+    return get_variant(name).title if name in variant_names() else name
+
+
+VARIANT_SHORT = {
+    "american": pgettext_lazy("variant, short", "American"),
+    "fontainebleau": pgettext_lazy("variant, short", "Fontainebleau"),
+    "french": pgettext_lazy("variant, short", "French"),
+    "russian": pgettext_lazy("variant, short", "Russian"),
+}
+
+
+@register.filter
+def variant_short(name: str) -> str:
+    """A variant's short name for a narrow column (its title is the cell's title)."""
+    return str(VARIANT_SHORT.get(name, name.capitalize()))
+
+
+FIELD_MODES = {"optional": _("optional"), "required": _("required")}
+
+
+@register.filter
+def field_mode(mode: str) -> str:
+    return str(FIELD_MODES.get(mode, mode))
+
+
+@register.filter
+def decimal_text(value: Any) -> str:
+    """A decimal written as text (`0.05`, a stake) with the language's decimal sign (`0,05`)."""
+    return "" if value is None else _decimal_text(str(value))

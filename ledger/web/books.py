@@ -7,12 +7,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext, pgettext_lazy
+
 from ledger import display, selectors
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
 from ledger.money import selectors as money_reads
 from ledger.selectors import Reader
 
-PAYMENT_LABELS = {"paid": "paid", "partly_paid": "partly paid", "written_off": "written off"}
+PAYMENT_LABELS = {
+    "paid": pgettext_lazy("payment", "paid"),
+    "partly_paid": pgettext_lazy("payment", "partly paid"),
+    "written_off": pgettext_lazy("payment", "written off"),
+}
 
 
 def club_currencies(*, user: Reader, club_id: int) -> list[str]:
@@ -28,7 +34,7 @@ def own_player(*, user: Reader, club_id: int) -> Player | None:
 
 
 def _name(account: MoneyAccount) -> str:
-    return "the club's pool" if account.player is None else account.player.name
+    return gettext("the club's pool") if account.player is None else account.player.name
 
 
 def _party(account: MoneyAccount) -> str:
@@ -106,7 +112,7 @@ def club_books(*, user: Reader, club_id: int, history: int = 50) -> Books:
         out.payments.append(
             PaymentLine(
                 tx,
-                PAYMENT_LABELS[tx.kind],
+                str(PAYMENT_LABELS[tx.kind]),
                 _name(payer.account),
                 _name(payee.account),
                 payer.amount,
@@ -116,7 +122,7 @@ def club_books(*, user: Reader, club_id: int, history: int = 50) -> Books:
     players = selectors.player_list(user=user, club_id=club_id)
     out.parties = [(str(p.pk), p.name) for p in players]
     if money_reads.has_pool_account(club_id=club_id):
-        out.parties.append(("pool", "the club's pool"))
+        out.parties.append(("pool", gettext("the club's pool")))
     return out
 
 

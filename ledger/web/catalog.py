@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext, pgettext
+
 from ledger.engine.messages import ENGLISH
 from ledger.engine.sheet import SUIT_SYMBOLS, SUITS
 from ledger.engine.variants import get_variant, variant_names
@@ -69,9 +71,9 @@ class HouseRule:
 
 def value_text(value: Any) -> str:
     if value is None:
-        return "none"
+        return pgettext("no value", "none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     return str(value)
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext
 
 from .catalog import HouseRule, RuleInput, house_rules, variant_choices
 
@@ -48,12 +49,12 @@ def _scalar(item: RuleInput, raw: str | None) -> tuple[Any, str | None]:
         for choice in item.choices:
             if str(choice) == text:
                 return choice, None
-        return None, "choose one of " + ", ".join(str(c) for c in item.choices)
+        return None, gettext("choose one of %(choices)s") % {"choices": ", ".join(str(c) for c in item.choices)}
     if item.kind == "int":
         if not text:
-            return (None, None) if item.optional else (None, "a whole number is needed")
+            return (None, None) if item.optional else (None, gettext("a whole number is needed"))
         value = _int(text)
-        return (value, None) if value is not None else (None, "must be a whole number")
+        return (value, None) if value is not None else (None, gettext("must be a whole number"))
     return (text or None), None
 
 
@@ -63,12 +64,12 @@ def _nested(rule: HouseRule, variant: str, post: QueryDict) -> tuple[Any, str | 
     if not any(texts.values()):
         return None, None
     if not all(texts.values()):
-        return None, "give every amount of this rule, or none of them"
+        return None, gettext("give every amount of this rule, or none of them")
     out: dict[str, Any] = {}
     for path, text in texts.items():
         value = _int(text)
         if value is None:
-            return None, f"{path.split('.', 1)[1]} must be a whole number"
+            return None, gettext("%(amount)s must be a whole number") % {"amount": path.split(".", 1)[1]}
         node = out
         parts = path.split(".")[1:]
         for part in parts[:-1]:
@@ -80,7 +81,7 @@ def _nested(rule: HouseRule, variant: str, post: QueryDict) -> tuple[Any, str | 
 def parse_new_session(post: QueryDict) -> NewSession:
     form = NewSession(variant=(post.get("variant") or "").strip())
     if form.variant not in dict(variant_choices()):
-        form.error("variant", "choose a variant")
+        form.error("variant", gettext("choose a variant"))
     else:
         for rule in house_rules(form.variant):
             if rule.nested:
@@ -95,22 +96,22 @@ def parse_new_session(post: QueryDict) -> NewSession:
     for seat in range(4):
         pid = _int(post.get(f"seat-{seat}") or "")
         if pid is None:
-            form.error("players", f"choose the player in seat {seat + 1}")
+            form.error("players", gettext("choose the player in seat %(n)d") % {"n": seat + 1})
         else:
             form.players.append(pid)
     form.first_dealer = _int(post.get("first_dealer") or "")
     if form.first_dealer is None:
-        form.error("first_dealer", "choose the first dealer")
+        form.error("first_dealer", gettext("choose the first dealer"))
     currency = (post.get("stake_currency") or "").strip().upper()
     per_counter = (post.get("stake_per_counter") or "").strip()
     if currency or per_counter:
         if not (currency and per_counter):
-            form.error("stake", "give both the currency and the value of one counter, or neither")
+            form.error("stake", gettext("give both the currency and the value of one counter, or neither"))
         else:
             form.stake = {"currency": currency, "per_counter": per_counter}
     carry = (post.get("carry_pools_from") or "").strip()
     if carry:
         form.carry_pools_from = _int(carry)
         if form.carry_pools_from is None:
-            form.error("carry_pools_from", "choose a session")
+            form.error("carry_pools_from", gettext("choose a session"))
     return form

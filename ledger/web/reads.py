@@ -11,6 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext, pgettext, pgettext_lazy
+
 from ledger import selectors
 from ledger.currency import money_text
 from ledger.exceptions import NotFound
@@ -98,8 +100,32 @@ def player_results(*, user: Reader, player: Player) -> PlayerResults:
 # --- the score sheet and the settlement ------------------------------------------------------------
 
 
+# Why counters moved (the engine's REASONS), in words: the sheet's title on each deal.
+REASON_WORDS = {
+    "ante": pgettext_lazy("transfer", "ante"),
+    "contract": pgettext_lazy("transfer", "contract"),
+    "overtricks": pgettext_lazy("transfer", "over-tricks"),
+    "honours": pgettext_lazy("transfer", "honours"),
+    "pool": pgettext_lazy("transfer", "pool"),
+    "division": pgettext_lazy("transfer", "pool divided"),
+    "jack": pgettext_lazy("transfer", "jack of diamonds"),
+    "penalty": pgettext_lazy("transfer", "penalty"),
+    "adjustment": pgettext_lazy("transfer", "adjustment"),
+}
+
+
+def reason(code: str) -> str:
+    return str(REASON_WORDS.get(code, code))
+
+
+def transfer_text(transfer: dict[str, Any], names: list[str]) -> str:
+    """One movement of counters in words: `Ann → Ben 40 (contract)`."""
+    frm, to = party_name(transfer["from"], names), party_name(transfer["to"], names)
+    return f"{frm} → {to} {transfer['counters']} ({reason(transfer['reason'])})"
+
+
 def party_name(party: Any, names: list[str]) -> str:
-    return "pool" if party == "pool" else names[party]
+    return pgettext("the pot of counters", "pool") if party == "pool" else names[party]
 
 
 @dataclass
@@ -147,10 +173,7 @@ def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]
                 pools=settled["pools"],
                 pool_delta=settled["pool_delta"],
                 conceded=bool(raw.get("conceded")),
-                transfers=[
-                    f"{party_name(t['from'], names)} → {party_name(t['to'], names)} {t['counters']} ({t['reason']})"
-                    for t in settled["transfers"]
-                ],
+                transfers=[transfer_text(t, names) for t in settled["transfers"]],
             )
         )
     return rows
@@ -173,7 +196,7 @@ def payments(*, close: dict[str, Any], names: list[str], player_ids: list[int] |
     names = [*names]
 
     def who(party: Any) -> str:
-        return "the pool (held by the club)" if party == "pool" else names[party]
+        return gettext("the pool (held by the club)") if party == "pool" else names[party]
 
     def ledger_party(party: Any) -> str:
         return "pool" if party == "pool" else str(player_ids[party]) if player_ids else ""

@@ -19,6 +19,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.timezone import localtime
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from ledger import selectors, services
@@ -114,8 +116,8 @@ def club(request: AuthedRequest, club_id: int) -> HttpResponse:
     )
 
 
-BOARD_PERIODS = [("all", "All time"), ("year", "This year"), ("month", "This month")]
-BOARD_MEASURES = [("rating", "Rating"), ("money", "Money"), ("success", "Success rate")]
+BOARD_PERIODS = [("all", _("All time")), ("year", _("This year")), ("month", _("This month"))]
+BOARD_MEASURES = [("rating", _("Rating")), ("money", _("Money")), ("success", _("Success rate"))]
 
 
 def _club_money(request: HttpRequest, club_id: int, role: str) -> dict[str, Any]:
@@ -139,7 +141,7 @@ def player_new(request: AuthedRequest, club_id: int) -> HttpResponse:
     except (LedgerError, EngineError) as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"{player.name} joined the club's players.")
+        messages.success(request, gettext("%(name)s joined the club's players.") % {"name": player.name})
     return redirect("web:club", club_id=club_id)
 
 
@@ -366,16 +368,16 @@ def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
     version = _int_or_none(request.POST.get("version"))
     try:
         if action == "close" and request.POST.get("confirm") != "yes":
-            messages.error(request, "Not closed: tick “Every deal is recorded” to confirm the close.")
+            messages.error(request, gettext("Not closed: tick “Every deal is recorded” to confirm the close."))
         elif action == "close":
             pools = request.POST.get("pools", "divide")
             services.session_close(actor=request.user, session_id=found.pk, pools=pools, expected_version=version)
-            messages.success(request, "The session is closed and settled.")
+            messages.success(request, gettext("The session is closed and settled."))
         elif action == "reopen":
             services.session_reopen(actor=request.user, session_id=found.pk, expected_version=version)
-            messages.success(request, "The session is open again.")
+            messages.success(request, gettext("The session is open again."))
         else:
-            messages.error(request, "Nothing to do: choose close or reopen.")
+            messages.error(request, gettext("Nothing to do: choose close or reopen."))
     except (NotFound, PermissionDenied):
         raise
     except (LedgerError, EngineError) as exc:

@@ -12,6 +12,8 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from ledger import selectors
 from ledger.currency import money_text, parse_money
@@ -23,7 +25,7 @@ from ledger.money import services as money_writes
 from . import books, catalog, reads
 from .views import AuthedRequest, _session_context, page
 
-STATUS_CHOICES = [("paid", "Paid"), ("partly_paid", "Partly paid"), ("written_off", "Written off")]
+STATUS_CHOICES = [("paid", _("Paid")), ("partly_paid", _("Partly paid")), ("written_off", _("Written off"))]
 
 
 @page
@@ -75,7 +77,7 @@ def _books_action(request: AuthedRequest, club_id: int) -> None:
             try:
                 cents = parse_money(request.POST.get("amount", ""), currency)
             except ValueError as exc:
-                messages.error(request, f"Amount: {exc}.")
+                messages.error(request, gettext("Amount: %(reason)s.") % {"reason": exc})
                 return
             tx = money_writes.payment_record(
                 actor=request.user,
@@ -87,7 +89,7 @@ def _books_action(request: AuthedRequest, club_id: int) -> None:
                 status=request.POST.get("status", ""),
                 note=request.POST.get("note", ""),
             )
-            messages.success(request, f"Recorded: payment #{tx.pk}.")
+            messages.success(request, gettext("Recorded: payment #%(n)s.") % {"n": tx.pk})
         elif action == "reverse":
             tx = money_writes.payment_reverse(
                 actor=request.user,
@@ -95,9 +97,9 @@ def _books_action(request: AuthedRequest, club_id: int) -> None:
                 transaction_id=_int(request.POST.get("transaction")),
                 note=request.POST.get("note", ""),
             )
-            messages.success(request, f"Payment #{tx.reverses_id} is reversed.")
+            messages.success(request, gettext("Payment #%(n)s is reversed.") % {"n": tx.reverses_id})
         else:
-            messages.error(request, "Nothing to do: record a payment or reverse one.")
+            messages.error(request, gettext("Nothing to do: record a payment or reverse one."))
     except (NotFound, PermissionDenied):
         raise
     except LedgerError as exc:
