@@ -40,6 +40,19 @@ PHONE = {"width": 360, "height": 740}
 BROWSER = [pytest.mark.browser]
 
 
+@pytest.fixture(autouse=True)
+def background_work_in_process() -> Iterator[None]:
+    """Run a close's or an import's follow-up (money postings, statistics) in process, as the embedded
+    defaults do. With REDIS_URL set (CI's second pass) it would go to a broker that no worker reads
+    here, and the books pages would show no money; tests/integration runs real workers."""
+    from clubscore.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
