@@ -100,7 +100,20 @@
     return h.slice(0, 8) + '-' + h.slice(8, 12) + '-' + h.slice(12, 16) + '-' + h.slice(16, 20) + '-' + h.slice(20);
   }
 
-  const plain = new Intl.NumberFormat(LANG, { maximumFractionDigits: 0 });
+  /* Intl's digits and the currency's place, with the separators Django's formats give the server's
+   * formatter (get_format, from the catalog): Intl writes French groups with U+202F, Django with U+00A0. */
+  const SEPARATORS = typeof window.get_format === 'function'
+    ? { group: window.get_format('THOUSAND_SEPARATOR'), decimal: window.get_format('DECIMAL_SEPARATOR') } : {};
+
+  function asServer(formatter) {
+    return { format: function (value) {
+      return formatter.formatToParts(value).map(function (part) {
+        return SEPARATORS[part.type] !== undefined ? SEPARATORS[part.type] : part.value;
+      }).join('');
+    } };
+  }
+
+  const plain = asServer(new Intl.NumberFormat(LANG, { maximumFractionDigits: 0 }));
 
   /* A counter amount: "+60", "−25", "0", grouped as the page's language groups. */
   function signed(n) {
@@ -130,11 +143,11 @@
     const signed = style !== 'plain';
     let text;
     try {
-      text = new Intl.NumberFormat(LANG, {
+      text = asServer(new Intl.NumberFormat(LANG, {
         style: 'currency', currency: currency, currencyDisplay: 'narrowSymbol', // "$", "₽": the server's signs
         minimumFractionDigits: exponent, maximumFractionDigits: exponent,
         signDisplay: signed ? 'exceptZero' : 'auto',
-      }).format(value);
+      })).format(value);
     } catch (err) {
       text = (value > 0 && signed ? '+' : '') + value.toFixed(exponent) + ' ' + currency;
     }
@@ -177,7 +190,7 @@
 
   /* A share (0.456) as a percentage in the page's language: "45.6%", "45,6 %". */
   function percent(share, digits) {
-    return new Intl.NumberFormat(LANG, { style: 'percent', maximumFractionDigits: digits || 0 }).format(share);
+    return asServer(new Intl.NumberFormat(LANG, { style: 'percent', maximumFractionDigits: digits || 0 })).format(share);
   }
 
   function numSpan(n) {
