@@ -8,10 +8,14 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from ledger.i18n.views import set_language
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switcher on every page posts here
+    # The switcher on every page posts here: Django's set_language, remembered on a logged-in user's account.
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("i18n/", include("django.conf.urls.i18n")),
     # The scripts' strings (domain djangojs) in the request's language; empty until locale/ has a catalog.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("ledger.web.urls")),  # the web pages, the login and logout

@@ -375,3 +375,16 @@ class MoneyEntry(models.Model):
             models.CheckConstraint(condition=~Q(amount=0), name="money_entry_amount_not_zero"),
             models.UniqueConstraint(fields=["transaction", "account"], name="money_entry_one_per_account"),
         ]
+
+
+class Account(models.Model):
+    """What the scorer remembers for a user beyond Django's `User`: the language chosen with the switcher.
+
+    `language` is one of `settings.LANGUAGES`' codes, or "" (none chosen: the cookie, else the
+    browser's Accept-Language). Written and read by `ledger.i18n.account` (docs/i18n.md).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="account"
+    )
+    language = models.CharField(max_length=8, blank=True, default="")

@@ -58,7 +58,10 @@ def declaration_words(name: str) -> list[str]:
 def entries() -> list[tuple[str, str]]:
     """(context, english) of every entry."""
     names = variant_names()  # imports every variant, which registers its ids
-    out = list(ENGLISH.items())
+    # The shared ids, then each variant's, whatever order the variants happened to be imported in.
+    out = [(k, v) for k, v in ENGLISH.items() if k.split(".")[0] not in names]
+    for name in names:
+        out += [(k, v) for k, v in ENGLISH.items() if k.split(".")[0] == name]
     for name in names:
         out += [(name, word) for word in declaration_words(name)]
     return out
