@@ -59,10 +59,19 @@ def join(messages: Iterable[Any]) -> str:
     return "; ".join(say(m) for m in messages)
 
 
+def _said(message: Any) -> str:
+    """An engine refusal's message; a plain string is one the ledger raised in the engine's type."""
+    if isinstance(message, Message | Term | Words):
+        return say(message)
+    from .refusals import ledger_text
+
+    return ledger_text(str(message))
+
+
 def error_body(error: EngineError) -> dict[str, Any]:
     """An engine refusal as the API's body, in the active language: `code`, `hand`, the field keys unchanged."""
-    fields = {name: [say(m) for m in messages] for name, messages in error.fields.items()}
-    text = join(m for messages in error.fields.values() for m in messages)
+    fields = {name: [_said(m) for m in messages] for name, messages in error.fields.items()}
+    text = "; ".join(m for messages in fields.values() for m in messages)
     if error.hand is not None:
         text = pgettext("api", "hand {hand}: {text}").format(hand=error.hand, text=text)
     body: dict[str, Any] = {"code": error.code, "message": text, "fields": fields}

@@ -7,7 +7,10 @@ only these texts follow the request's language.
 
 from __future__ import annotations
 
-from django.utils.translation import pgettext, pgettext_lazy
+import re
+from functools import cache
+
+from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
 IF_MATCH_REQUIRED = pgettext_lazy("api", 'this write needs If-Match: "<version>", the session version it was based on')
 IDEMPOTENCY_KEY_REQUIRED = pgettext_lazy(
@@ -45,9 +48,73 @@ LEDGER = (
     pgettext_lazy("ledger", "no such payment in this club"),
     pgettext_lazy("ledger", "no such device token"),
     pgettext_lazy("ledger", "a player's statement is for the player and the club's treasurers"),
+    pgettext_lazy("ledger", "a name must be a non-empty string"),
+    pgettext_lazy("ledger", "a name must not contain control characters"),
+    pgettext_lazy("ledger", "the club already has a player of this name"),
+    pgettext_lazy("ledger", "four different players, in seat order"),
+    pgettext_lazy("ledger", "the four players must have different names"),
+    pgettext_lazy("ledger", "only a closed session's carried pools can be claimed"),
+    pgettext_lazy("ledger", "American pools go only to a session with several pools"),
+    pgettext_lazy("ledger", "a single pool goes only to a single-pool variant"),
+    pgettext_lazy("ledger", "carried pools are claimed at the same stake as the session that carried them"),
+    pgettext_lazy("ledger", '`pools` must be "divide" or "carry"'),
+    pgettext_lazy("ledger", "`closed_at` is only for a sheet with `close`"),
+    pgettext_lazy("ledger", "`closed_at` must be an ISO 8601 date or date and time"),
+    pgettext_lazy("ledger", "`closed_at` may not be in the future"),
+    pgettext_lazy("ledger", 'a party is a player id of the club or "pool"'),
+    pgettext_lazy("ledger", "this party has no money in the club's ledger"),
+    pgettext_lazy("ledger", "a payment goes from one party to another"),
 )
+
+# The ledger's refusals with a number or a name in them, as the services word them: matched against the
+# English text and said again with the same values (`{name}` takes any text). Context-free entries
+# (`gettext_noop`: Django's makemessages knows no `pgettext_noop`), in this package's catalog.
+TEMPLATES = (
+    gettext_noop("deal {number} is already recorded: the next deal is {expected}"),
+    gettext_noop("the session is at version {version}, not {expected}"),
+    gettext_noop("If-Match names {given}, but the session is at version {version}"),
+    gettext_noop("the session has no hand {number}"),
+    gettext_noop("only the last hand ({last}) can be undone, not {number}"),
+    gettext_noop("session {session}'s carried pools are already claimed"),
+    gettext_noop("session {session} claimed the pools this session carried"),
+    gettext_noop("session {session} carried no pools"),
+    gettext_noop("this needs the role {role} or above in the club; yours is {found}"),
+    gettext_noop("`number` must be {expected}, the next deal of the session"),
+    gettext_noop("`number` must be {number}, the hand's number"),
+    gettext_noop("a movement above {limit} counters"),
+    gettext_noop("an amount above {limit} cannot be stored"),
+    gettext_noop("a session has at most {limit} hands"),
+    gettext_noop("a name has at most {limit} characters"),
+    gettext_noop("no player {player} in this club"),
+    gettext_noop("role must be one of {roles}"),
+    gettext_noop("status must be one of {statuses}"),
+    gettext_noop("payment {payment} is already reversed"),
+    gettext_noop("an amount above {limit} minor units cannot be stored"),
+    gettext_noop("cents must be a whole number from 1 to {limit}"),
+    gettext_noop("the payer owes {owed} {currency} minor units, less than {cents}"),
+    gettext_noop("the payee is owed {owed} {currency} minor units, less than {cents}"),
+    gettext_noop(
+        "the club has sessions in several currencies in this period: choose one with `currency` ({currencies})"
+    ),
+)
+
+
+@cache
+def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    out = []
+    for template in TEMPLATES:
+        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(template))
+        out.append((re.compile(pattern + r"\Z"), template))
+    return tuple(out)
 
 
 def ledger_text(english: str) -> str:
     """A ledger refusal's text in the active language (itself when the catalog does not have it)."""
-    return pgettext("ledger", english)
+    said = pgettext("ledger", english)
+    if said != english:
+        return said
+    for pattern, template in _patterns():
+        found = pattern.match(english)
+        if found:
+            return gettext(template).format(**found.groupdict())
+    return english

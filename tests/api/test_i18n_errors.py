@@ -102,3 +102,16 @@ def test_the_api_own_refusals_follow_the_language(api: Any, session: Any) -> Non
     assert response.json()["error"]["message"].startswith("inscrire une donne")
     missing = api.json("GET", "/api/v1/sessions/999999/", **{"Accept-Language": "ru"}).json()["error"]
     assert (missing["code"], missing["message"]) == ("not_found", "нет такой сессии")
+
+
+def test_a_ledger_refusal_with_numbers_is_said_again_with_them(api: Any, session: Any) -> None:
+    from tests.ledger_fixtures import AMERICAN_HANDS
+
+    assert api.record(session.pk, dict(AMERICAN_HANDS[0], number=1)).status_code == 201
+    english = api.record(session.pk, dict(AMERICAN_HANDS[1], number=1)).json()["error"]
+    assert english["message"] == "deal 1 is already recorded: the next deal is 2"
+    response = api.record(session.pk, dict(AMERICAN_HANDS[1], number=1), **{"Accept-Language": "ru"})
+    body = response.json()["error"]
+    assert (response.status_code, body["code"], sorted(body["fields"])) == (409, "stale_number", ["number"])
+    assert body["message"] == "сдача 1 уже записана: следующая сдача — 2"
+    assert body["fields"]["number"] == [body["message"]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -105,3 +106,22 @@ def test_belle_is_named_by_the_variant(variant: str) -> None:
     body = refusal(sheet(variant, hands))
     word = "belle" if variant == "french" else "старшая"
     assert any(word in m for m in body["fields"].get("trump", [])), body
+
+
+def test_every_ledger_template_is_matched_and_keeps_its_values() -> None:
+    from ledger.i18n.refusals import TEMPLATES, ledger_text
+
+    for template in TEMPLATES:
+        names = re.findall(r"\{(\w+)\}", template)
+        values = {name: f"V{i}x" for i, name in enumerate(names)}
+        english = template.format(**values)
+        with translation.override("en"):
+            assert ledger_text(english) == english
+        for language in ("fr", "ru"):
+            with translation.override(language):
+                said = ledger_text(english)
+            assert said != english, (language, template)
+            assert all(value in said for value in values.values()), (language, said)
+    with translation.override("fr"):
+        assert ledger_text("something the catalog has never seen") == "something the catalog has never seen"
+        assert ledger_text("no such session") == "pas de telle séance"
