@@ -193,6 +193,14 @@
     return asServer(new Intl.NumberFormat(LANG, { style: 'percent', maximumFractionDigits: digits || 0 })).format(share);
   }
 
+  /* A day ("2026-11-30", or the start of a timestamp) as the page's language writes it: "Nov 30, 2026",
+   * "30 nov. 2026", "30 нояб. 2026 г.". The server's days are UTC days, and so are these. */
+  const dayFormat = new Intl.DateTimeFormat(LANG, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  function day(iso) {
+    const when = new Date(String(iso).slice(0, 10) + 'T00:00:00Z');
+    return isNaN(when.getTime()) ? String(iso) : dayFormat.format(when);
+  }
+
   function numSpan(n) {
     return el('span', { class: 'num ' + signClass(n), 'data-n': String(n), text: signed(n) });
   }
@@ -200,7 +208,7 @@
   window.CS = {
     api: api, apiAll: apiAll, errorOf: errorOf, uuid4: uuid4, signed: signed, signClass: signClass,
     money: money, moneySpan: moneySpan, minorUnits: minorUnits, localise: localise, el: el, numSpan: numSpan, plain: plain,
-    lang: LANG, percent: percent,
+    lang: LANG, percent: percent, day: day,
   };
 
   document.addEventListener('DOMContentLoaded', function () { localise(document); });

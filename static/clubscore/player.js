@@ -34,7 +34,7 @@
           y: { title: { display: true, text: gettext('counters, running total') } } },
         plugins: { tooltip: { callbacks: { afterLabel: function (ctx) {
           const p = cfg.series[variants[ctx.datasetIndex]][ctx.dataIndex];
-          return interpolate(gettext('session #%(session)s (%(date)s): %(counters)s'), { session: p.session, date: p.date, counters: CS.signed(p.counters) }, true);
+          return interpolate(gettext('session #%(session)s (%(date)s): %(counters)s'), { session: p.session, date: p.date ? CS.day(p.date) : '', counters: CS.signed(p.counters) }, true);
         } } } },
       },
     });
@@ -176,7 +176,7 @@
         new window.Chart(canvas, {
           type: 'line',
           data: {
-            labels: rows.map(function (r) { return r.closed_at.slice(0, 10); }),
+            labels: rows.map(function (r) { return CS.day(r.closed_at); }),
             datasets: [
               { label: HIGH, data: rows.map(function (r) { return r.mu + r.sigma; }), borderWidth: 0, pointRadius: 0, fill: false },
               { label: gettext('give or take'), data: rows.map(function (r) { return r.mu - r.sigma; }), borderWidth: 0, pointRadius: 0,
