@@ -5,6 +5,8 @@ finds them) are all in each catalog, none fuzzy or untranslated (`msgfmt --check
 
 from __future__ import annotations
 
+import gettext
+import re
 import subprocess
 from pathlib import Path
 
@@ -16,6 +18,7 @@ SCRIPTS = sorted((ROOT / "static" / "clubscore").glob("*.js"))
 # The keywords makemessages gives xgettext for the djangojs domain, on top of xgettext's own
 # (gettext, ngettext, pgettext for JavaScript).
 KEYWORDS = ["gettext_noop", "gettext_lazy", "ngettext_lazy:1,2", "pgettext:1c,2", "npgettext:1c,2,3"]
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 def catalog(language: str) -> Path:
@@ -52,3 +55,25 @@ def test_every_string_of_the_scripts_is_translated(template: Path, language: str
     assert checked.returncode == 0, checked.stderr
     assert "translated messages" in checked.stderr, checked.stderr
     assert "fuzzy" not in checked.stderr and "untranslated" not in checked.stderr, checked.stderr
+
+
+@pytest.mark.parametrize("language", ["fr", "ru"])
+def test_each_translation_keeps_the_placeholders_of_its_english(tmp_path: Path, language: str) -> None:
+    """`interpolate(…, true)` fills %(name)s by name: a translation that drops one loses a number, one
+    that names another shows "undefined". A plural form may add the count (`%(n)s`) its singular leaves out."""
+    compiled = tmp_path / "djangojs.mo"
+    subprocess.run(["msgfmt", "-o", str(compiled), str(catalog(language))], check=True)
+    with compiled.open("rb") as handle:
+        messages = gettext.GNUTranslations(handle)._catalog  # type: ignore[attr-defined]
+    wrong = []
+    for key, text in messages.items():
+        english = key[0] if isinstance(key, tuple) else key
+        if not english:
+            continue  # the header
+        wanted = set(PLACEHOLDER.findall(english.split("\x04")[-1]))
+        have = set(PLACEHOLDER.findall(text))
+        extra = {"n"} if isinstance(key, tuple) else set()
+        if not (wanted - {"n"} <= have <= wanted | extra):
+            wrong.append((english, text))
+    assert len(messages) > 100
+    assert wrong == []
