@@ -121,9 +121,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, ledger.LedgerError):
         extra = {}
         if isinstance(exc, ledger.StaleNumber):
-            from .presenters import session_json
+            from .sessions import session_body
 
-            extra["session"] = session_json(exc.session)
+            extra["session"] = session_body(exc.session)
         status = next(s for cls, s in LEDGER_STATUS.items() if isinstance(exc, cls))
         fields = {name: [refusals.ledger_text(m) for m in msgs] for name, msgs in exc.fields.items()}
         return Response(error_body(exc.code, refusals.ledger_text(exc.message), fields, **extra), status=status)

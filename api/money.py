@@ -26,6 +26,7 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -40,11 +41,11 @@ from ledger.money import services as money_services
 from ledger.money.selectors import party
 
 from . import schema
+from .clubs import PlayerOut
+from .common import MAX_ID, ListQuery, Route, Strict, Text, Timestamp, Username, actor, paginated, query, valid
 from .formats import FORMATS, JsonOrCsvView
 from .idempotency import idempotency_key, idempotent
 from .pagination import Pagination
-from .presenters import player_json, timestamp
-from .views import MAX_ID, ListQuery, Strict, Text, paginated, valid
 
 STATEMENT_COLUMNS = [
     "date",
@@ -68,57 +69,50 @@ KIND_HELP = "one of " + ", ".join(MoneyTransaction.Kind.values)
 # --- shapes ----------------------------------------------------------------------------------------
 
 
-def transaction_json(tx: MoneyTransaction) -> dict[str, Any]:
-    entries = sorted(tx.entries.all(), key=lambda e: e.pk)
-    out: dict[str, Any] = {
-        "id": tx.pk,
-        "club": tx.club_id,
-        "kind": tx.kind,
-        "currency": tx.currency,
-        "session": tx.session_id,
-        "close_version": tx.close_version,
-        "reverses": tx.reverses_id,
-        "note": tx.note,
-        "recorded_by": tx.created_by.get_username() if tx.created_by_id else None,
-        "recorded_at": timestamp(tx.created_at),
-        "entries": [{"party": party(e.account), "name": party_name(e.account), "amount": e.amount} for e in entries],
-    }
-    if tx.kind in MoneyTransaction.PAYMENT_KINDS:
-        payer = next(e for e in entries if e.amount > 0)
-        payee = next(e for e in entries if e.amount < 0)
-        out.update({"from": party(payer.account), "to": party(payee.account), "cents": payer.amount})
-    return out
+class AccountParty(serializers.JSONField):
+    """A money account, rendered as its party: a player's id or "pool"."""
+
+    def to_representation(self, value: Any) -> Any:
+        return party(value)
 
 
-def entry_json(entry: MoneyEntry) -> dict[str, Any]:
-    tx = entry.transaction
-    return {
-        "transaction": tx.pk,
-        "at": timestamp(tx.created_at),
-        "kind": tx.kind,
-        "currency": tx.currency,
-        "amount": entry.amount,
-        "balance": entry.balance,  # type: ignore[attr-defined]
-        "session": tx.session_id,
-        "close_version": tx.close_version,
-        "reverses": tx.reverses_id,
-        "counterparties": display.counterparties(entry),
-        "description": display.describe(entry),
-        "note": tx.note,
-    }
+class AccountName(serializers.CharField):
+    """A money account, rendered as its player's name or "pool"."""
+
+    def to_representation(self, value: Any) -> str:
+        return party_name(value)
 
 
-def carried_json(session: Session) -> dict[str, Any]:
-    carried = session.closing["carried"]
-    return {
-        "session": session.pk,
-        "variant": session.variant,
-        "multi_pool": get_variant(session.variant).multi_pool,
-        "carried": carried,
-        "counters": sum(carried),
-        "stake": session.stake,
-        "closed_at": timestamp(session.closed_at),
-    }
+def payment_sides(tx: MoneyTransaction) -> tuple[MoneyEntry, MoneyEntry]:
+    """A payment's two entries: the payer's (above 0: owed less) and the payee's."""
+    entries = tx.entries.all()
+    return next(e for e in entries if e.amount > 0), next(e for e in entries if e.amount < 0)
+
+
+class PaymentOnly(serializers.Field):
+    """A field of payments only: left out of a transaction of another kind."""
+
+    def get_attribute(self, instance: Any) -> Any:
+        if instance.kind not in MoneyTransaction.PAYMENT_KINDS:
+            raise SkipField()
+        return payment_sides(instance)
+
+
+class PaymentParty(PaymentOnly, serializers.JSONField):
+    def __init__(self, side: int, **kwargs: Any) -> None:
+        self.side = side
+        super().__init__(source="*", required=False, **kwargs)
+
+    def to_representation(self, value: Any) -> Any:
+        return party(value[self.side].account)
+
+
+class PaymentCents(PaymentOnly, serializers.IntegerField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", required=False, **kwargs)
+
+    def to_representation(self, value: Any) -> int:
+        return int(value[0].amount)
 
 
 @extend_schema_field({"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["pool"]}]})
@@ -166,46 +160,63 @@ PaymentIn = type(
 
 
 class EntryOut(serializers.Serializer):
-    party = serializers.JSONField(help_text='a player id or "pool"')
-    name = serializers.CharField()
+    party = AccountParty(source="account", help_text='a player id or "pool"')
+    name = AccountName(source="account")
     amount = serializers.IntegerField(help_text="minor units: above 0 the party is owed more, below it owes more")
 
 
+class Entries(serializers.Serializer):
+    # `MoneyTransactionOut.entries`: a transaction's entries in the order they were written.
+
+    @extend_schema_field(EntryOut(many=True))
+    def get_entries(self, tx: MoneyTransaction) -> Any:
+        return EntryOut(sorted(tx.entries.all(), key=lambda e: e.pk), many=True).data
+
+
+# `from` is a Python keyword: the answer's shape is built with type().
 TransactionOut = type(
     "MoneyTransactionOut",
-    (serializers.Serializer,),
+    (Entries,),
     {
         "id": serializers.IntegerField(),
-        "club": serializers.IntegerField(),
+        "club": serializers.IntegerField(source="club_id"),
         "kind": serializers.CharField(help_text=KIND_HELP),
         "currency": serializers.CharField(),
-        "session": serializers.IntegerField(allow_null=True),
+        "session": serializers.IntegerField(source="session_id", allow_null=True),
         "close_version": serializers.IntegerField(allow_null=True),
-        "reverses": serializers.IntegerField(allow_null=True),
+        "reverses": serializers.IntegerField(source="reverses_id", allow_null=True),
         "note": serializers.CharField(),
-        "recorded_by": serializers.CharField(allow_null=True),
-        "recorded_at": serializers.DateTimeField(),
-        "entries": EntryOut(many=True),
-        "from": serializers.JSONField(required=False, help_text="payments: the payer"),
-        "to": serializers.JSONField(required=False, help_text="payments: the payee"),
-        "cents": serializers.IntegerField(required=False, help_text="payments: the amount"),
+        "recorded_by": Username(source="created_by", allow_null=True),
+        "recorded_at": Timestamp(source="created_at"),
+        "entries": serializers.SerializerMethodField(),
+        "from": PaymentParty(0, help_text="payments: the payer"),
+        "to": PaymentParty(1, help_text="payments: the payee"),
+        "cents": PaymentCents(help_text="payments: the amount"),
     },
 )
 
 
 class StatementEntryOut(serializers.Serializer):
-    transaction = serializers.IntegerField()
-    at = serializers.DateTimeField()
-    kind = serializers.CharField(help_text=KIND_HELP)
-    currency = serializers.CharField()
+    transaction = serializers.IntegerField(source="transaction_id")
+    at = Timestamp(source="transaction.created_at")
+    kind = serializers.CharField(source="transaction.kind", help_text=KIND_HELP)
+    currency = serializers.CharField(source="transaction.currency")
     amount = serializers.IntegerField()
     balance = serializers.IntegerField(help_text="the running balance in this currency after this entry")
-    session = serializers.IntegerField(allow_null=True)
-    close_version = serializers.IntegerField(allow_null=True)
-    reverses = serializers.IntegerField(allow_null=True)
-    counterparties = serializers.ListField(child=serializers.CharField())
-    description = serializers.CharField()
-    note = serializers.CharField()
+    session = serializers.IntegerField(source="transaction.session_id", allow_null=True)
+    close_version = serializers.IntegerField(source="transaction.close_version", allow_null=True)
+    reverses = serializers.IntegerField(source="transaction.reverses_id", allow_null=True)
+    counterparties = serializers.SerializerMethodField()
+    description = serializers.SerializerMethodField()
+    note = serializers.CharField(source="transaction.note")
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_counterparties(self, entry: MoneyEntry) -> list[str]:
+        return display.counterparties(entry)
+
+    @extend_schema_field(serializers.CharField())
+    def get_description(self, entry: MoneyEntry) -> str:
+        return display.describe(entry)
 
 
 class CurrencyBalance(serializers.Serializer):
@@ -214,7 +225,7 @@ class CurrencyBalance(serializers.Serializer):
 
 
 class StatementOut(serializers.Serializer):
-    player = serializers.DictField()
+    player = PlayerOut()
     balances = CurrencyBalance(many=True)
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
@@ -223,8 +234,8 @@ class StatementOut(serializers.Serializer):
 
 
 class PartyBalance(serializers.Serializer):
-    party = serializers.JSONField()
-    name = serializers.CharField()
+    party = AccountParty(source="account")
+    name = AccountName(source="account")
     balance = serializers.IntegerField()
 
 
@@ -232,10 +243,10 @@ TransferOut = type(
     "MoneyTransferOut",
     (serializers.Serializer,),
     {
-        "from": serializers.JSONField(),
-        "from_name": serializers.CharField(),
-        "to": serializers.JSONField(),
-        "to_name": serializers.CharField(),
+        "from": AccountParty(source="payer"),
+        "from_name": AccountName(source="payer"),
+        "to": AccountParty(source="payee"),
+        "to_name": AccountName(source="payee"),
         "cents": serializers.IntegerField(),
     },
 )
@@ -243,8 +254,12 @@ TransferOut = type(
 
 class CurrencyPlanOut(serializers.Serializer):
     currency = serializers.CharField()
-    balances = PartyBalance(many=True)
+    balances = serializers.SerializerMethodField()
     transfers = TransferOut(many=True)
+
+    @extend_schema_field(PartyBalance(many=True))
+    def get_balances(self, plan: Any) -> Any:
+        return PartyBalance([{"account": a, "balance": amount} for a, amount in plan.balances], many=True).data
 
 
 class SettleUpOut(serializers.Serializer):
@@ -253,78 +268,80 @@ class SettleUpOut(serializers.Serializer):
 
 
 class CarriedPoolOut(serializers.Serializer):
-    session = serializers.IntegerField()
+    session = serializers.IntegerField(source="pk")
     variant = serializers.CharField()
-    multi_pool = serializers.BooleanField()
-    carried = serializers.ListField(child=serializers.IntegerField())
-    counters = serializers.IntegerField()
+    multi_pool = serializers.SerializerMethodField()
+    carried = serializers.ListField(source="closing.carried", child=serializers.IntegerField())
+    counters = serializers.SerializerMethodField()
     stake = serializers.DictField(allow_null=True)
-    closed_at = serializers.DateTimeField()
+    closed_at = Timestamp()
+
+    def get_multi_pool(self, session: Session) -> bool:
+        return get_variant(session.variant).multi_pool
+
+    def get_counters(self, session: Session) -> int:
+        return sum(session.closing["carried"])
 
 
 # --- views -----------------------------------------------------------------------------------------
 
 
-class CarriedPoolListView(APIView):
-    @extend_schema(responses=schema.page_of(CarriedPoolOut), parameters=schema.PAGE_PARAMETERS)
+class CarriedPoolListApi(APIView):
+    """The club's closed sessions whose carried pools nobody has claimed yet, oldest first (members)."""
+
+    OutputSerializer = CarriedPoolOut
+
+    @extend_schema(responses=schema.page_of(OutputSerializer), parameters=schema.PAGE_PARAMETERS)
     def get(self, request: Request, club_id: int) -> Response:
-        valid(ListQuery, dict(request.query_params.items()))
+        valid(ListQuery, query(request))
         sessions = money_selectors.carried_pools(user=request.user, club_id=club_id)
-        return paginated(request, self, sessions, carried_json)
+        return paginated(request, self, sessions, self.OutputSerializer)
 
 
-class SettleUpView(APIView):
-    @extend_schema(responses=SettleUpOut)
+class SettleUpApi(APIView):
+    """Per currency, everyone's open balance and the fewest transfers that square them (treasurers)."""
+
+    OutputSerializer = SettleUpOut
+
+    @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, club_id: int) -> Response:
         plans = money_selectors.settle_up_plan(user=request.user, club_id=club_id)
-        return Response(
-            {
-                "club": club_id,
-                "currencies": [
-                    {
-                        "currency": plan.currency,
-                        "balances": [
-                            {"party": party(a), "name": party_name(a), "balance": amount} for a, amount in plan.balances
-                        ],
-                        "transfers": [
-                            {
-                                "from": party(t.payer),
-                                "from_name": party_name(t.payer),
-                                "to": party(t.payee),
-                                "to_name": party_name(t.payee),
-                                "cents": t.cents,
-                            }
-                            for t in plan.transfers
-                        ],
-                    }
-                    for plan in plans
-                ],
-            }
-        )
+        return Response(self.OutputSerializer({"club": club_id, "currencies": plans}).data)
 
 
-class PaymentListView(APIView):
-    @extend_schema(responses=schema.page_of(TransactionOut), parameters=schema.PAGE_PARAMETERS)
+class PaymentListApi(APIView):
+    """The club's recorded payments and write-offs, newest first (treasurers)."""
+
+    OutputSerializer = TransactionOut
+
+    @extend_schema(responses=schema.page_of(OutputSerializer), parameters=schema.PAGE_PARAMETERS)
     def get(self, request: Request, club_id: int) -> Response:
-        valid(ListQuery, dict(request.query_params.items()))
+        valid(ListQuery, query(request))
         payments = money_selectors.payment_list(user=request.user, club_id=club_id)
-        return paginated(request, self, payments, transaction_json)
+        return paginated(request, self, payments, self.OutputSerializer)
+
+
+class PaymentRecordApi(APIView):
+    """Record a payment or a write-off (treasurers): `Idempotency-Key` required, never recorded twice."""
+
+    InputSerializer = PaymentIn
+    OutputSerializer = TransactionOut
 
     @extend_schema(
-        request=PaymentIn,
-        responses={201: TransactionOut},
+        request=InputSerializer,
+        responses={201: OutputSerializer},
         parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.UUID, OpenApiParameter.HEADER, required=True)],
     )
     def post(self, request: Request, club_id: int) -> Response:
         key = idempotency_key(request)
-        return idempotent(request, self, key, lambda claim: self._record(request, club_id, key))
+        return idempotent(request, self, key, lambda claim: (self._record(request, club_id, key), False))
 
-    def _record(self, request: Request, club_id: int, key: uuid.UUID) -> tuple[Response, bool]:
+    def _record(self, request: Request, club_id: int, key: uuid.UUID) -> Response:
         # payment_record returns the payment already recorded with this key (a retry): rendered again.
         selectors.club_role(user=request.user, club_id=club_id, role=Role.TREASURER)
-        data = valid(PaymentIn, request.data)
+        data = valid(self.InputSerializer, request.data)
         tx = money_services.payment_record(
-            actor=request.user,
+            actor=actor(request),
             club_id=club_id,
             payer=data["from"],
             payee=data["to"],
@@ -334,7 +351,11 @@ class PaymentListView(APIView):
             note=data.get("note", ""),
             client_key=key,
         )
-        return Response(transaction_json(tx), status=201), False
+        return Response(self.OutputSerializer(tx).data, status=201)
+
+
+class PaymentsRoute(Route):
+    operations = {"get": PaymentListApi, "post": PaymentRecordApi}
 
 
 def _cell(value: Any) -> Any:
@@ -372,10 +393,12 @@ class StatementQuery(ListQuery):
     format = serializers.ChoiceField(required=False, choices=list(FORMATS))
 
 
-class StatementView(JsonOrCsvView):
-    """JSON (paginated) or CSV (the whole statement); refusals always in JSON."""
+class StatementApi(JsonOrCsvView):
+    """The player's entries, oldest first, with running balances: JSON (paginated) or CSV (the whole
+    statement); refusals always in JSON. For the player themself and the club's treasurers."""
 
     renderer_classes = [JSONRenderer, CSVRenderer]
+    OutputSerializer = StatementOut
 
     @extend_schema(
         parameters=[
@@ -383,14 +406,14 @@ class StatementView(JsonOrCsvView):
             *schema.PAGE_PARAMETERS,
         ],
         responses={
-            (200, "application/json"): StatementOut,
+            (200, "application/json"): OutputSerializer,
             (200, "text/csv"): OpenApiResponse(
                 OpenApiTypes.STR, description="columns: " + ", ".join(STATEMENT_COLUMNS)
             ),
         },
     )
     def get(self, request: Request, player_id: int) -> Response:
-        valid(StatementQuery, dict(request.query_params.items()))
+        valid(StatementQuery, query(request))
         player = money_selectors.statement_player(user=request.user, player_id=player_id)
         if getattr(request.accepted_renderer, "format", None) == "csv":
             filename = f"statement-player-{player.pk}.csv"
@@ -398,12 +421,13 @@ class StatementView(JsonOrCsvView):
             return Response(rows, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
         paginator = Pagination()
         page = paginator.paginate_queryset(money_selectors.statement_entries(player=player), request, view=self)
-        response = paginator.get_paginated_response([entry_json(e) for e in page])
-        response.data = {
-            "player": player_json(player),
-            "balances": [
-                {"currency": c, "balance": b} for c, b in money_selectors.statement_balances(player=player).items()
-            ],
-            **response.data,
+        balances = money_selectors.statement_balances(player=player)
+        statement = {
+            "player": player,
+            "balances": [{"currency": c, "balance": b} for c, b in balances.items()],
+            "count": paginator.page.paginator.count,
+            "next": paginator.get_next_link(),
+            "previous": paginator.get_previous_link(),
+            "results": page,
         }
-        return response
+        return Response(self.OutputSerializer(statement).data)

@@ -1,7 +1,10 @@
-"""Shapes for the OpenAPI schema (drf-spectacular): documentation of `api.md`'s JSON, not validation.
+"""The OpenAPI schema (drf-spectacular): its parameters, pages, the error body, and the score-sheet objects.
 
-The views build their answers with `api.presenters` and validate their input with their own small
-serializers; these describe the answers and the score-sheet objects for `/api/schema/`.
+Each operation's answer is documented by the serializer that renders it (its `OutputSerializer`,
+beside the view). The score-sheet objects here (`HandIn`, `Sheet`, `Settlement`) are the engine's to
+judge: a request's sheet or hand goes to the engine as JSON, so its errors name the rule, and these
+describe it; `Sheet` and `Settlement` also render the sheet and settlement answers.
+`Generator` documents each operation of a `common.Route` from the operation's own class.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
+from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
@@ -64,95 +68,12 @@ class DeviceTokenScheme(OpenApiAuthenticationExtension):
 
 
 class DocumentedField(OpenApiSerializerFieldExtension):
-    """`api.views.Documented`: a JSON field the engine judges, with the schema it was given."""
+    """`api.common.Documented`: a JSON field the engine judges, with the schema it was given."""
 
-    target_class = "api.views.Documented"
+    target_class = "api.common.Documented"
 
     def map_serializer_field(self, auto_schema: object, direction: str) -> dict[str, Any]:
         return dict(self.target.openapi_schema)
-
-
-class TokenOut(serializers.Serializer):
-    token = serializers.CharField(help_text="send it as `Authorization: Token <key>`")
-    expires = serializers.DateTimeField()
-
-
-class DeviceOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    device = serializers.CharField()
-    created = serializers.DateTimeField()
-    last_used = serializers.DateTimeField(allow_null=True, help_text="to the minute; null until the token is used")
-    expires = serializers.DateTimeField()
-
-
-class ClubOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    role = serializers.ChoiceField(choices=["player", "scorer", "treasurer", "admin"])
-
-
-class PlayerOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    club = serializers.IntegerField()
-
-
-class NextDeal(serializers.Serializer):
-    number = serializers.IntegerField()
-    dealer = serializers.IntegerField(min_value=0, max_value=3)
-    double = serializers.BooleanField()
-
-
-class LegalBid(serializers.Serializer):
-    code = serializers.CharField()
-    label = serializers.CharField()
-    fields = serializers.DictField(
-        child=serializers.ChoiceField(choices=["required", "optional", "forbidden"]),
-        help_text="every hand field -> required, optional or forbidden under this session's rules",
-    )
-    trumps = serializers.ListField(
-        child=serializers.CharField(), required=False, help_text="the trumps allowed now (a bid with a trump)"
-    )
-    trumps_turned = serializers.BooleanField(
-        required=False, help_text="true: this deal's turned suit is allowed as well (a simple in belle or petite)"
-    )
-
-
-class NextLegal(serializers.Serializer):
-    number = serializers.IntegerField()
-    bids = LegalBid(many=True, help_text="the bids allowed on this deal, in rank order")
-
-
-class SessionOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    club = serializers.IntegerField()
-    variant = serializers.CharField()
-    rules = serializers.DictField()
-    players = serializers.ListField(child=serializers.IntegerField(), help_text="player ids by seat 0-3")
-    player_names = serializers.ListField(child=serializers.CharField())
-    first_dealer = serializers.IntegerField()
-    stake = serializers.DictField(allow_null=True)
-    status = serializers.ChoiceField(choices=["open", "closed"])
-    version = serializers.IntegerField()
-    balances = serializers.ListField(child=serializers.IntegerField())
-    pools = serializers.ListField(child=serializers.IntegerField())
-    next = NextDeal(allow_null=True, help_text="the deal that may be recorded next; null when none may")
-    next_legal = NextLegal(
-        allow_null=True, help_text="what is legal for that deal under the session's rules; null when none may follow"
-    )
-    hands = serializers.IntegerField(help_text="how many deals are recorded")
-    carried_in = serializers.ListField(child=serializers.IntegerField())
-    carry_pools_from = serializers.IntegerField(allow_null=True)
-    close = serializers.DictField(allow_null=True, help_text="the settlement's `close` once closed")
-    opened_by = serializers.CharField(allow_null=True)
-    opened_at = serializers.DateTimeField()
-    closed_by = serializers.CharField(allow_null=True)
-    closed_at = serializers.DateTimeField(allow_null=True)
-    background = serializers.ChoiceField(
-        choices=["pending", "done"],
-        help_text="the background work of the last close or reopen (the money ledger, the statistics): "
-        "`pending` until a worker has run it",
-    )
 
 
 Adjustment = type(
@@ -170,7 +91,6 @@ Adjustment = type(
 class HandIn(serializers.Serializer):
     """The score-sheet hand of `scoresheet.md`; which fields a bid needs depends on the variant."""
 
-    number = serializers.IntegerField(required=False, help_text="the deal the scorer believes is next")
     bid = serializers.CharField()
     bidder = serializers.IntegerField(required=False)
     trump = serializers.CharField(required=False)
@@ -181,7 +101,19 @@ class HandIn(serializers.Serializer):
     conceded = serializers.BooleanField(required=False)
     jack = serializers.IntegerField(required=False)
     revoke = serializers.IntegerField(required=False)
+    last_trick = serializers.IntegerField(required=False)
     adjustments = Adjustment(many=True, required=False)
+    number = serializers.IntegerField(required=False, help_text="the deal the scorer believes is next")
+
+    def recorded(self, instance: Any) -> dict[str, Any]:
+        """The hand as the scorer sent it (its keys in the scorer's order)."""
+        return instance if isinstance(instance, dict) else {}
+
+    def to_representation(self, instance: Any) -> Any:
+        # Rendered field by field, in the order of the hand as recorded (then the declared order).
+        data = super().to_representation(instance)
+        order = [name for name in self.recorded(instance) if name in data]
+        return {**{name: data[name] for name in order}, **data}
 
 
 # `from` is a Python keyword: the class is built with type().
@@ -195,30 +127,6 @@ Transfer = type(
         "reason": serializers.CharField(),
     },
 )
-
-
-class HandOut(HandIn):
-    dealer = serializers.IntegerField()
-    double = serializers.BooleanField()
-    transfers = Transfer(many=True)
-    deltas = serializers.ListField(child=serializers.IntegerField())
-    pool_delta = serializers.IntegerField()
-    balances = serializers.ListField(child=serializers.IntegerField())
-    pools = serializers.ListField(child=serializers.IntegerField())
-    recorded_by = serializers.CharField(allow_null=True)
-    recorded_at = serializers.DateTimeField()
-    version = serializers.IntegerField(help_text="the session's current version")
-
-
-class RevisionOut(serializers.Serializer):
-    number = serializers.IntegerField()
-    action = serializers.ChoiceField(choices=["recorded", "amended", "undone"])
-    old = serializers.DictField(allow_null=True)
-    new = serializers.DictField(allow_null=True)
-    reason = serializers.CharField()
-    version = serializers.IntegerField()
-    by = serializers.CharField(allow_null=True)
-    at = serializers.DateTimeField()
 
 
 class Sheet(serializers.Serializer):
@@ -279,3 +187,13 @@ def error_responses(result: dict, generator: object, request: object, public: bo
             responses.setdefault("4XX", {"description": "a refusal: `error.code` says which (api.md, Errors)", **ref})
             responses.setdefault("5XX", {"description": "a server failure (never the client's input)", **ref})
     return result
+
+
+class Generator(SchemaGenerator):
+    """drf-spectacular's generator, documenting each method of a `common.Route` path from its
+    operation's class (its docstring, serializers, authentication) rather than from the route."""
+
+    def create_view(self, callback: Any, method: str, request: Any = None) -> Any:
+        route = getattr(callback, "cls", None)
+        operation = route.view_for(method) if isinstance(route, type) and hasattr(route, "view_for") else None
+        return super().create_view(operation or callback, method, request)

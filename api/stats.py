@@ -21,6 +21,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
+from rest_framework.fields import SkipField
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,9 +30,9 @@ from ledger.engine.variants import variant_names
 from ledger.stats import selectors
 from ledger.stats.selectors import BOARDS, PERIODS, Filters
 
+from . import schema
+from .common import Number, Strict, Timestamp, paginated, query, valid
 from .formats import FORMATS, JsonOrCsvView
-from .pagination import Pagination
-from .views import Strict, valid
 
 # Dates far enough from datetime's limits that no time zone takes a day's bounds past them.
 FIRST_YEAR, LAST_YEAR = 1000, 9998
@@ -134,10 +135,6 @@ def filters_of(data: dict[str, Any]) -> Filters:
     return Filters(variant=data.get("variant"), date_from=data.get("date_from"), date_to=data.get("date_to"))
 
 
-def query(request: Request) -> dict[str, Any]:
-    return {k: v for k, v in request.query_params.items()}
-
-
 FILTER_PARAMETERS = [
     OpenApiParameter("variant", str, enum=list(variant_names()), description="only sessions of this variant"),
     OpenApiParameter("date_from", dt.date, description="only sessions closed on this date or later (ISO date)"),
@@ -152,7 +149,7 @@ FILTER_PARAMETERS = [
 CSV_RESPONSE = OpenApiResponse(OpenApiTypes.STR, description="the same figures as CSV (docs/stats.md)")
 
 
-# --- shapes for the schema -------------------------------------------------------------------------
+# --- the answers' shapes -------------------------------------------------------------------------
 
 
 class StatsPlayerOut(serializers.Serializer):
@@ -166,7 +163,7 @@ class ContractOut(serializers.Serializer):
     role = serializers.ChoiceField(choices=["bidder", "partner"])
     played = serializers.IntegerField()
     made = serializers.IntegerField(help_text="conceded counts as made; a revoke by the side as not made")
-    rate = serializers.FloatField(help_text="made / played, rounded to 4 decimals")
+    rate = Number(help_text="made / played, rounded to 4 decimals")
     overtricks = serializers.IntegerField()
     shortfall = serializers.IntegerField()
 
@@ -221,18 +218,11 @@ class PlayerStatsOut(serializers.Serializer):
 
 
 class RatingEntryOut(serializers.Serializer):
-    session = serializers.IntegerField()
-    closed_at = serializers.DateTimeField()
+    session = serializers.IntegerField(source="session_id")
+    closed_at = Timestamp()
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     ordinal = serializers.FloatField()
-
-
-class RatingPageOut(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = RatingEntryOut(many=True)
 
 
 class BoardPlayerOut(serializers.Serializer):
@@ -242,9 +232,22 @@ class BoardPlayerOut(serializers.Serializer):
 
 class LeaderboardRowOut(serializers.Serializer):
     rank = serializers.IntegerField(help_text="ties share a rank (1, 2, 2, 4)")
-    player = BoardPlayerOut()
-    value = serializers.FloatField(help_text="money: minor units; rating: ordinal; success: made / played")
+    value = Number(help_text="money: minor units; rating: ordinal; success: made / played")
     sessions = serializers.IntegerField(help_text="the player's closed sessions in the period")
+    mu = serializers.FloatField(required=False, help_text="by=rating")
+    sigma = serializers.FloatField(required=False, help_text="by=rating")
+    played = serializers.IntegerField(required=False, help_text="by=success: contracts played")
+    made = serializers.IntegerField(required=False, help_text="by=success: contracts made")
+    player = BoardPlayerOut()
+
+
+class LeftOutOrNull(serializers.CharField):
+    """Left out of the answer when the board has no such key; null when it has one that is null."""
+
+    def get_attribute(self, instance: Any) -> Any:
+        if self.source not in instance:
+            raise SkipField()
+        return instance[self.source]
 
 
 class LeaderboardOut(serializers.Serializer):
@@ -252,37 +255,43 @@ class LeaderboardOut(serializers.Serializer):
     by = serializers.ChoiceField(choices=list(BOARDS))
     month = serializers.CharField(required=False, help_text="YYYY-MM, with period=month")
     year = serializers.CharField(required=False, help_text="YYYY, with period=year")
-    currency = serializers.CharField(required=False, allow_null=True, help_text="with by=money")
+    currency = LeftOutOrNull(required=False, allow_null=True, help_text="with by=money")
     rows = LeaderboardRowOut(many=True)
 
 
 # --- views -----------------------------------------------------------------------------------------
 
 
-class PlayerStatsView(StatsView):
+class PlayerStatsApi(StatsView):
     """A player's statistics (`stats.md`) over his closed sessions, all variants and per variant.
 
     CSV (`?format=csv` or `Accept: text/csv`): one figure a line, `figure,variant,currency,bid,role,value`.
     """
 
+    FilterSerializer = StatsFilters
+    OutputSerializer = PlayerStatsOut
+
     @extend_schema(
         summary="A player's statistics",
         parameters=FILTER_PARAMETERS,
-        responses={(200, "application/json"): PlayerStatsOut, (200, "text/csv"): CSV_RESPONSE},
+        responses={(200, "application/json"): OutputSerializer, (200, "text/csv"): CSV_RESPONSE},
     )
     def get(self, request: Request, player_id: int) -> Response:
-        data = valid(StatsFilters, query(request))
+        data = valid(self.FilterSerializer, query(request))
         stats = selectors.player_stats(user=request.user, player_id=player_id, filters=filters_of(data))
         if self.wants_csv(request):
             return self.csv_response(stats_rows(stats), f"player-{player_id}-stats.csv")
-        return Response(stats)
+        return Response(self.OutputSerializer(stats).data)
 
 
-class PlayerRatingsView(StatsView):
+class PlayerRatingsApi(StatsView):
     """The player's rating after each of his closed sessions, oldest first (paginated).
 
     CSV: the whole history, unpaginated, `session,closed_at,mu,sigma,ordinal`.
     """
+
+    FilterSerializer = RatingFilters
+    OutputSerializer = RatingEntryOut
 
     @extend_schema(
         summary="A player's rating after each of his closed sessions",
@@ -291,27 +300,29 @@ class PlayerRatingsView(StatsView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int, description="at most 200"),
         ],
-        responses={(200, "application/json"): RatingPageOut, (200, "text/csv"): CSV_RESPONSE},
+        responses={(200, "application/json"): schema.page_of(OutputSerializer), (200, "text/csv"): CSV_RESPONSE},
     )
     def get(self, request: Request, player_id: int) -> Response:
-        data = valid(RatingFilters, query(request))
+        data = valid(self.FilterSerializer, query(request))
         _, entries = selectors.player_ratings(user=request.user, player_id=player_id, filters=filters_of(data))
         if self.wants_csv(request):  # the whole history: an export is not paginated
-            rows: list[list[Any]] = [["session", "closed_at", "mu", "sigma", "ordinal"]]
+            columns = list(self.OutputSerializer().fields)
+            rows: list[list[Any]] = [columns]
             for entry in entries.iterator():
-                e = selectors.rating_entry_json(entry)
-                rows.append([e["session"], e["closed_at"], e["mu"], e["sigma"], e["ordinal"]])
+                e = self.OutputSerializer(entry).data
+                rows.append([e[name] for name in columns])
             return self.csv_response(rows, f"player-{player_id}-ratings.csv")
-        paginator = Pagination()
-        page = paginator.paginate_queryset(entries, request, view=self)
-        return paginator.get_paginated_response([selectors.rating_entry_json(e) for e in page])
+        return paginated(request, self, entries, self.OutputSerializer)
 
 
-class LeaderboardView(StatsView):
+class LeaderboardApi(StatsView):
     """The club's leaderboard by money, rating or success over a month, a year or all time.
 
     Ties share a rank (1, 2, 2, 4), ordered by name. CSV: `rank,player_id,player,value,sessions`.
     """
+
+    FilterSerializer = LeaderboardFilters
+    OutputSerializer = LeaderboardOut
 
     @extend_schema(
         summary="The club's leaderboard",
@@ -323,10 +334,10 @@ class LeaderboardView(StatsView):
             OpenApiParameter("currency", str, description="by=money: required when the period has several"),
             *FILTER_PARAMETERS,
         ],
-        responses={(200, "application/json"): LeaderboardOut, (200, "text/csv"): CSV_RESPONSE},
+        responses={(200, "application/json"): OutputSerializer, (200, "text/csv"): CSV_RESPONSE},
     )
     def get(self, request: Request, club_id: int) -> Response:
-        data = valid(LeaderboardFilters, query(request))
+        data = valid(self.FilterSerializer, query(request))
         month = MONTH.match(data["month"]) if "month" in data else None
         board = selectors.leaderboard(
             user=request.user,
@@ -343,7 +354,7 @@ class LeaderboardView(StatsView):
             for r in board["rows"]:
                 rows.append([r["rank"], r["player"]["id"], r["player"]["name"], r["value"], r["sessions"]])
             return self.csv_response(rows, f"club-{club_id}-leaderboard-{board['by']}.csv")
-        return Response(board)
+        return Response(self.OutputSerializer(board).data)
 
 
 def stats_rows(stats: dict[str, Any]) -> list[list[Any]]:

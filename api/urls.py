@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
-from . import money, stats, variants, views
+from . import auth, clubs, hands, money, sessions, stats, variants
 from .errors import api_not_found
+from .schema import Generator
 
 
 class IdConverter:
@@ -24,36 +25,36 @@ class IdConverter:
 register_converter(IdConverter, "id")
 
 v1 = [
-    path("auth/token/", views.TokenView.as_view(), name="auth-token"),
-    path("auth/tokens/", views.DeviceTokenListView.as_view(), name="auth-tokens"),
-    path("auth/tokens/<id:token_id>/", views.DeviceTokenDetailView.as_view(), name="auth-token-detail"),
-    path("clubs/", views.ClubListView.as_view(), name="clubs"),
-    path("clubs/<id:club_id>/players/", views.PlayerListView.as_view(), name="club-players"),
-    path("sessions/", views.SessionListView.as_view(), name="sessions"),
-    path("sessions/import/", views.SessionImportView.as_view(), name="session-import"),
-    path("sessions/<id:session_id>/", views.SessionDetailView.as_view(), name="session"),
-    path("sessions/<id:session_id>/hands/", views.HandListView.as_view(), name="hands"),
-    path("sessions/<id:session_id>/hands/<id:number>/", views.HandDetailView.as_view(), name="hand"),
-    path("sessions/<id:session_id>/hands/<id:number>/history/", views.HandHistoryView.as_view(), name="hand-history"),
-    path("sessions/<id:session_id>/close/", views.SessionCloseView.as_view(), name="session-close"),
-    path("sessions/<id:session_id>/reopen/", views.SessionReopenView.as_view(), name="session-reopen"),
-    path("sessions/<id:session_id>/settlement/", views.SessionSettlementView.as_view(), name="session-settlement"),
-    path("sessions/<id:session_id>/sheet/", views.SessionSheetView.as_view(), name="session-sheet"),
-    path("players/<id:player_id>/stats/", stats.PlayerStatsView.as_view(), name="player-stats"),
-    path("players/<id:player_id>/ratings/", stats.PlayerRatingsView.as_view(), name="player-ratings"),
-    path("clubs/<id:club_id>/leaderboard/", stats.LeaderboardView.as_view(), name="club-leaderboard"),
-    path("clubs/<id:club_id>/carried-pools/", money.CarriedPoolListView.as_view(), name="club-carried-pools"),
-    path("clubs/<id:club_id>/settle-up/", money.SettleUpView.as_view(), name="club-settle-up"),
-    path("clubs/<id:club_id>/payments/", money.PaymentListView.as_view(), name="club-payments"),
-    path("players/<id:player_id>/statement/", money.StatementView.as_view(), name="player-statement"),
-    path("settle/", views.SettleView.as_view(), name="settle"),
-    path("variants/", variants.VariantListView.as_view(), name="variants"),
-    path("variants/<str:name>/", variants.VariantDetailView.as_view(), name="variant"),
+    path("auth/token/", auth.TokenRoute.as_view(), name="auth-token"),
+    path("auth/tokens/", auth.DeviceTokenListApi.as_view(), name="auth-tokens"),
+    path("auth/tokens/<id:token_id>/", auth.DeviceTokenRevokeApi.as_view(), name="auth-token-detail"),
+    path("clubs/", clubs.ClubsRoute.as_view(), name="clubs"),
+    path("clubs/<id:club_id>/players/", clubs.PlayersRoute.as_view(), name="club-players"),
+    path("sessions/", sessions.SessionsRoute.as_view(), name="sessions"),
+    path("sessions/import/", sessions.SessionImportApi.as_view(), name="session-import"),
+    path("sessions/<id:session_id>/", sessions.SessionDetailApi.as_view(), name="session"),
+    path("sessions/<id:session_id>/hands/", hands.HandsRoute.as_view(), name="hands"),
+    path("sessions/<id:session_id>/hands/<id:number>/", hands.HandRoute.as_view(), name="hand"),
+    path("sessions/<id:session_id>/hands/<id:number>/history/", hands.HandHistoryApi.as_view(), name="hand-history"),
+    path("sessions/<id:session_id>/close/", sessions.SessionCloseApi.as_view(), name="session-close"),
+    path("sessions/<id:session_id>/reopen/", sessions.SessionReopenApi.as_view(), name="session-reopen"),
+    path("sessions/<id:session_id>/settlement/", sessions.SessionSettlementApi.as_view(), name="session-settlement"),
+    path("sessions/<id:session_id>/sheet/", sessions.SessionSheetApi.as_view(), name="session-sheet"),
+    path("players/<id:player_id>/stats/", stats.PlayerStatsApi.as_view(), name="player-stats"),
+    path("players/<id:player_id>/ratings/", stats.PlayerRatingsApi.as_view(), name="player-ratings"),
+    path("clubs/<id:club_id>/leaderboard/", stats.LeaderboardApi.as_view(), name="club-leaderboard"),
+    path("clubs/<id:club_id>/carried-pools/", money.CarriedPoolListApi.as_view(), name="club-carried-pools"),
+    path("clubs/<id:club_id>/settle-up/", money.SettleUpApi.as_view(), name="club-settle-up"),
+    path("clubs/<id:club_id>/payments/", money.PaymentsRoute.as_view(), name="club-payments"),
+    path("players/<id:player_id>/statement/", money.StatementApi.as_view(), name="player-statement"),
+    path("settle/", sessions.SettleApi.as_view(), name="settle"),
+    path("variants/", variants.VariantListApi.as_view(), name="variants"),
+    path("variants/<str:name>/", variants.VariantDetailApi.as_view(), name="variant"),
 ]
 
 urlpatterns = [
     path("v1/", include(v1)),
-    path("schema/", SpectacularJSONAPIView.as_view(), name="schema"),
+    path("schema/", SpectacularJSONAPIView.as_view(generator_class=Generator), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     re_path(r"", api_not_found),  # last: unknown paths, and known ones without their trailing slash
 ]

@@ -17,7 +17,7 @@ from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import NotFound
 
 from . import schema
-from .pagination import Pagination
+from .common import paginated
 from .throttling import AnonThrottle
 
 FIELD_MODES = ["required", "optional", "forbidden"]
@@ -92,29 +92,32 @@ class VariantOut(serializers.Serializer):
     field_labels = serializers.DictField(child=serializers.CharField())
 
 
-class VariantListView(APIView):
+class PublicApi(APIView):
+    """No login (like the schema), throttled per address."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonThrottle]
+
+
+class VariantListApi(PublicApi):
     """Every variant the engine knows, with its whole declaration."""
 
-    authentication_classes: list = []
-    permission_classes = [AllowAny]
-    throttle_classes = [AnonThrottle]
+    OutputSerializer = VariantOut
 
-    @extend_schema(responses=schema.page_of(VariantOut), parameters=schema.PAGE_PARAMETERS, auth=[])
+    @extend_schema(responses=schema.page_of(OutputSerializer), parameters=schema.PAGE_PARAMETERS, auth=[])
     def get(self, request: Request) -> Response:
-        paginator = Pagination()
-        page = paginator.paginate_queryset(list(variant_names()), request, view=self)
-        return paginator.get_paginated_response([get_variant(name).declaration.as_json() for name in page])
+        declarations = [get_variant(name).declaration.as_json() for name in variant_names()]
+        return paginated(request, self, declarations, self.OutputSerializer)
 
 
-class VariantDetailView(APIView):
+class VariantDetailApi(PublicApi):
     """One variant's declaration; an unknown name is 404."""
 
-    authentication_classes: list = []
-    permission_classes = [AllowAny]
-    throttle_classes = [AnonThrottle]
+    OutputSerializer = VariantOut
 
-    @extend_schema(responses=VariantOut, auth=[])
+    @extend_schema(responses=OutputSerializer, auth=[])
     def get(self, request: Request, name: str) -> Response:
         if name not in variant_names():
             raise NotFound("no such variant")
-        return Response(get_variant(name).declaration.as_json())
+        return Response(self.OutputSerializer(get_variant(name).declaration.as_json()).data)

@@ -1,0 +1,106 @@
+"""Logins (`api.md`, "Who may do what", "Devices"): a device's token issued and revoked, the caller's
+devices listed and logged out one by one. One class per operation."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import AuthenticationFailed, ValidationError
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ledger import selectors, services
+from ledger.models import DeviceToken
+
+from . import schema
+from .authentication import DeviceTokenAuthentication
+from .common import ListQuery, Route, Strict, Text, Timestamp, actor, paginated, query, valid
+from .limits import DEVICE_MAX, PASSWORD_MAX, USERNAME_MAX
+from .throttling import AnonThrottle, LoginThrottle, LoginUsernameThrottle
+
+
+class LoginIn(Strict):
+    username = Text(max_length=USERNAME_MAX)
+    password = Text(max_length=PASSWORD_MAX, trim_whitespace=False)
+    device = Text(max_length=DEVICE_MAX)
+
+
+class TokenOut(serializers.Serializer):
+    token = serializers.CharField(help_text="send it as `Authorization: Token <key>`")
+    expires = Timestamp()
+
+
+class LoginApi(APIView):
+    """Log a device in: a new token for it (a user has one token per device)."""
+
+    authentication_classes: list = []  # logging in needs no token (and an expired one must not stand in the way)
+    permission_classes = [AllowAny]
+    throttle_classes = [LoginThrottle, AnonThrottle]
+    InputSerializer = LoginIn
+    OutputSerializer = TokenOut
+
+    def get_authenticate_header(self, request: Request) -> str:
+        return DeviceTokenAuthentication.keyword  # a wrong password is 401 with `WWW-Authenticate: Token`
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer}, auth=[])
+    def post(self, request: Request) -> Response:
+        data = valid(self.InputSerializer, request.data)
+        per_username = LoginUsernameThrottle()
+        per_username.attempt(data["username"])  # 429 while this username's failures fill its window
+        user = authenticate(request._request, username=data["username"], password=data["password"])
+        if user is None:
+            raise AuthenticationFailed("wrong username or password")
+        per_username.succeeded(data["username"])
+        key, token = services.token_issue(user=user, device=data["device"])
+        return Response(self.OutputSerializer({"token": key, "expires": token.expires_at}).data, status=201)
+
+
+class LogoutApi(APIView):
+    """Log this device out: revoke the token of this request."""
+
+    throttle_classes: list = []
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request) -> Response:
+        if not isinstance(request.auth, DeviceToken):
+            raise ValidationError({"Authorization": ["log out with the device's `Authorization: Token <key>`"]})
+        services.token_revoke(token=request.auth)
+        return Response(status=204)
+
+
+class TokenRoute(Route):
+    operations = {"post": LoginApi, "delete": LogoutApi}
+    throttle_classes: list = []
+
+
+class DeviceOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    device = serializers.CharField()
+    created = Timestamp(source="created_at")
+    last_used = Timestamp(
+        source="last_used_at", allow_null=True, help_text="to the minute; null until the token is used"
+    )
+    expires = Timestamp(source="expires_at")
+
+
+class DeviceTokenListApi(APIView):
+    """The caller's live device tokens (never a key): what `DELETE .../tokens/{id}/` can log out."""
+
+    OutputSerializer = DeviceOut
+
+    @extend_schema(responses=schema.page_of(OutputSerializer), parameters=schema.PAGE_PARAMETERS)
+    def get(self, request: Request) -> Response:
+        valid(ListQuery, query(request))
+        return paginated(request, self, selectors.token_list(user=request.user), self.OutputSerializer)
+
+
+class DeviceTokenRevokeApi(APIView):
+    """Log one of the caller's devices out (another user's token id is 404)."""
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, token_id: int) -> Response:
+        services.token_revoke_by_id(user=actor(request), token_id=token_id)
+        return Response(status=204)

@@ -1,0 +1,94 @@
+"""Clubs and their players (`api.md`, "Resources"): list and create each. One class per operation."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ledger import selectors, services
+from ledger.models import Role
+
+from . import schema
+from .common import Route, Strict, Text, actor, paginated, valid
+from .limits import NAME_MAX
+
+
+class ClubOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    role = serializers.ChoiceField(choices=["player", "scorer", "treasurer", "admin"], help_text="the caller's role")
+
+
+class ClubCreate(Strict):
+    name = Text(max_length=NAME_MAX)
+
+
+class ClubListApi(APIView):
+    """The clubs the caller belongs to, with the caller's role in each."""
+
+    OutputSerializer = ClubOut
+
+    @extend_schema(responses=schema.page_of(OutputSerializer), parameters=schema.PAGE_PARAMETERS)
+    def get(self, request: Request) -> Response:
+        clubs = selectors.club_list(user=request.user)  # each annotated with the caller's `role`
+        return paginated(request, self, clubs, self.OutputSerializer)
+
+
+class ClubCreateApi(APIView):
+    """Create a club: its creator becomes its admin."""
+
+    InputSerializer = ClubCreate
+    OutputSerializer = ClubOut
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request: Request) -> Response:
+        data = valid(self.InputSerializer, request.data)
+        club = services.club_create(actor=actor(request), name=data["name"])
+        body = self.OutputSerializer({"id": club.pk, "name": club.name, "role": Role.ADMIN}).data
+        return Response(body, status=201)
+
+
+class ClubsRoute(Route):
+    operations = {"get": ClubListApi, "post": ClubCreateApi}
+
+
+class PlayerOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.IntegerField(source="club_id")
+
+
+class PlayerCreate(Strict):
+    name = Text(max_length=NAME_MAX)
+
+
+class PlayerListApi(APIView):
+    """The club's players (a player may or may not have a login)."""
+
+    OutputSerializer = PlayerOut
+
+    @extend_schema(responses=schema.page_of(OutputSerializer), parameters=schema.PAGE_PARAMETERS)
+    def get(self, request: Request, club_id: int) -> Response:
+        players = selectors.player_list(user=request.user, club_id=club_id)
+        return paginated(request, self, players, self.OutputSerializer)
+
+
+class PlayerCreateApi(APIView):
+    """Add a player to the club (scorers)."""
+
+    InputSerializer = PlayerCreate
+    OutputSerializer = PlayerOut
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request: Request, club_id: int) -> Response:
+        selectors.club_role(user=request.user, club_id=club_id, role=Role.SCORER)
+        data = valid(self.InputSerializer, request.data)
+        player = services.player_create(actor=actor(request), club_id=club_id, name=data["name"])
+        return Response(self.OutputSerializer(player).data, status=201)
+
+
+class PlayersRoute(Route):
+    operations = {"get": PlayerListApi, "post": PlayerCreateApi}
