@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import re
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -125,3 +128,42 @@ def test_every_ledger_template_is_matched_and_keeps_its_values() -> None:
     with translation.override("fr"):
         assert ledger_text("something the catalog has never seen") == "something the catalog has never seen"
         assert ledger_text("no such session") == "pas de telle séance"
+
+
+CATALOGS = Path(__file__).resolve().parents[2] / "ledger" / "i18n" / "locale"
+
+
+def _po_entries(path: Path) -> dict[tuple[str | None, str], tuple[str, bool]]:
+    """(context, msgid) -> (msgstr, fuzzy) of a .po file, without a library: the catalogs are plain."""
+    out: dict[tuple[str | None, str], tuple[str, bool]] = {}
+    for block in re.split(r"\n\s*\n", path.read_text(encoding="utf-8")):
+        parts: dict[str, list[str]] = {}
+        current = None
+        for line in block.splitlines():
+            found = re.match(r'^(msgctxt|msgid|msgstr) (".*")$', line)
+            if found:
+                current = found.group(1)
+                parts.setdefault(current, []).append(ast.literal_eval(found.group(2)))
+            elif line.startswith('"') and current:
+                parts[current].append(ast.literal_eval(line))
+        if "msgid" in parts and "".join(parts["msgid"]):
+            context = "".join(parts["msgctxt"]) if "msgctxt" in parts else None
+            out[(context, "".join(parts["msgid"]))] = ("".join(parts.get("msgstr", [])), "#, fuzzy" in block)
+    return out
+
+
+@pytest.mark.parametrize("language", ["fr", "ru"])
+def test_the_catalog_translates_every_entry(language: str) -> None:
+    """A new id or a changed English text fails here until makemessages is run and the entry translated."""
+    path = CATALOGS / language / "LC_MESSAGES" / "django.po"
+    po = _po_entries(path)
+    missing = [entry for entry in generate.entries() if entry not in po]
+    assert not missing, f"run manage.py engine_messages and makemessages in ledger/i18n (docs/i18n.md): {missing[:5]}"
+    for (context, english), (said, fuzzy) in po.items():
+        assert said and not fuzzy, (context, english)
+        assert sorted(re.findall(r"\{\w*\}", said)) == sorted(re.findall(r"\{\w*\}", english)), (context, said)
+    checked = subprocess.run(
+        ["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(path)], capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert "untranslated" not in checked.stderr and "fuzzy" not in checked.stderr, checked.stderr
