@@ -3,16 +3,18 @@ colour, and money in the currency's minor unit. The page script regroups them fo
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
-from django.utils.html import format_html, json_script
+from django.utils.html import conditional_escape, format_html, json_script
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from ledger.currency import decimal_text as _decimal_text
 from ledger.currency import group_digits, money_text, units_table
-from ledger.engine.variants import get_variant, variant_names
+from ledger.web import catalog
 
 register = template.Library()
 
@@ -121,7 +123,7 @@ def role_label(role: str) -> str:
 @register.filter
 def variant_title(name: str) -> str:
     """A variant's title (American Boston …), or its code when the variant is unknown."""
-    return get_variant(name).title if name in variant_names() else name
+    return catalog.variant_title(name)
 
 
 VARIANT_SHORT = {
@@ -150,3 +152,22 @@ def field_mode(mode: str) -> str:
 def decimal_text(value: Any) -> str:
     """A decimal written as text (`0.05`, a stake) with the language's decimal sign (`0,05`)."""
     return "" if value is None else _decimal_text(str(value))
+
+
+@register.filter
+def choice_word(value: Any) -> str:
+    """A choice option's value (a code of the sheet and the API) in words."""
+    return catalog.value_text(value)
+
+
+@register.filter
+def codes(text: Any, variant: str) -> str:
+    """A rule's text with the variant's option names, choice values and parts (which it quotes as they
+    are typed in a sheet: `grand_column`, `decimal`, `base`) set as code, not as words of the sentence."""
+    names = catalog.option_codes(variant)
+    escaped = str(conditional_escape(text or ""))
+    if not names:
+        return mark_safe(escaped)  # escaped above
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    pattern = re.compile(r"(?<![\w.])(" + alternatives + r")(?!\w)")
+    return mark_safe(pattern.sub(r"<code>\1</code>", escaped))  # escaped above; the codes are \w only

@@ -3,7 +3,9 @@ order, and the rules page's tables and facts.
 
 Nothing here computes a payment or knows a variant: every label, default, bound, bid and table is read
 from the variant's `Declaration` (ledger.engine.variants.declaration), the object the engine validates
-by, so what a club reads and fills in is what the engine accepts and pays.
+by, so what a club reads and fills in is what the engine accepts and pays. Each word is said in the
+request's language by the engine's renderer (`ledger.i18n`: `label` for an id, `prose` for a
+declaration's own English), the page's own words by the root catalog.
 """
 
 from __future__ import annotations
@@ -11,32 +13,58 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 
-from ledger.engine.messages import ENGLISH
 from ledger.engine.sheet import SUIT_SYMBOLS, SUITS
 from ledger.engine.variants import get_variant, variant_names
 from ledger.engine.variants.declaration import BOOLEAN, CHOICE, INTEGER, OPTIONAL, TABLE_FIELDS, Option
 from ledger.engine.variants.declaration import Table as DeclaredTable
+from ledger.i18n import field_label as declared_field_label
+from ledger.i18n import label, prose
 
 __all__ = ["SUIT_SYMBOLS"]
 
 
 def bid_label(variant: str, bid: str) -> str:
     found = get_variant(variant).declaration.bid.get(bid) if variant in variant_names() else None
-    return ENGLISH[found.label] if found else bid.replace("_", " ")
+    return label(found.label) if found else bid.replace("_", " ")
 
 
 def field_label(variant: str, name: str) -> str:
-    return get_variant(variant).declaration.field_label(name)
+    return declared_field_label(get_variant(variant).declaration, name)
 
 
 def pool_label(variant: str) -> str:
-    return get_variant(variant).declaration.pool_label if variant in variant_names() else "Pool"
+    if variant not in variant_names():
+        return pgettext("the pot of counters", "Pool")
+    declaration = get_variant(variant).declaration
+    return prose(declaration.name, declaration.pool_label)
+
+
+def variant_title(name: str) -> str:
+    """The variant's title (American Boston …) in the request's language; an unknown code as it is."""
+    if name not in variant_names():
+        return name
+    declaration = get_variant(name).declaration
+    return prose(declaration.name, declaration.title)
 
 
 def variant_choices() -> list[tuple[str, str]]:
-    return [(name, get_variant(name).title) for name in variant_names()]
+    return [(name, variant_title(name)) for name in variant_names()]
+
+
+# The values of choice options, which are codes in the sheet and the API, in words.
+CHOICE_WORDS = {
+    "decimal": pgettext_lazy("option value", "decimal"),
+    "classic": pgettext_lazy("option value", "classic"),
+    "diamonds": pgettext_lazy("option value", "diamonds"),
+    "american": pgettext_lazy("option value", "American"),
+    "french": pgettext_lazy("option value", "French"),
+    "starshaya": pgettext_lazy("option value", "старшая"),
+    "mladshaya": pgettext_lazy("option value", "младшая"),
+}
+# The parts of a structured option (French `neuf`, Russian `nine`).
+PART_WORDS = {"base": pgettext_lazy("option part", "base"), "extra": pgettext_lazy("option part", "extra")}
 
 
 # --- house rules -------------------------------------------------------------------------------------
@@ -74,34 +102,48 @@ def value_text(value: Any) -> str:
         return pgettext("no value", "none")
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
-    return str(value)
+    return str(CHOICE_WORDS.get(value, value)) if isinstance(value, str) else str(value)
 
 
 _KINDS = {CHOICE: "choice", BOOLEAN: "bool", INTEGER: "int"}
 
 
 def _house_rule(option: Option) -> HouseRule:
-    label, help_text = ENGLISH[option.label], ENGLISH[option.help]
+    words, help_text = label(option.label), label(option.help)
     if option.type in _KINDS:
         optional = option.nullable or option.default is None
         item = RuleInput(
-            option.name, label, _KINDS[option.type], option.default, option.choices, option.minimum, optional
+            option.name, words, _KINDS[option.type], option.default, option.choices, option.minimum, optional
         )
-        return HouseRule(option.name, option.default, (item,), help=help_text, label=label)
+        return HouseRule(option.name, option.default, (item,), help=help_text, label=words)
     inputs = []
     for part in option.parts:
         if option.per_suit:
             for suit in SUITS:
                 path = f"{option.name}.{part}.{suit}"
-                inputs.append(RuleInput(path, f"{part} {SUIT_SYMBOLS[suit]}", "int", None, minimum=option.minimum))
+                part_label = f"{PART_WORDS.get(part, part)} {SUIT_SYMBOLS[suit]}"
+                inputs.append(RuleInput(path, part_label, "int", None, minimum=option.minimum))
         else:
-            inputs.append(RuleInput(f"{option.name}.{part}", part, "int", None, minimum=option.minimum))
-    return HouseRule(option.name, option.default, tuple(inputs), nested=True, help=help_text, label=label)
+            part_label = str(PART_WORDS.get(part, part))
+            inputs.append(RuleInput(f"{option.name}.{part}", part_label, "int", None, minimum=option.minimum))
+    return HouseRule(option.name, option.default, tuple(inputs), nested=True, help=help_text, label=words)
 
 
 def house_rules(name: str) -> list[HouseRule]:
     """The variant's options, in the declaration's order, with their defaults and allowed values."""
     return [_house_rule(option) for option in get_variant(name).declaration.options]
+
+
+def option_codes(name: str) -> set[str]:
+    """What a variant's rules texts quote as typed in a sheet: its options' names, choice values and parts."""
+    if name not in variant_names():
+        return set()
+    out: set[str] = set()
+    for option in get_variant(name).declaration.options:
+        out.add(option.name)
+        out.update(c for c in option.choices if isinstance(c, str))
+        out.update(option.parts)
+    return out
 
 
 # --- the deal order ----------------------------------------------------------------------------------
@@ -131,13 +173,13 @@ def scorer_variant(name: str) -> dict[str, Any]:
     declaration = variant.declaration
     return {
         "name": name,
-        "title": variant.title,
-        "bids": [{"code": bid.code, "label": ENGLISH[bid.label]} for bid in declaration.bids],
+        "title": variant_title(name),
+        "bids": [{"code": bid.code, "label": label(bid.label)} for bid in declaration.bids],
         "fields": variant.fields,
         "no_trump": variant.no_trump,
         "multi_pool": variant.multi_pool,
-        "field_labels": {f: declaration.field_label(f) for f in TABLE_FIELDS},
-        "pool_label": declaration.pool_label,
+        "field_labels": {f: declared_field_label(declaration, f) for f in TABLE_FIELDS},
+        "pool_label": pool_label(name),
         "suits": [{"code": s, "symbol": SUIT_SYMBOLS[s]} for s in SUITS],
     }
 
@@ -147,19 +189,37 @@ def scorer_variant(name: str) -> dict[str, Any]:
 
 @dataclass
 class Table:
-    """A table of the rules page, from a declared one: `grid` gives each cell with its † note."""
+    """A table of the rules page, from a declared one, its words in the request's language: `grid`
+    gives each cell with its † note."""
 
     table: DeclaredTable
+    variant: str
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.table, name)
 
     @property
+    def title(self) -> str:
+        return prose(self.variant, self.table.title)
+
+    @property
+    def caption(self) -> str:
+        return prose(self.variant, self.table.caption) if self.table.caption else ""
+
+    @property
+    def columns(self) -> list[str]:
+        return [prose(self.variant, c) for c in self.table.columns]
+
+    @property
+    def notes(self) -> dict[tuple[int, int], str]:
+        return {cell: prose(self.variant, note) for cell, note in self.table.notes.items()}
+
+    @property
     def grid(self) -> list[tuple[str, list[dict[str, Any]]]]:
         """The rows with each cell as {value, note} (the note of a corrected cell, else "")."""
-        notes = self.table.notes
+        notes = self.notes
         return [
-            (heading, [{"value": v, "note": notes.get((i, j), "")} for j, v in enumerate(cells)])
+            (prose(self.variant, heading), [{"value": v, "note": notes.get((i, j), "")} for j, v in enumerate(cells)])
             for i, (heading, cells) in enumerate(self.table.rows)
         ]
 
@@ -180,9 +240,9 @@ def _bid_rows(name: str) -> list[dict[str, Any]]:
     return [
         {
             "code": bid.code,
-            "label": ENGLISH[bid.label],
+            "label": label(bid.label),
             "fields": [
-                (declaration.field_label(f), "optional" if mode == OPTIONAL else "required")
+                (declared_field_label(declaration, f), "optional" if mode == OPTIONAL else "required")
                 for f in TABLE_FIELDS
                 if (mode := bid.fields.get(f))
             ],
@@ -195,10 +255,10 @@ def rules_page(name: str) -> RulesPage:
     declaration = get_variant(name).declaration
     return RulesPage(
         name,
-        declaration.title,
-        declaration.source,
-        list(declaration.facts),
-        [Table(t) for t in declaration.tables],
+        variant_title(name),
+        prose(declaration.name, declaration.source),
+        [(prose(declaration.name, k), prose(declaration.name, v)) for k, v in declaration.facts],
+        [Table(t, declaration.name) for t in declaration.tables],
         _bid_rows(name),
         house_rules(name),
     )

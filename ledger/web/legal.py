@@ -21,6 +21,7 @@ from ledger.engine.variants.declaration import (
     TABLE_FIELDS,
     TRICKS,
 )
+from ledger.i18n import prose
 
 
 def bid_rules(name: str, rules: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -62,4 +63,5 @@ def scorer_legal(name: str, rules: dict[str, Any]) -> dict[str, Any]:
     """The scorer page's rules: each bid's details under the session's options, belle's name."""
     declaration = get_variant(name).declaration
     has_belle = any(bid.trumps == BELLE_OR_PETITE for bid in declaration.bids)
-    return {"bid_rules": bid_rules(name, rules), "belle": declaration.belle_words[0] if has_belle else None}
+    belle = prose(declaration.name, declaration.belle_words[0]) if has_belle else None
+    return {"bid_rules": bid_rules(name, rules), "belle": belle}

@@ -118,6 +118,15 @@ def reason(code: str) -> str:
     return str(REASON_WORDS.get(code, code))
 
 
+def trump_text(trump: Any) -> str:
+    """The trump as the sheet shows it: the suit's symbol, or the language's "no trump" (NT, SA, БК)."""
+    if not trump:
+        return ""
+    if trump == "none":
+        return pgettext("no trump, short", "NT")
+    return SUIT_SYMBOLS.get(trump, "")
+
+
 def transfer_text(transfer: dict[str, Any], names: list[str]) -> str:
     """One movement of counters in words: `Ann → Ben 40 (contract)`."""
     frm, to = party_name(transfer["from"], names), party_name(transfer["to"], names)
@@ -165,7 +174,7 @@ def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]
                 bidder=names[bidder] if bidder is not None else "",
                 partner=names[partner] if partner is not None else "",
                 bid=bid_label(session.variant, raw.get("bid", "")),
-                trump=SUIT_SYMBOLS.get(raw.get("trump"), "") if raw.get("trump") else "",
+                trump=trump_text(raw.get("trump")),
                 tricks="+".join(str(tricks[s]) for s in side) if tricks and side else "",
                 tricks_all=" · ".join(str(t) for t in tricks) if tricks else "",
                 deltas=settled["deltas"],

@@ -19,7 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.timezone import localtime
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -27,6 +27,8 @@ from ledger import selectors, services
 from ledger.engine import EngineError
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
+from ledger.i18n import error_body as engine_error_body
+from ledger.i18n.refusals import ledger_text
 from ledger.models import Role, Session
 from ledger.money import selectors as money_selectors
 
@@ -57,11 +59,37 @@ def page(
             # The one place request.user is narrowed: login_required (above) sent anonymous users away.
             return view(cast(AuthedRequest, request), *args, **kwargs)
         except NotFound as exc:
-            raise Http404(exc.message) from None
+            raise Http404(refusal_text(exc)) from None
         except PermissionDenied as exc:
-            raise DjangoPermissionDenied(exc.message) from None
+            raise DjangoPermissionDenied(refusal_text(exc)) from None
 
     return wrapper
+
+
+def _ledger_words(exc: LedgerError, english: str) -> str:
+    """A ledger refusal's text in the request's language; one with numbers or names in it has no entry
+    in the catalog (ledger/i18n/refusals.py), and gives way to its kind's own words, not to English."""
+    said = ledger_text(english)
+    if said == english and not (get_language() or "en").startswith("en"):
+        return ledger_text(type(exc).default_message)
+    return said
+
+
+def refusal_text(exc: LedgerError | EngineError) -> str:
+    """A refusal of the ledger or the engine, said in the request's language."""
+    if isinstance(exc, EngineError):
+        return str(engine_error_body(exc)["error"]["message"])
+    return _ledger_words(exc, exc.message)
+
+
+def refusal_fields(exc: LedgerError | EngineError) -> dict[str, list[str]]:
+    """A refusal's messages by the field they name ("__all__" when it names none), in the request's language."""
+    if isinstance(exc, EngineError):
+        body = engine_error_body(exc)["error"]
+        return body["fields"] or {"__all__": [body["message"]]}
+    return {name: [_ledger_words(exc, m) for m in msgs] for name, msgs in exc.fields.items()} or {
+        "__all__": [refusal_text(exc)]
+    }
 
 
 def _may(role: str, needed: str) -> bool:
@@ -77,7 +105,7 @@ def _session_context(request: HttpRequest, session: Session) -> dict[str, Any]:
         "role": role,
         "names": [p.name for p in players],
         "players": players,
-        "variant_title": get_variant(session.variant).title,
+        "variant_title": catalog.variant_title(session.variant),
         "pool_label": catalog.pool_label(session.variant),
         "can_score": _may(role, Role.SCORER),
         "can_close": _may(role, Role.TREASURER),
@@ -139,7 +167,7 @@ def player_new(request: AuthedRequest, club_id: int) -> HttpResponse:
     except (NotFound, PermissionDenied):
         raise
     except (LedgerError, EngineError) as exc:
-        messages.error(request, exc.message)
+        messages.error(request, refusal_text(exc))
     else:
         messages.success(request, gettext("%(name)s joined the club's players.") % {"name": player.name})
     return redirect("web:club", club_id=club_id)
@@ -164,7 +192,7 @@ def session_new(request: AuthedRequest, club_id: int) -> HttpResponse:
         except (NotFound, PermissionDenied):
             raise
         except (LedgerError, EngineError) as exc:
-            for name, msgs in (exc.fields or {"__all__": [exc.message]}).items():
+            for name, msgs in refusal_fields(exc).items():
                 for message in msgs:
                     form.error(name, message)
         else:
@@ -185,7 +213,7 @@ def session_new(request: AuthedRequest, club_id: int) -> HttpResponse:
         for name, title in catalog.variant_choices()
     ]
     claimable = [
-        {"session": s, "carried": (s.closing or {}).get("carried"), "title": get_variant(s.variant).title}
+        {"session": s, "carried": (s.closing or {}).get("carried"), "title": catalog.variant_title(s.variant)}
         for s in money_selectors.carried_pools(user=request.user, club_id=club_id)
     ]
     chosen = form.variant if form else (request.GET.get("variant") or "american")
@@ -381,7 +409,7 @@ def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
     except (NotFound, PermissionDenied):
         raise
     except (LedgerError, EngineError) as exc:
-        messages.error(request, exc.message)
+        messages.error(request, refusal_text(exc))
     return redirect("web:settlement", session_id=found.pk)
 
 
@@ -392,7 +420,7 @@ def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
 def player(request: AuthedRequest, player_id: int) -> HttpResponse:
     found = reads.player_get(user=request.user, player_id=player_id)
     results = reads.player_results(user=request.user, player=found)
-    titles = {name: get_variant(name).title for name in variant_names()}
+    titles = {name: catalog.variant_title(name) for name in variant_names()}
     return render(
         request,
         "web/player.html",

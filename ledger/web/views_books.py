@@ -23,7 +23,7 @@ from ledger.money import POOL, Party
 from ledger.money import services as money_writes
 
 from . import books, catalog, reads
-from .views import AuthedRequest, _session_context, page
+from .views import AuthedRequest, _session_context, page, refusal_text
 
 STATUS_CHOICES = [("paid", _("Paid")), ("partly_paid", _("Partly paid")), ("written_off", _("Written off"))]
 
@@ -103,7 +103,7 @@ def _books_action(request: AuthedRequest, club_id: int) -> None:
     except (NotFound, PermissionDenied):
         raise
     except LedgerError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, refusal_text(exc))
 
 
 def _party(text: str) -> Party:
