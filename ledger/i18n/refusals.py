@@ -116,5 +116,17 @@ def ledger_text(english: str) -> str:
     for pattern, template in _patterns():
         found = pattern.match(english)
         if found:
-            return gettext(template).format(**found.groupdict())
+            values = {name: _value_words(name, value) for name, value in found.groupdict().items()}
+            return gettext(template).format(**values)
     return english
+
+
+ROLE_VALUES = ("role", "found")  # the parameters that hold a club role's code
+
+
+def _value_words(name: str, value: str) -> str:
+    """A parameter in words where it is a code with words of its own (a club role: the pages' catalog,
+    context "role"), else as it is (a number, a currency code)."""
+    if name in ROLE_VALUES and value in ("player", "scorer", "treasurer", "admin"):
+        return pgettext("role", value)
+    return value
