@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from tests.browser.network import PhoneNetwork
 from tests.ledger_fixtures import *  # noqa: F403
 from tests.ledger_fixtures import PASSWORD
 
@@ -70,9 +71,14 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
     """A fresh browser context (its own cookies and localStorage) per call: a phone, by default."""
     contexts = []
 
-    def make(viewport: dict[str, int] | None = None, touch: bool = False) -> Any:
+    def make(viewport: dict[str, int] | None = None, touch: bool = False, proxy: dict[str, str] | None = None) -> Any:
         context = browser.new_context(
-            viewport=viewport or PHONE, base_url=live_server.url, locale="en-US", has_touch=touch, is_mobile=touch
+            viewport=viewport or PHONE,
+            base_url=live_server.url,
+            locale="en-US",
+            has_touch=touch,
+            is_mobile=touch,
+            proxy=proxy,
         )
         context.set_default_timeout(15_000)
         contexts.append(context)
@@ -84,6 +90,20 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def phone_network(live_server: Any) -> Iterator[Callable[[], PhoneNetwork]]:
+    """Make a phone's own network to the live server, which a test can cut (one per browser context)."""
+    networks: list[PhoneNetwork] = []
+
+    def make() -> PhoneNetwork:
+        networks.append(PhoneNetwork(live_server.url))
+        return networks[-1]
+
+    yield make
+    for network in networks:
+        network.close()
 
 
 def login(page: Any, username: str, to: str = "/") -> None:

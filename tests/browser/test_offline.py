@@ -3,13 +3,16 @@ each once when the network returns; two phones on one table never record one dea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from ledger.engine import settle
 from ledger.models import Club, Hand, Player, Session
 from tests.browser.conftest import BROWSER, login, screenshot
+from tests.browser.network import PhoneNetwork
 from tests.browser.scorer_driver import Scorer
 from tests.browser.test_scorer import THREE, raw_hands, sheet_with
 from tests.ledger_fixtures import open_session
@@ -19,24 +22,37 @@ pytestmark = BROWSER
 PHONE = {"width": 390, "height": 844}
 
 
-def phone(new_page: Any, session: Session) -> tuple[Any, Scorer]:
-    page = new_page(PHONE, touch=True)
-    login(page, "scorer", f"/sessions/{session.pk}/score/")
-    thumb = Scorer(page, touch=True).open(session)
-    return page, thumb
+class Phone:
+    """A scorer's phone on its own network (tests/browser/network.py), which a test cuts and restores."""
+
+    def __init__(self, new_page: Any, net: PhoneNetwork, session: Session) -> None:
+        self.net = net
+        self.page = new_page(PHONE, touch=True, proxy=net.proxy)
+        login(self.page, "scorer", f"/sessions/{session.pk}/score/")
+        self.thumb = Scorer(self.page, touch=True).open(session)
+        self.hands_path = f"/api/v1/sessions/{session.pk}/hands/"
+
+    def network(self, *, up: bool) -> None:
+        """Down: the browser says it is offline (`navigator.onLine`) and nothing it sends, from the page
+        or its service worker, reaches the server. Up: both back."""
+        if up:
+            self.net.restore()
+            self.page.context.set_offline(False)
+        else:
+            self.page.context.set_offline(True)
+            self.net.cut()
+
+    def deals_sent(self) -> list[str | None]:
+        """The key of every deal this phone sent to the server, each time it sent one."""
+        return self.net.posted(self.hands_path)
 
 
-def network(context: Any, *, up: bool) -> None:
-    """Cut or restore the phone's network. Chromium's offline emulation does not always cover the
-    requests a service worker lets through to the network (seen as a deal reaching the server while
-    "offline", about one run in two), so the context also refuses every request while it is down, as a
-    real dead network would."""
-    if up:
-        context.unroute("**/*")
-        context.set_offline(False)
-    else:
-        context.set_offline(True)
-        context.route("**/*", lambda route: route.abort("internetdisconnected"))
+NewPhone = Callable[[Session], Phone]
+
+
+@pytest.fixture
+def new_phone(new_page: Any, phone_network: Callable[[], PhoneNetwork]) -> NewPhone:
+    return lambda session: Phone(new_page, phone_network(), session)
 
 
 def kept_for_offline(page: Any, session: Session, hands: int) -> None:
@@ -57,16 +73,19 @@ def kept_for_offline(page: Any, session: Session, hands: int) -> None:
 
 
 def test_the_scorer_reopens_offline_takes_deals_and_sends_each_once(
-    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
+    new_phone: NewPhone, scorer: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
     session = open_session(admin, club, players)
-    page, thumb = phone(new_page, session)
+    phone = new_phone(session)
+    page, thumb = phone.page, phone.thumb
     thumb.enter(THREE[0])
     thumb.record()
     thumb.wait_recorded(1)
     kept_for_offline(page, session, 1)
+    first = phone.deals_sent()
+    assert first == [str(Hand.objects.get(session=session, number=1).client_key)]  # deal 1, sent once
 
-    network(page.context, up=False)
+    phone.network(up=False)
     page.reload()  # no "no internet" page: the service worker's copy opens
     expect(page.locator("#scorer")).to_have_attribute("data-state", "ready")
     expect(page.locator("#banner")).to_contain_text("Offline")
@@ -83,9 +102,10 @@ def test_the_scorer_reopens_offline_takes_deals_and_sends_each_once(
     expect(page.locator("#deal-title")).to_have_text("Deal 4")
     screenshot(page, "scorer-offline-reopened")
     keys = [item["key"] for item in thumb.queue()]
-    assert Hand.objects.filter(session=session).count() == 1  # nothing of this session reached the server
+    assert phone.deals_sent() == first  # nothing reached the server while offline
+    assert raw_hands(session) == THREE[:1]
 
-    network(page.context, up=True)
+    phone.network(up=True)
     expect(page.locator("#scorer")).to_have_attribute("data-waiting", "0", timeout=20_000)
     confirmation = page.locator("#confirmation")
     expect(confirmation).to_contain_text("Deal 2 recorded.")
@@ -94,31 +114,33 @@ def test_the_scorer_reopens_offline_takes_deals_and_sends_each_once(
     hands = list(Hand.objects.filter(session=session).order_by("number"))
     assert [h.raw for h in hands] == THREE  # each deal once
     assert [str(h.client_key) for h in hands[1:]] == keys
+    assert phone.deals_sent() == first + keys  # each sent once, in order: no second send of any deal
     settled = settle(sheet_with(session, THREE))
     expect(page.locator("#balances .num").first).to_have_attribute("data-n", str(settled["balances"][0]))
     assert page.errors == []
 
 
-def two_phones_one_deal(new_page: Any, session: Session, mine: dict[str, Any], theirs: dict[str, Any]) -> Any:
+def two_phones_one_deal(new_phone: NewPhone, session: Session, mine: dict[str, Any], theirs: dict[str, Any]) -> Any:
     """Phone B (offline) and phone A both enter deal 1; A's reaches the server first."""
-    page_b, b = phone(new_page, session)
-    _page_a, a = phone(new_page, session)
-    network(page_b.context, up=False)
-    b.enter(mine)
-    b.record()
-    expect(page_b.locator("#banner")).to_contain_text("1 deal waiting to be sent (1)")
-    a.enter(theirs)
-    a.record()
-    a.wait_recorded(1)
-    network(page_b.context, up=True)
-    return page_b
+    b = new_phone(session)
+    a = new_phone(session)
+    b.network(up=False)
+    b.thumb.enter(mine)
+    b.thumb.record()
+    expect(b.page.locator("#banner")).to_contain_text("1 deal waiting to be sent (1)")
+    a.thumb.enter(theirs)
+    a.thumb.record()
+    a.thumb.wait_recorded(1)
+    assert b.deals_sent() == []
+    b.network(up=True)
+    return b.page
 
 
 def test_two_phones_the_same_deal_is_recorded_once(
-    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
+    new_phone: NewPhone, scorer: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
     session = open_session(admin, club, players)
-    page = two_phones_one_deal(new_page, session, THREE[0], THREE[0])
+    page = two_phones_one_deal(new_phone, session, THREE[0], THREE[0])
     expect(page.locator("#confirmation")).to_contain_text(
         "Deal 1 was already recorded by another phone, the same deal as yours: yours was dropped", timeout=20_000
     )
@@ -129,10 +151,10 @@ def test_two_phones_the_same_deal_is_recorded_once(
 
 
 def test_two_phones_different_deals_keep_theirs_by_default(
-    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
+    new_phone: NewPhone, scorer: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
     session = open_session(admin, club, players)
-    page = two_phones_one_deal(new_page, session, THREE[0], THREE[1])
+    page = two_phones_one_deal(new_phone, session, THREE[0], THREE[1])
     conflict = page.locator("#conflict")
     expect(conflict).to_contain_text("another phone recorded deal 1 first, and it differs", timeout=20_000)
     expect(conflict.locator(".theirs")).to_contain_text("Ben six ♣ 5 tricks")
@@ -149,10 +171,10 @@ def test_two_phones_different_deals_keep_theirs_by_default(
 
 
 def test_two_phones_different_deals_mine_as_the_next_deal(
-    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
+    new_phone: NewPhone, scorer: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
     session = open_session(admin, club, players)
-    page = two_phones_one_deal(new_page, session, THREE[0], THREE[1])
+    page = two_phones_one_deal(new_phone, session, THREE[0], THREE[1])
     page.locator("#conflict").get_by_text("Record mine as the next deal (2)").click()
     expect(page.locator("#scorer")).to_have_attribute("data-waiting", "0", timeout=20_000)
     expect(page.locator("#deal-title")).to_have_text("Deal 3")
