@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from ledger import selectors, services
 from ledger.engine import settle
 from ledger.models import Club, Hand, Session
 from tests.browser.conftest import BROWSER, login, screenshot
+from tests.browser.network import PhoneNetwork
 from tests.browser.scorer_driver import Scorer
 from tests.ledger_fixtures import fresh, open_session
 
@@ -61,17 +63,6 @@ def kept_in_russian(page: Any, session: Session, words: str) -> None:
     )
 
 
-def network(context: Any, *, up: bool) -> None:
-    """The phone's network cut or back: offline for the page (navigator.onLine) and every request refused,
-    the service worker's included (Chromium's offline emulation alone lets some through)."""
-    if up:
-        context.unroute("**/*")
-        context.set_offline(False)
-    else:
-        context.set_offline(True)
-        context.route("**/*", lambda route: route.abort("internetdisconnected"))
-
-
 def russian_payments(n: int) -> str:
     """Russian's three plural forms of платёж (1 платёж, 2 платежа, 5 платежей, 11 платежей)."""
     if n % 10 == 1 and n % 100 != 11:
@@ -88,8 +79,11 @@ def russian_table(admin: Any, club: Club, scorer: Any) -> Session:
     return open_session(admin, club, players, variant="russian")
 
 
-def test_a_deal_is_recorded_on_the_scorer_in_russian(new_page: Any, russian_table: Session) -> None:
-    page = new_page()
+def test_a_deal_is_recorded_on_the_scorer_in_russian(
+    new_page: Any, phone_network: Callable[[], PhoneNetwork], russian_table: Session
+) -> None:
+    net = phone_network()  # the phone's own network, cut below (tests/browser/network.py)
+    page = new_page(proxy=net.proxy)
     login(page, "scorer", f"/sessions/{russian_table.pk}/score/")
     scorer = Scorer(page).open(russian_table)
     # The switcher at the foot of the page: the choice is kept in the cookie, the page comes back in Russian.
@@ -139,7 +133,8 @@ def test_a_deal_is_recorded_on_the_scorer_in_russian(new_page: Any, russian_tabl
     expect(page.locator("#deal-belle")).to_have_text("старшая ♠")
     expect(page.locator("#undo")).to_have_text("Отменить сдачу 1")
     kept_in_russian(page, russian_table, "Записать сдачу %(n)s")
-    network(page.context, up=False)
+    page.context.set_offline(True)
+    net.cut()
     page.reload()
     expect(page.locator("#scorer")).to_have_attribute("data-state", "ready")
     expect(page.locator("html")).to_have_attribute("lang", "ru")
@@ -157,11 +152,13 @@ def test_a_deal_is_recorded_on_the_scorer_in_russian(new_page: Any, russian_tabl
     expect(page.locator("#balances-note")).to_have_text("После сдачи 1: 1 сдача, ждущая отправки, ещё не учтена.")
     screenshot(page, "scorer-russian-offline")
     assert latin_words(page.locator("#scorer").inner_text()) == []
-    network(page.context, up=True)
+    net.restore()
+    page.context.set_offline(False)
     expect(page.locator("#scorer")).to_have_attribute("data-waiting", "0", timeout=20_000)
     expect(page.locator("#confirmation")).to_contain_text("Сдача 2 записана.")
     expect(page.locator("#scorer")).to_have_attribute("data-hands", "2")
     assert [h.raw for h in Hand.objects.filter(session=russian_table).order_by("number")] == [DEAL_1, DEAL_2]
+    assert len(net.posted(f"/api/v1/sessions/{russian_table.pk}/hands/")) == 2  # each deal sent once
     balances = settle({**russian_sheet(russian_table), "hands": [DEAL_1, DEAL_2]})["balances"]
     assert scorer.balances() == balances
 
