@@ -83,8 +83,8 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
-        page.errors = []  # type: ignore[attr-defined]
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))  # type: ignore[attr-defined]
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
         return page
 
     yield make

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import APIResponse, expect
 
 from ledger import selectors, services
 from ledger.engine import settle
@@ -20,7 +20,7 @@ pytestmark = BROWSER
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 # Three American deals (decimal tables, ante 5): a made seven, a failed six, misère partout.
-THREE = [
+THREE: list[dict[str, Any]] = [
     {"bid": "seven", "bidder": 2, "trump": "hearts", "tricks": [2, 1, 8, 2]},
     {"bid": "six", "bidder": 1, "trump": "clubs", "tricks": [3, 5, 3, 2]},
     {"bid": "pass", "tricks": [4, 4, 3, 2]},
@@ -187,7 +187,7 @@ def test_a_lost_answer_is_retried_and_recorded_once(new_page: Any, scorer: Any, 
     page = new_page()
     login(page, "scorer", f"/sessions/{table.pk}/score/")
     scorer_page = Scorer(page).open(table)
-    lost = []
+    lost: list[APIResponse] = []
 
     def lose_first_answer(route: Any) -> None:
         if route.request.method == "POST" and not lost:
