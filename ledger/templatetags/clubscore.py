@@ -160,14 +160,22 @@ def choice_word(value: Any) -> str:
     return catalog.value_text(value)
 
 
+# The words after which a rules text names a house rule by its code ("house rule honours").
+HOUSE_RULE_WORDS = ("house rule", "règle maison", "домашнее правило", "домашним правилом", "домашнего правила")
+
+
 @register.filter
 def codes(text: Any, variant: str) -> str:
-    """A rule's text with the variant's option names, choice values and parts (which it quotes as they
-    are typed in a sheet: `grand_column`, `decimal`, `base`) set as code, not as words of the sentence."""
-    names = catalog.option_codes(variant)
+    """A rule's text with what it quotes as typed in a sheet set as code, not as words of the sentence:
+    option names with an underscore (`grand_column`), choice values (`decimal`) and parts (`base`)
+    anywhere, a one-word option name (`honours`) after "house rule" (it is also a word: "neuf")."""
     escaped = str(conditional_escape(text or ""))
-    if not names:
-        return mark_safe(escaped)  # escaped above
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    pattern = re.compile(r"(?<![\w.])(" + alternatives + r")(?!\w)")
-    return mark_safe(pattern.sub(r"<code>\1</code>", escaped))  # escaped above; the codes are \w only
+    anywhere, after_rule = catalog.option_codes(variant)
+    if anywhere:
+        alternatives = "|".join(re.escape(n) for n in sorted(anywhere, key=len, reverse=True))
+        escaped = re.sub(r"(?<![\w.>])(" + alternatives + r")(?!\w)", r"<code>\1</code>", escaped)
+    if after_rule:
+        alternatives = "|".join(re.escape(n) for n in sorted(after_rule, key=len, reverse=True))
+        lead = "|".join(re.escape(w) for w in HOUSE_RULE_WORDS)
+        escaped = re.sub(r"((?:" + lead + r") )(" + alternatives + r")(?!\w)", r"\1<code>\2</code>", escaped)
+    return mark_safe(escaped)  # escaped above; what is added is <code> around \w characters

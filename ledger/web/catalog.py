@@ -134,16 +134,18 @@ def house_rules(name: str) -> list[HouseRule]:
     return [_house_rule(option) for option in get_variant(name).declaration.options]
 
 
-def option_codes(name: str) -> set[str]:
-    """What a variant's rules texts quote as typed in a sheet: its options' names, choice values and parts."""
+def option_codes(name: str) -> tuple[set[str], set[str]]:
+    """What a variant's rules texts quote as typed in a sheet: (codes that are never words: option
+    names with an underscore, choice values, parts; one-word option names, which may also be words)."""
+    anywhere: set[str] = set()
+    one_word: set[str] = set()
     if name not in variant_names():
-        return set()
-    out: set[str] = set()
+        return anywhere, one_word
     for option in get_variant(name).declaration.options:
-        out.add(option.name)
-        out.update(c for c in option.choices if isinstance(c, str))
-        out.update(option.parts)
-    return out
+        (anywhere if "_" in option.name else one_word).add(option.name)
+        anywhere.update(c for c in option.choices if isinstance(c, str))
+        anywhere.update(option.parts)
+    return anywhere, one_word
 
 
 # --- the deal order ----------------------------------------------------------------------------------

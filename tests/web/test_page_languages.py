@@ -30,7 +30,8 @@ from ledger import followup, services
 from ledger.engine.variants import variant_names
 from ledger.models import Club, Player, Role, Session
 from ledger.money import services as money_writes
-from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, fresh, open_session, record_all
+from ledger.templatetags.clubscore import codes
+from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, example_sheet, fresh, open_session, record_all
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +44,8 @@ SAME_IN_EVERY_LANGUAGE = {
     "csv": "a file format's name (Deals (CSV))",
     "javascript": "a programming language's name (the scorer's noscript notice)",
     "usd": "an ISO 4217 currency code, the stake's and the books' currency",
-    "eur": "an ISO 4217 currency code, the stake's placeholder",
+    "eur": "an ISO 4217 currency code, the stake's placeholder and an imported evening's currency",
+    "rub": "an ISO 4217 currency code, an imported Russian evening's currency",
     "fontainebleau": "a place: Boston de Fontainebleau, the variant's name in every language",
     "complete": "the title of Foster's book, The Complete Hoyle, cited as the rules' source",
     "hoyle": "the title of Foster's book, The Complete Hoyle, cited as the rules' source",
@@ -88,6 +90,8 @@ SAME_IN_FRENCH = {
     "bar": "le bar, the same word (cash at the bar)",
     "dates": "les dates, the same word",
     "misères": "les misères, the books' word in French (glossary)",
+    "oct": "oct., the French abbreviation of octobre, spelt as the English Oct",
+    "nov": "nov., the French abbreviation of novembre, spelt as the English Nov",
 }
 SAME_IN_RUSSIAN = {
     "boston": "«Boston», «Boston de Fontainebleau»: Foster's chapters, quoted as the sources",
@@ -286,6 +290,49 @@ def test_a_refused_new_session_form_has_no_english_left(scene: Scene, language: 
     assert not left, f"English left on the refused form in {language}: {left}"
 
 
+# Evenings of every variant, from the spec's example sheets: closed with their house rules, and open
+# (their close taken off) where the deals show the variant's rarer words (slams, revokes).
+CLOSED_EVENINGS = (
+    "american-evening-house-rules",
+    "fontainebleau-evening-house-rules",
+    "french-partie-house-rules",
+    "russian-partie-house-rules",
+)
+OPEN_EVENINGS = ("french-slams", "russian-revokes")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_variant_s_evenings_have_no_english_left(scene: Scene, language: str) -> None:
+    owner = get_user_model().objects.get(username="zoya")
+    sessions = []
+    for name in CLOSED_EVENINGS + OPEN_EVENINGS:
+        sheet = example_sheet(name)
+        if name in OPEN_EVENINGS:
+            sheet.pop("close")
+        scene.names.update(sheet["players"])
+        session = services.session_import(
+            actor=owner, club_id=scene.club.pk, sheet=sheet, closed_at="2026-11-20" if "close" in sheet else None
+        )
+        followup.followup_run(session_id=session.pk)
+        sessions.append((name, session.pk))
+    addresses = [("club with every variant", reverse("web:club", args=[scene.club.pk]))]
+    addresses.append(("books in three currencies", reverse("web:books", args=[scene.club.pk])))
+    for name, pk in sessions:
+        addresses += [(f"sheet of {name}", reverse("web:sheet", args=[pk]))]
+        addresses += [(f"settlement of {name}", reverse("web:settlement", args=[pk]))]
+        if name in OPEN_EVENINGS:
+            addresses += [(f"scorer of {name}", reverse("web:score", args=[pk]))]
+    for player in Player.objects.filter(club=scene.club, name__in=["Adèle", "Анна"]):
+        addresses += [(f"player {player.name}", reverse("web:player", args=[player.pk]))]
+        addresses += [(f"statement of {player.name}", reverse("web:statement", args=[player.pk]))]
+    left: dict[str, set[str]] = {}
+    for what, address in addresses:
+        english = render(address, "en", "zoya", 200)
+        if found := english_left(english, render(address, language, "zoya", 200), language, scene.names):
+            left[what] = found
+    assert not left, f"English left on the {language} pages: {left}"
+
+
 # --- the detector can fail ------------------------------------------------------------------------------
 
 FRAGMENT = Template(
@@ -364,3 +411,12 @@ def test_the_books_words_on_the_russian_and_french_pages(scene: Scene) -> None:
     assert "Donne" in fr_sheet and "Levées" in fr_sheet and "Atout" in fr_sheet
     ru_settlement, fr_settlement = render(settlement, "ru", "zoya", 200), render(settlement, "fr", "zoya", 200)
     assert "Расчёт" in ru_settlement and "Règlement" in fr_settlement
+
+
+def test_a_rules_text_sets_what_is_typed_as_code_and_leaves_the_words() -> None:
+    """`honours` after "règle maison" and `base` are what a sheet types; the bid "neuf" is a word."""
+    shown = codes("jetons pour un neuf : base pour neuf levées (règle maison honours, grand_column)", "french")
+    assert shown == "jetons pour un neuf : <code>base</code> pour neuf levées (règle maison honours, grand_column)"
+    shown = codes("Honneurs (règle maison honours) ; colonne grand_column", "fontainebleau")
+    assert shown == "Honneurs (règle maison <code>honours</code>) ; colonne <code>grand_column</code>"
+    assert codes("<b>x</b>", "french") == "&lt;b&gt;x&lt;/b&gt;"
