@@ -121,13 +121,9 @@ class Username(serializers.CharField):
         return str(value.get_username())
 
 
-class Raw(serializers.JSONField):
-    """JSON rendered as it is (an int stays an int where a FloatField would make it 5.0)."""
-
-
 @extend_schema_field({"type": "number"})
-class Number(Raw):
-    """A JSON number, rendered as it is: an integer stays an integer."""
+class Number(serializers.JSONField):
+    """A JSON number, rendered as it is: an integer stays an integer (a FloatField would make 5 5.0)."""
 
 
 # --- lists, versions -------------------------------------------------------------------------------

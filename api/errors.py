@@ -168,13 +168,13 @@ def server_error_json() -> JsonResponse:
     return JsonResponse(error_body("server_error", str(refusals.SERVER_ERROR)), status=500)
 
 
-def handler400(request: HttpRequest, exception: Exception | None = None) -> Any:
+def handler400(request: HttpRequest, exception: Exception) -> Any:
     if is_api(request):
         return JsonResponse(error_body("invalid_request", str(refusals.BAD_REQUEST)), status=400)
     return defaults.bad_request(request, exception)
 
 
-def handler403(request: HttpRequest, exception: Exception | None = None) -> Any:
+def handler403(request: HttpRequest, exception: Exception) -> Any:
     if is_api(request):
         return JsonResponse(error_body("permission_denied", str(refusals.FORBIDDEN)), status=403)
     return defaults.permission_denied(request, exception)

@@ -152,7 +152,7 @@ class HandUndoApi(APIView):
 
     OutputSerializer = SessionOut
 
-    @extend_schema(request=None, responses=OutputSerializer, parameters=[schema.IF_MATCH, schema.X_REASON])
+    @extend_schema(request=None, responses={200: OutputSerializer}, parameters=[schema.IF_MATCH, schema.X_REASON])
     def delete(self, request: Request, session_id: int, number: int) -> Response:
         version = writable(request, session_id, number)
         session = services.hand_undo(

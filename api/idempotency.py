@@ -25,7 +25,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 from rest_framework.request import Request
@@ -34,6 +34,7 @@ from rest_framework.views import APIView
 
 from ledger.models import IdempotencyRecord
 
+from .common import actor
 from .errors import IdempotencyConflict, IdempotencyKeyRequired, exception_handler
 
 logger = logging.getLogger(__name__)
@@ -83,8 +84,8 @@ def idempotent(
     request: Request, view: APIView, key: uuid.UUID, handler: Handler, takeover_seconds: float | None = None
 ) -> Response:
     outcome = idempotency_begin(
-        user=request.user,
-        method=request.method,
+        user=actor(request),
+        method=str(request.method),
         path=request.path,
         key=key,
         body_hash=body_hash(request),
@@ -99,11 +100,11 @@ def idempotent(
     try:
         response, stored = handler(claim)
     except Exception as exc:
-        response = exception_handler(exc, view.get_exception_handler_context())
-        if response is None:
+        refusal = exception_handler(exc, view.get_exception_handler_context())
+        if refusal is None:
             idempotency_release(claim=claim)
             raise
-        stored = False
+        response, stored = refusal, False
     if not stored:
         etag: Any = response.headers.get("ETag", "")
         try:
@@ -138,7 +139,7 @@ def _autocommit(statement: Callable[[], Any]) -> Any:
 
 def idempotency_begin(
     *,
-    user: AbstractBaseUser,
+    user: User,
     method: str,
     path: str,
     key: uuid.UUID,

@@ -280,7 +280,7 @@ class CarriedPoolOut(serializers.Serializer):
         return get_variant(session.variant).multi_pool
 
     def get_counters(self, session: Session) -> int:
-        return sum(session.closing["carried"])
+        return sum((session.closing or {}).get("carried", []))
 
 
 # --- views -----------------------------------------------------------------------------------------
@@ -425,7 +425,7 @@ class StatementApi(JsonOrCsvView):
         statement = {
             "player": player,
             "balances": [{"currency": c, "balance": b} for c, b in balances.items()],
-            "count": paginator.page.paginator.count,
+            "count": paginator.count(),
             "next": paginator.get_next_link(),
             "previous": paginator.get_previous_link(),
             "results": page,

@@ -25,6 +25,10 @@ class Pagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
 
+    def count(self) -> int:
+        """How many items the list has in all (after `paginate_queryset`)."""
+        return self.page.paginator.count if self.page is not None else 0
+
     def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> Any:
         _positive(request, "page")
         _positive(request, "page_size")

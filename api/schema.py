@@ -139,7 +139,9 @@ class Sheet(serializers.Serializer):
     first_dealer = serializers.IntegerField(min_value=0, max_value=3)
     pools = serializers.ListField(child=serializers.IntegerField(), required=False)
     stake = serializers.DictField(required=False)
-    hands = HandIn(many=True, max_length=500, help_text="at most MAX_SESSION_HANDS (500) through the API")
+    hands: serializers.ListSerializer[Any] = serializers.ListSerializer(
+        child=HandIn(), max_length=500, help_text="at most MAX_SESSION_HANDS (500) through the API"
+    )
     close = serializers.DictField(required=False)
 
 

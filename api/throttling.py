@@ -53,16 +53,23 @@ class CountingThrottle(throttling.SimpleRateThrottle):
     cache_format = "throttle_%(scope)s_%(ident)s"
 
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        return None if rate is None else str(rate)  # "100/min" (the stubs type the rates as numbers)
+
+    def window(self) -> tuple[int, int] | None:
+        """This scope's limit as (requests, seconds), or None when the scope has no rate."""
+        requests, seconds = self.parse_rate(self.rate)
+        return None if requests is None or seconds is None else (requests, seconds)
 
     def allow_request(self, request: Any, view: Any) -> bool:
-        if self.rate is None:
+        window = self.window()
+        if window is None:
             return True
         key = self.get_cache_key(request, view)
         if key is None:
             return True
         try:
-            self._wait = window_hit(key, self.num_requests, self.duration)
+            self._wait = window_hit(key, *window)
         except CACHE_DOWN:
             logger.warning("the throttle's cache is unreachable: request let through", exc_info=True)
             return True
@@ -109,10 +116,11 @@ class LoginUsernameThrottle(CountingThrottle):
 
     def attempt(self, username: str) -> None:
         """Take a slot for this attempt, or raise 429 when the username's window is full."""
-        if self.rate is None:
+        window = self.window()
+        if window is None:
             return
         try:
-            wait = window_hit(self.key_for(username), self.num_requests, self.duration)
+            wait = window_hit(self.key_for(username), *window)
         except CACHE_DOWN:
             logger.warning("the login throttle's cache is unreachable: attempt let through", exc_info=True)
             return

@@ -23,38 +23,52 @@ from .throttling import AnonThrottle
 FIELD_MODES = ["required", "optional", "forbidden"]
 HAND_FIELDS_HELP = "every hand field -> required, optional or forbidden"
 
+# `label`, `fields` and `source` are attributes of a DRF field or serializer: the shapes that have
+# fields of those names are built with type().
 
-class OptionOut(serializers.Serializer):
-    name = serializers.CharField()
-    type = serializers.ChoiceField(choices=["choice", "integer", "boolean", "object"])
-    default = serializers.JSONField(help_text="the value the engine uses when the sheet leaves the option out")
-    label = serializers.CharField()
-    help = serializers.CharField()
-    choices = serializers.ListField(child=serializers.JSONField(), required=False)
-    minimum = serializers.IntegerField(required=False)
-    nullable = serializers.BooleanField(required=False, help_text="null (or leaving it out) is allowed")
-    shape = serializers.DictField(required=False, help_text="an object-valued option: its keys and their bounds")
+OptionOut = type(
+    "OptionOut",
+    (serializers.Serializer,),
+    {
+        "name": serializers.CharField(),
+        "type": serializers.ChoiceField(choices=["choice", "integer", "boolean", "object"]),
+        "default": serializers.JSONField(help_text="the value the engine uses when the sheet leaves the option out"),
+        "label": serializers.CharField(),
+        "help": serializers.CharField(),
+        "choices": serializers.ListField(child=serializers.JSONField(), required=False),
+        "minimum": serializers.IntegerField(required=False),
+        "nullable": serializers.BooleanField(required=False, help_text="null (or leaving it out) is allowed"),
+        "shape": serializers.DictField(required=False, help_text="an object-valued option: its keys and their bounds"),
+    },
+)
 
-
-class BidOut(serializers.Serializer):
-    code = serializers.CharField()
-    label = serializers.CharField()
-    kind = serializers.ChoiceField(
-        choices=["tricks", "exact", "pass", "last_trick"],
-        help_text="tricks: made at `tricks` or more (`pair_tricks` with a partner); exact: made at exactly `tricks`",
-    )
-    fields = serializers.DictField(child=serializers.ChoiceField(choices=FIELD_MODES), help_text=HAND_FIELDS_HELP)
-    trumps = serializers.ListField(child=serializers.CharField(), required=False)
-    trumps_rule = serializers.CharField(
-        required=False, help_text="belle_or_petite: the suit turned on deal 1, or this deal's turned suit"
-    )
-    tricks = serializers.IntegerField(required=False)
-    pair_tricks = serializers.IntegerField(required=False)
-    discard = serializers.BooleanField(required=False, help_text="one card is discarded: at most 12 tricks")
-    needs_option = serializers.CharField(required=False, help_text="the house rule without which it cannot be played")
-    field_options = serializers.DictField(
-        child=serializers.CharField(), required=False, help_text="field -> the boolean house rule it needs"
-    )
+BidOut = type(
+    "BidOut",
+    (serializers.Serializer,),
+    {
+        "code": serializers.CharField(),
+        "label": serializers.CharField(),
+        "kind": serializers.ChoiceField(
+            choices=["tricks", "exact", "pass", "last_trick"],
+            help_text="tricks: made at `tricks` or more (`pair_tricks` with a partner);"
+            " exact: made at exactly `tricks`",
+        ),
+        "fields": serializers.DictField(child=serializers.ChoiceField(choices=FIELD_MODES), help_text=HAND_FIELDS_HELP),
+        "trumps": serializers.ListField(child=serializers.CharField(), required=False),
+        "trumps_rule": serializers.CharField(
+            required=False, help_text="belle_or_petite: the suit turned on deal 1, or this deal's turned suit"
+        ),
+        "tricks": serializers.IntegerField(required=False),
+        "pair_tricks": serializers.IntegerField(required=False),
+        "discard": serializers.BooleanField(required=False, help_text="one card is discarded: at most 12 tricks"),
+        "needs_option": serializers.CharField(
+            required=False, help_text="the house rule without which it cannot be played"
+        ),
+        "field_options": serializers.DictField(
+            child=serializers.CharField(), required=False, help_text="field -> the boolean house rule it needs"
+        ),
+    },
+)
 
 
 class DealsOut(serializers.Serializer):
@@ -79,17 +93,22 @@ class TableOut(serializers.Serializer):
     notes = serializers.ListField(child=serializers.DictField(), help_text="{row, column, note}: corrected cells")
 
 
-class VariantOut(serializers.Serializer):
-    name = serializers.CharField()
-    title = serializers.CharField()
-    source = serializers.CharField()
-    options = OptionOut(many=True)
-    bids = BidOut(many=True, help_text="in rank order; fields under the default options")
-    deals = DealsOut()
-    tables = TableOut(many=True)
-    pools = serializers.ChoiceField(choices=["one", "many"])
-    pool_label = serializers.CharField()
-    field_labels = serializers.DictField(child=serializers.CharField())
+VariantOut = type(
+    "VariantOut",
+    (serializers.Serializer,),
+    {
+        "name": serializers.CharField(),
+        "title": serializers.CharField(),
+        "source": serializers.CharField(),
+        "options": OptionOut(many=True),
+        "bids": BidOut(many=True, help_text="in rank order; fields under the default options"),
+        "deals": DealsOut(),
+        "tables": TableOut(many=True),
+        "pools": serializers.ChoiceField(choices=["one", "many"]),
+        "pool_label": serializers.CharField(),
+        "field_labels": serializers.DictField(child=serializers.CharField()),
+    },
+)
 
 
 class PublicApi(APIView):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -54,7 +55,7 @@ def test_two_devices_racing_for_the_same_deal_exactly_one_wins(
 ) -> None:
     phones = [api_for(admin, "phone-a"), api_for(scorer, "phone-b")]
     hands = [dict(AMERICAN_HANDS[0], number=1), dict(AMERICAN_HANDS[1], number=1)]
-    responses = race([lambda p=p, h=h: p.record(session.pk, h) for p, h in zip(phones, hands, strict=True)])
+    responses = race([partial(p.record, session.pk, h) for p, h in zip(phones, hands, strict=True)])
     statuses = sorted(r.status_code for r in responses)
     assert statuses == [201, 409], [r.json() for r in responses]
     loser = next(r for r in responses if r.status_code == 409).json()["error"]
@@ -68,7 +69,7 @@ def test_two_devices_racing_for_the_same_deal_exactly_one_wins(
 def test_the_same_key_twice_at_once_records_one_hand(api_for: Any, admin: Any, session: Any, attempt: int) -> None:
     key = str(uuid.uuid4())
     phones = [api_for(admin, "phone-a"), api_for(admin, "phone-b")]
-    responses = race([lambda p=p: p.record(session.pk, AMERICAN_HANDS[0], key) for p in phones])
+    responses = race([partial(p.record, session.pk, AMERICAN_HANDS[0], key) for p in phones])
     statuses = sorted(r.status_code for r in responses)
     assert statuses in ([201, 201], [201, 409]), [r.json() for r in responses]
     if statuses == [201, 201]:

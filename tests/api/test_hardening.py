@@ -53,7 +53,7 @@ def low_login_rates(settings: Any) -> None:
 # --- 1. password guessing, client addresses --------------------------------------------------------
 
 
-def _login(client: Api, username: str, password: str, **meta: str) -> Any:
+def _login(client: Api, username: str, password: str, **meta: Any) -> Any:
     body = json.dumps({"username": username, "password": password, "device": "d"})
     return client.post("/api/v1/auth/token/", body, content_type="application/json", **meta)
 

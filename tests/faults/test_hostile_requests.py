@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import Model
 
 from ledger.models import (
     Club,
@@ -38,7 +39,7 @@ from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, fresh, record_all
 
 pytestmark = pytest.mark.django_db
 
-MODELS = [Club, Membership, Player, Session, Seat, Hand, HandRevision, DeviceToken, get_user_model()]
+MODELS: list[type[Model]] = [Club, Membership, Player, Session, Seat, Hand, HandRevision, DeviceToken, get_user_model()]
 
 
 class Target:
@@ -128,7 +129,11 @@ def refusal_problem(response: Any) -> str | None:
     return None
 
 
-def check_refused(world: dict[str, Any], cases: list[tuple[Target, str, bytes, dict[str, str]]]) -> None:
+# A case: the write, what was spoiled, the body sent, the request's options (content type, headers).
+Case = tuple[Target, str, bytes, dict[str, str]]
+
+
+def check_refused(world: dict[str, Any], cases: list[Case]) -> None:
     """Send every case; collect each that is not refused with a 4xx, or that changed a table."""
     problems = []
     for target, what, body, options in cases:
@@ -176,19 +181,19 @@ NOT_JSON: dict[str, bytes] = {
 
 
 def test_bodies_that_are_not_json_are_refused(world: dict[str, Any]) -> None:
-    cases = [(t, what, body, {}) for t in world["targets"] for what, body in NOT_JSON.items()]
+    cases: list[Case] = [(t, what, body, {}) for t in world["targets"] for what, body in NOT_JSON.items()]
     check_refused(world, cases)
 
 
 def test_json_that_is_not_an_object_is_refused(world: dict[str, Any]) -> None:
     values = [b"null", b"true", b"0", b"-1", b'"x"', b"[]", b"[{}]", b"1e400", b'""']
-    cases = [(t, f"top level {v.decode()}", v, {}) for t in world["targets"] for v in values]
+    cases: list[Case] = [(t, f"top level {v.decode()}", v, {}) for t in world["targets"] for v in values]
     check_refused(world, cases)
 
 
 def test_wrong_content_types_are_refused(world: dict[str, Any]) -> None:
     types = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml"]
-    cases = [
+    cases: list[Case] = [
         (t, f"as {ct}", json.dumps(t.body).encode(), {"content_type": ct})
         for t in world["targets"]
         if t.name != "settle"  # settle reads the body as JSON whatever its type (`api.md`: stateless)
@@ -201,7 +206,7 @@ def test_wrong_content_types_are_refused(world: dict[str, Any]) -> None:
 
 
 def test_deep_nesting_is_refused_at_every_depth(world: dict[str, Any]) -> None:
-    cases = []
+    cases: list[Case] = []
     for target in world["targets"]:
         for depth in (100, 990, 2_000, 100_000):  # Python's recursion limit is 1,000
             cases.append((target, f"a body nested {depth} deep", nested(depth), {}))
@@ -214,7 +219,7 @@ def test_deep_nesting_is_refused_at_every_depth(world: dict[str, Any]) -> None:
 
 def test_huge_arrays_and_bodies_are_refused(world: dict[str, Any]) -> None:
     items = b"[" + b",".join([b"0"] * 200_000) + b"]"
-    cases = []
+    cases: list[Case] = []
     for target in world["targets"]:
         cases.append((target, "200,000 items at the top", items, {}))
         cases.append((target, "3 MB (over Django's 2.5 MB upload limit)", b'{"x": "' + b"a" * 3_000_000 + b'"}', {}))
@@ -247,7 +252,7 @@ def wrong_values(field: str, valid: Any) -> list[Any]:
 
 
 def test_every_wrong_type_in_every_field_is_refused(world: dict[str, Any]) -> None:
-    cases = []
+    cases: list[Case] = []
     for target in world["targets"]:
         if target.name in ("settle", "import a session"):
             continue  # a sheet's wrong types are the engine's (tests/engine, test_robustness)
@@ -259,7 +264,7 @@ def test_every_wrong_type_in_every_field_is_refused(world: dict[str, Any]) -> No
 
 
 def test_every_wrong_type_in_a_sheet_is_refused(world: dict[str, Any]) -> None:
-    cases = []
+    cases: list[Case] = []
     for target in world["targets"]:
         if target.name not in ("settle", "import a session"):
             continue
@@ -284,7 +289,7 @@ UNSTORABLE = {
 
 
 def test_nul_and_lone_surrogates_are_refused_in_values_and_keys(world: dict[str, Any]) -> None:
-    cases = []
+    cases: list[Case] = []
     for target in world["targets"]:
         for what, escaped in UNSTORABLE.items():
             for field in target.body:

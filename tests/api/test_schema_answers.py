@@ -1,0 +1,173 @@
+"""Every operation of `/api/schema/` answers, on a real request, a body its schema documents.
+
+schemathesis (test_schemathesis.py) checks the answers to the requests it generates, mostly refusals;
+here each operation gets one request that succeeds, and its body is validated against the schema's
+response for that status and media type, strictly: an object the schema describes field by field
+may carry no field it does not name, so an answer and its documentation cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import uuid
+from typing import Any
+
+import jsonschema
+import pytest
+
+from ledger.models import Role
+from tests.ledger_fixtures import example_sheet, member
+
+pytestmark = pytest.mark.django_db
+METHODS = {"get", "post", "put", "patch", "delete"}
+
+
+def strict(node: Any) -> Any:
+    """OpenAPI 3.0's schema as JSON Schema: `nullable` as a null alternative, and no undocumented field
+    in an object whose fields are listed."""
+    if isinstance(node, list):
+        return [strict(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: strict(value) for key, value in node.items() if key != "properties"}
+    if "properties" in node:  # field names, not keywords (a field may be called `nullable`)
+        out["properties"] = {name: strict(value) for name, value in node["properties"].items()}
+    if "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    if out.pop("nullable", False):
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+class Answers:
+    """Requests by the schema's path templates; every 2xx body validated against its operation's schema."""
+
+    def __init__(self, client: Any, schema: dict[str, Any]) -> None:
+        self.client = client
+        self.schema = schema
+        self.components = {"schemas": {name: strict(s) for name, s in schema["components"]["schemas"].items()}}
+        self.seen: set[tuple[str, str]] = set()
+
+    def __call__(self, method: str, template: str, body: Any = None, status: int = 200, **kwargs: Any) -> Any:
+        headers = kwargs.pop("headers", {})
+        accept = headers.get("Accept", "application/json")
+        response = getattr(self.client, method.lower())(
+            template.format(**kwargs), body, format="json", headers=headers or None
+        )
+        assert response.status_code == status, (method, template, response.status_code, response.content[:300])
+        template = template.split("?")[0]
+        operation = self.schema["paths"][template][method.lower()]
+        documented = operation["responses"][str(status)]
+        if status == 204:
+            assert "content" not in documented and not response.content
+        else:
+            media = response["Content-Type"].split(";")[0]
+            assert media == accept, (template, media)
+            schema = documented["content"][media]["schema"]
+            data = response.json() if media == "application/json" else response.content.decode()
+            validator = jsonschema.Draft7Validator({**strict(schema), "components": self.components})
+            errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+            assert not errors, (method, template, [(list(e.absolute_path), e.message) for e in errors[:5]])
+        self.seen.add((method.lower(), template))
+        return response
+
+
+def test_every_operation_answers_what_its_schema_documents(
+    api_for: Any, admin: Any, club: Any, players: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    anon = api_for()
+    schema = anon.get("/api/schema/").json()
+    call = Answers(api_for(admin), schema)
+    public = Answers(anon, schema)
+    ids = [p.pk for p in players]
+    member(club, admin, "treasurer", Role.TREASURER)
+
+    public("POST", "/api/v1/auth/token/", {"username": "admin", "password": "bars-pass-1234", "device": "d"}, 201)
+    call("GET", "/api/v1/auth/tokens/")
+    call("GET", "/api/v1/clubs/")
+    call("POST", "/api/v1/clubs/", {"name": "Second Club"}, 201)
+    call("GET", "/api/v1/clubs/{club_id}/players/", club_id=club.pk)
+    call("POST", "/api/v1/clubs/{club_id}/players/", {"name": "Eve"}, 201, club_id=club.pk)
+    public("GET", "/api/v1/variants/")
+    for name in ("american", "french", "russian", "fontainebleau"):
+        public("GET", "/api/v1/variants/{name}/", name=name)
+
+    # A session of every variant, a few deals recorded: `next_legal` under each one's rules.
+    sheets = {
+        name: example_sheet(name)
+        for name in (
+            "american-adjustments",
+            "french-partie-house-rules",
+            "russian-partie-defaults",
+            "fontainebleau-evening-house-rules",
+            "american-last-trick-hand",
+        )
+    }
+    opened = {}
+    for name, sheet in sheets.items():
+        body = {"club": club.pk, "variant": sheet["variant"], "rules": sheet.get("rules", {}), "players": ids}
+        body.update(first_dealer=sheet["first_dealer"], stake={"currency": "USD", "per_counter": "0.01"})
+        sid = call("POST", "/api/v1/sessions/", body, 201).json()["id"]
+        for hand in sheet["hands"][:3]:
+            key = {"Idempotency-Key": str(uuid.uuid4())}
+            call("POST", "/api/v1/sessions/{session_id}/hands/", hand, 201, headers=key, session_id=sid)
+        call("GET", "/api/v1/sessions/{session_id}/", session_id=sid)
+        opened[name] = sid
+    sid = opened["american-adjustments"]
+    version = call("GET", "/api/v1/sessions/{session_id}/", session_id=sid).json()["version"]
+    amended = copy.deepcopy(sheets["american-adjustments"]["hands"][1])
+    at = {"If-Match": f'"{version}"', "X-Reason": "typo"}
+    call("PUT", "/api/v1/sessions/{session_id}/hands/{number}/", amended, headers=at, session_id=sid, number=2)
+    call("GET", "/api/v1/sessions/{session_id}/hands/", session_id=sid)
+    call("GET", "/api/v1/sessions/{session_id}/hands/{number}/", session_id=sid, number=2)
+    call("GET", "/api/v1/sessions/{session_id}/hands/{number}/history/", session_id=sid, number=2)
+    at = {"If-Match": f'"{version + 1}"'}
+    call("DELETE", "/api/v1/sessions/{session_id}/hands/{number}/", headers=at, session_id=sid, number=3)
+    call("GET", "/api/v1/sessions/{session_id}/settlement/", session_id=sid)
+    call("GET", "/api/v1/sessions/{session_id}/sheet/", session_id=sid)
+    call("GET", "/api/v1/sessions/", status=200)
+    with django_capture_on_commit_callbacks(execute=True):  # the close's follow-up: money and statistics
+        at = {"If-Match": f'"{version + 2}"'}
+        call("POST", "/api/v1/sessions/{session_id}/close/", {"pools": "carry"}, headers=at, session_id=sid)
+        for name in ("american-evening-defaults", "fontainebleau-stake-yen"):
+            call("POST", "/api/v1/sessions/import/", {"club": club.pk, "sheet": example_sheet(name)}, 201)
+    call("GET", "/api/v1/clubs/{club_id}/carried-pools/", club_id=club.pk)
+    plan = call("GET", "/api/v1/clubs/{club_id}/settle-up/", club_id=club.pk).json()
+    currency, transfer = next(
+        (plan["currency"], t) for plan in plan["currencies"] for t in plan["transfers"] if t["from"] != "pool"
+    )
+    payment = {"from": transfer["from"], "to": transfer["to"], "currency": currency, "cents": 1, "status": "paid"}
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    call("POST", "/api/v1/clubs/{club_id}/payments/", payment, 201, headers=key, club_id=club.pk)
+    call("GET", "/api/v1/clubs/{club_id}/payments/", club_id=club.pk)
+    payer = transfer["from"]
+    csv = {"Accept": "text/csv"}
+    for template in ("/api/v1/players/{player_id}/statement/", "/api/v1/players/{player_id}/stats/"):
+        call("GET", template, player_id=payer)
+        call("GET", template, headers=csv, player_id=payer)
+    call("GET", "/api/v1/players/{player_id}/ratings/", player_id=payer)
+    for by in ("rating", "success"):
+        call("GET", "/api/v1/clubs/{club_id}/leaderboard/?by=" + by, club_id=club.pk)
+    version = call("GET", "/api/v1/sessions/{session_id}/", session_id=sid).json()["version"]
+    call("POST", "/api/v1/sessions/{session_id}/reopen/", headers={"If-Match": f'"{version}"'}, session_id=sid)
+    public("POST", "/api/v1/settle/", json.loads(json.dumps(example_sheet("french-slams"))))
+
+    other = api_for(admin, device="second")
+    token = other.get("/api/v1/auth/tokens/").json()["results"][0]["id"]
+    Answers(other, schema)("DELETE", "/api/v1/auth/tokens/{token_id}/", status=204, token_id=token)
+    call("DELETE", "/api/v1/auth/token/", status=204)
+
+    seen = call.seen | public.seen | {("delete", "/api/v1/auth/tokens/{token_id}/")}
+    documented = {(m, path) for path, ops in schema["paths"].items() for m in ops if m in METHODS}
+    documented -= {(m, p) for m, p in documented if not p.startswith("/api/v1/")}
+    assert documented - seen == set()
+
+
+def test_an_undocumented_field_is_caught() -> None:
+    """The check above can fail: a field the schema does not name, or a null it does not allow."""
+    schema = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string", "nullable": True}}}
+    validator = jsonschema.Draft7Validator(strict(schema))
+    assert validator.is_valid({"id": 1, "name": None})
+    assert not validator.is_valid({"id": 1, "name": None, "extra": 2})
+    assert not validator.is_valid({"id": None})
