@@ -53,10 +53,17 @@ def bids_allowed(name: str, rules: dict[str, Any], number: int) -> list[str]:
     return [bid["code"] for bid in variant.legal_bids(number, variant.parse_options(rules), None)]
 
 
-def deal_bids(name: str, rules: dict[str, Any], deals: list[dict[str, Any]]) -> None:
-    """Add to each deal of the deal table the bids allowed on it (the scorer numbers deals offline too)."""
+def deal_bids(name: str, rules: dict[str, Any], deals: list[dict[str, Any]], first: dict[str, Any] | None) -> None:
+    """Add to each deal of the deal table the bids allowed on it, and `legal`: what the session API's
+    `next_legal` says for a deal (each bid's fields and trumps, from the declaration), as it would say it
+    when that deal comes. The scorer reads `next_legal` for the next deal; this table serves the deals
+    it numbers itself (waiting offline) and the deals it amends. `first`: deal 1 as recorded, if it is."""
+    variant = get_variant(name)
+    options = variant.parse_options(rules)
+    state = variant.recall(first)
     for deal in deals:
-        deal["bids"] = bids_allowed(name, rules, deal["number"])
+        deal["legal"] = variant.legal_bids(deal["number"], options, state)
+        deal["bids"] = [bid["code"] for bid in deal["legal"]]
 
 
 def scorer_legal(name: str, rules: dict[str, Any]) -> dict[str, Any]:

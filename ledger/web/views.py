@@ -303,7 +303,8 @@ def score(request: AuthedRequest, session_id: int) -> HttpResponse:
     found = selectors.session_get(user=request.user, session_id=session_id)
     context = _session_context(request, found)
     deals = catalog.deal_table(found.variant, found.rules, found.first_dealer, found.hands_count + DEAL_LOOKAHEAD)
-    legal.deal_bids(found.variant, found.rules, deals)
+    first = selectors.session_first_hand(session=found) if found.hands_count else None
+    legal.deal_bids(found.variant, found.rules, deals, first)
     config = {
         "session": found.pk,
         "club": found.club_id,

@@ -181,15 +181,34 @@
     return nextDeal();
   }
 
-  /* The bids the session's rules allow on the form's deal, in rank order (from the server's deal table). */
-  function bidsNow() {
+  /* What the session's rules allow on the form's deal, as the server declares it (each bid with its
+   * fields and trumps, in rank order): the session's `next_legal` when the form is for that deal (read
+   * again with the session after every recorded deal); for a deal numbered on this phone (waiting
+   * offline) or amended, the server's deal table, which has the same entries for every deal. */
+  function legalBids() {
     const deal = formDeal();
+    const next = state.session && state.session.next_legal;
+    if (deal && next && next.number === deal.number) return next.bids;
     const info = deal && dealInfo(deal.number);
-    return (info && info.bids) || V.bids.map(function (b) { return b.code; });
+    return (info && info.legal) || [];
   }
 
+  function bidsNow() {
+    return legalBids().map(function (b) { return b.code; });
+  }
+
+  /* A bid's legal entry on the form's deal: its fields (the forbidden ones left out), its trumps, and how
+   * its tricks add up (the pad's total, from the page's rules). */
   function rulesOf(bid) {
-    return (bid && L.bid_rules[bid]) || null;
+    const entry = bid ? legalBids().find(function (b) { return b.code === bid; }) : null;
+    if (!entry) return null;
+    const fields = {};
+    Object.entries(entry.fields).forEach(function (kv) { if (kv[1] !== 'forbidden') fields[kv[0]] = kv[1]; });
+    let trumps = entry.trumps || null;
+    // A deal this phone numbered after a deal 1 that waits here: belle is that deal's turned suit.
+    if (entry.trumps_turned && trumps && !trumps.length && belle()) trumps = [belle()];
+    return { fields: fields, trumps: trumps, trumpsTurned: !!entry.trumps_turned, partner: 'partner' in fields,
+      tricks: L.bid_rules[bid].tricks };
   }
 
   /* The bid's field table as R/O, under the session's options. */
@@ -209,15 +228,15 @@
     return first && first.turned ? first.turned : null;
   }
 
-  /* The trumps the bid allows this deal: a simple's are belle and the turned suit (any suit while the
-   * turned card is not given yet: choosing one then says which card was turned). */
+  /* The trumps the bid allows this deal: its own, and the turned suit where the server says so (a
+   * simple); any suit while the turned card is not given yet: choosing one then says which was turned. */
   function trumpsAllowed(r) {
     if (!r || !r.trumps) return [];
-    if (r.trumps !== 'belle_or_turned') return r.trumps;
-    const b = belle();
+    if (!r.trumpsTurned) return r.trumps;
     const t = state.form.turned;
-    if (!t) return V.suits.map(function (s) { return s.code; });
-    return V.suits.map(function (s) { return s.code; }).filter(function (s) { return s === b || s === t || (!b && s === t); });
+    const suits = V.suits.map(function (s) { return s.code; });
+    if (!t) return suits;
+    return suits.filter(function (s) { return s === t || r.trumps.indexOf(s) >= 0; });
   }
 
   /* Fill what is known: belle as the trump until another is chosen; the turned card from a simple's
@@ -227,10 +246,8 @@
     const f = state.form;
     const auto = state.auto;
     const r = rulesOf(f.bid);
-    const deal = formDeal();
-    if (r && r.trumps === 'belle_or_turned' && f.trump && !auto.trump && (f.turned === null || auto.turned)) {
-      const b = belle();
-      if ((deal && deal.number === 1) || !b || f.trump !== b) { f.turned = f.trump; auto.turned = true; }
+    if (r && r.trumpsTurned && f.trump && !auto.trump && (f.turned === null || auto.turned)) {
+      if (r.trumps.indexOf(f.trump) < 0) { f.turned = f.trump; auto.turned = true; }
     }
     if (r && r.trumps) {
       const allowed = trumpsAllowed(r);

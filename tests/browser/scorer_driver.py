@@ -39,6 +39,11 @@ class Scorer:
         found = self.page.locator(f'[data-group="{group}"] button[aria-pressed="true"]')
         return found.get_attribute("data-value") if found.count() else None
 
+    def options(self, group: str) -> list[str]:
+        """The values the form offers in a row of buttons, in its order."""
+        buttons = self.page.locator(f'[data-group="{group}"] button')
+        return [str(v) for v in buttons.evaluate_all("els => els.map(e => e.dataset.value)")]
+
     def choose(self, group: str, value: Any) -> None:
         if self.pressed(group) != str(value):
             self.tap(f'[data-group="{group}"] button[data-value="{value}"]')

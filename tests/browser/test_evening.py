@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
+from api.sessions import next_legal
 from ledger.engine import settle
 from ledger.models import Club, Player
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
 from tests.browser.test_scorer import raw_hands, sheet_with
-from tests.ledger_fixtures import open_session
+from tests.ledger_fixtures import fresh, open_session
 
 pytestmark = BROWSER
 
@@ -148,6 +149,8 @@ def test_a_scripted_evening(
     thumb = Scorer(page, touch=True).open(session)
     reached = []
     for number, (row, hand, taps) in enumerate(EVENINGS[variant], 1):
+        legal = next_legal(fresh(session))  # what the session API says of this deal
+        assert thumb.options("bid") == [b["code"] for b in legal["bids"]], number
         thumb.taps = 0
         if not thumb.enter(hand):
             expected = settle(sheet_with(session, [e[1] for e in EVENINGS[variant][:number]]))["hands"][-1]
