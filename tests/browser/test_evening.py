@@ -13,7 +13,7 @@ from ledger.engine import settle
 from ledger.models import Club, Player
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
-from tests.browser.test_scorer import raw_hands, sheet_with
+from tests.browser.test_scorer import FRENCH_PAIR_HAND, NO_TRUMP_SEVEN, raw_hands, sheet_with, simple
 from tests.ledger_fixtures import fresh, open_session
 
 pytestmark = BROWSER
@@ -41,96 +41,22 @@ EVENINGS: dict[str, list[tuple[str, dict[str, Any], int]]] = {
         (SOLO, {"bid": "thirteen", "bidder": 1, "trump": "diamonds", "tricks": [0, 13, 0, 0]}, 5),
     ],
     "french": [
-        (
-            FRENCH_PAIR,
-            {
-                "bid": "simple",
-                "bidder": 1,
-                "turned": "hearts",
-                "trump": "hearts",
-                "partner": 3,
-                "jack": 0,
-                "tricks": [2, 5, 3, 3],
-            },
-            9,
-        ),
+        (FRENCH_PAIR, FRENCH_PAIR_HAND, 9),
         (FR_RU_PASS, {"bid": "pass", "turned": "spades"}, 2),
-        (
-            SOLO,
-            {
-                "bid": "simple",
-                "bidder": 2,
-                "turned": "diamonds",
-                "trump": "diamonds",
-                "jack": 2,
-                "tricks": [2, 3, 6, 2],
-            },
-            8,
-        ),
+        (SOLO, simple(2, "diamonds", "diamonds", jack=2, tricks=[2, 3, 6, 2]), 8),
         (SOLO, {"bid": "little_misere", "bidder": 0, "turned": "clubs", "tricks": [0, 0, 0, 0]}, 5),
-        (
-            FRENCH_PAIR,
-            {
-                "bid": "simple",
-                "bidder": 3,
-                "turned": "clubs",
-                "trump": "hearts",
-                "partner": 1,
-                "jack": 1,
-                "tricks": [1, 4, 2, 6],
-            },
-            9,
-        ),
-        (
-            SOLO,
-            {
-                "bid": "independence_six",
-                "bidder": 0,
-                "turned": "spades",
-                "trump": "spades",
-                "jack": 3,
-                "tricks": [7, 2, 2, 2],
-            },
-            9,
-        ),
+        (FRENCH_PAIR, simple(3, "hearts", "clubs", jack=1, tricks=[1, 4, 2, 6], partner=1), 9),
+        (SOLO, {**simple(0, "spades", "spades", jack=3, tricks=[7, 2, 2, 2]), "bid": "independence_six"}, 9),
         (FR_RU_PASS, {"bid": "pass", "turned": "hearts"}, 2),
     ],
     "russian": [
-        (
-            RUSSIAN_PAIR,
-            {
-                "bid": "simple",
-                "bidder": 0,
-                "turned": "spades",
-                "trump": "spades",
-                "partner": 2,
-                "jack": 1,
-                "tricks": [5, 2, 3, 3],
-            },
-            9,
-        ),
+        (RUSSIAN_PAIR, simple(0, "spades", "spades", jack=1, tricks=[5, 2, 3, 3], partner=2), 9),
         (FR_RU_PASS, {"bid": "pass", "turned": "hearts"}, 2),
-        (
-            SOLO,
-            {"bid": "solo", "bidder": 1, "turned": "clubs", "trump": "spades", "jack": 1, "tricks": [2, 8, 2, 1]},
-            8,
-        ),
-        (
-            RUSSIAN_PAIR,
-            {
-                "bid": "simple",
-                "bidder": 3,
-                "turned": "diamonds",
-                "trump": "diamonds",
-                "partner": 1,
-                "jack": 0,
-                "tricks": [2, 3, 2, 6],
-            },
-            9,
-        ),
+        (SOLO, {**simple(1, "spades", "clubs", jack=1, tricks=[2, 8, 2, 1]), "bid": "solo"}, 8),
+        (RUSSIAN_PAIR, simple(3, "diamonds", "diamonds", jack=0, tricks=[2, 3, 2, 6], partner=1), 9),
     ],
     "fontainebleau": [
-        (SOLO, {"bid": "seven", "bidder": 3, "trump": "none", "tricks": [2, 2, 2, 7]}, 7),
+        (SOLO, NO_TRUMP_SEVEN, 7),
         (OTHER, {"bid": "boston", "bidder": 0, "partner": 2, "trump": "clubs", "tricks": [4, 3, 3, 3]}, 8),
         (OTHER, {"bid": "pass", "tricks": [4, 3, 3, 3]}, 5),
         (SOLO, {"bid": "little_misere", "bidder": 1, "tricks": [0, 0, 0, 0]}, 4),
