@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import date as date_filter
 from django.utils.html import conditional_escape, format_html, json_script
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -179,3 +180,18 @@ def codes(text: Any, variant: str) -> str:
         lead = "|".join(re.escape(w) for w in HOUSE_RULE_WORDS)
         escaped = re.sub(r"((?:" + lead + r") )(" + alternatives + r")(?!\w)", r"\1<code>\2</code>", escaped)
     return mark_safe(escaped)  # escaped above; what is added is <code> around \w characters
+
+
+# How a page writes a day, per language (the translation is the format: `j F Y` in French, `j E Y` in
+# Russian, whose E is the month's genitive: «1 декабря 2026»).
+DAY_FORMATS = {
+    "day": pgettext_lazy("date format: a day", "j M Y"),
+    "time": pgettext_lazy("date format: a day and time", "j M Y H:i"),
+    "short": pgettext_lazy("date format: a day in a table", "j M y"),
+}
+
+
+@register.filter
+def day(value: Any, style: str = "day") -> str:
+    """A date (or a time, local) as the page's language writes it, month names included."""
+    return date_filter(value, str(DAY_FORMATS[style])) if value else ""
