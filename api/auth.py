@@ -4,6 +4,7 @@ devices listed and logged out one by one. One class per operation."""
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed, ValidationError
@@ -52,7 +53,7 @@ class LoginApi(APIView):
         per_username.attempt(data["username"])  # 429 while this username's failures fill its window
         user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None:
-            raise AuthenticationFailed("wrong username or password")
+            raise AuthenticationFailed(gettext("wrong username or password"))
         per_username.succeeded(data["username"])
         key, token = services.token_issue(user=user, device=data["device"])
         return Response(self.OutputSerializer({"token": key, "expires": token.expires_at}).data, status=201)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
@@ -19,14 +20,14 @@ class DeviceTokenAuthentication(authentication.BaseAuthentication):
         if not parts or parts[0].lower() != self.keyword.lower().encode():
             return None
         if len(parts) != 2:
-            raise exceptions.AuthenticationFailed("the header must be `Authorization: Token <key>`")
+            raise exceptions.AuthenticationFailed(gettext("the header must be `Authorization: Token <key>`"))
         try:
             key = parts[1].decode("ascii")
         except UnicodeDecodeError:
-            raise exceptions.AuthenticationFailed("invalid token") from None
+            raise exceptions.AuthenticationFailed(gettext("invalid token")) from None
         token = token_get(key=key)
         if token is None:
-            raise exceptions.AuthenticationFailed("invalid, expired or revoked token")
+            raise exceptions.AuthenticationFailed(gettext("invalid, expired or revoked token"))
         token_touch(token=token)  # `last_used` of the devices list, to the minute
         return token.user, token
 

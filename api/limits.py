@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from ledger.exceptions import InvalidRequest
 
@@ -42,7 +43,9 @@ def sheet_limits(sheet: Any) -> None:
     hands = sheet.get("hands")
     if isinstance(hands, list):
         if len(hands) > settings.MAX_SESSION_HANDS:
-            raise InvalidRequest.field("hands", f"a sheet has at most {settings.MAX_SESSION_HANDS} hands here")
+            raise InvalidRequest.field(
+                "hands", gettext("a sheet has at most %(n)s hands here") % {"n": settings.MAX_SESSION_HANDS}
+            )
         for hand in hands:
             hand_limits(hand, "hands")
     players = sheet.get("players")

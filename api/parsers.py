@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -35,7 +36,9 @@ class JSONParser(parsers.JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError("JSON parse error - the document is nested too deeply") from None
+            raise ParseError(gettext("JSON parse error - the document is nested too deeply")) from None
         if has_unstorable_text(data):
-            raise ParseError("JSON parse error - strings must not contain NUL or lone surrogates (\\u0000, \\ud800)")
+            raise ParseError(
+                gettext("JSON parse error - strings must not contain NUL or lone surrogates (\\u0000, \\ud800)")
+            )
         return data

@@ -6,6 +6,7 @@ third-party scorer offers is what the engine accepts (`api.md`, "Additions").
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -138,5 +139,5 @@ class VariantDetailApi(PublicApi):
     @extend_schema(responses=OutputSerializer, auth=[])
     def get(self, request: Request, name: str) -> Response:
         if name not in variant_names():
-            raise NotFound("no such variant")
+            raise NotFound(gettext("no such variant"))
         return Response(self.OutputSerializer(get_variant(name).declaration.as_json()).data)
