@@ -69,14 +69,11 @@ class AmericanPools:
     def copy(self) -> AmericanPools:
         return AmericanPools(tuple(self.pools), self.limit)
 
-    def _full(self, amount: int) -> bool:
-        return self.limit is not None and amount >= self.limit
-
     def feed(self, amount: int) -> None:
         """Put `amount` into the newest pool up to the limit, starting new pools as needed."""
         pools, limit = self.pools, self.limit
         while amount > 0:
-            if not pools or self._full(pools[-1]):
+            if not pools or (limit is not None and pools[-1] >= limit):
                 pools.append(0)
             room = amount if limit is None else min(amount, limit - pools[-1])
             pools[-1] += room
@@ -84,11 +81,14 @@ class AmericanPools:
 
     def take(self) -> int:
         """A made pool contract takes one pool: the oldest full one, else the oldest (0 if none)."""
-        pools = self.pools
+        pools, limit = self.pools, self.limit
         if not pools:
             return 0
-        index = next((i for i, p in enumerate(pools) if self._full(p)), 0)
-        return pools.pop(index)
+        if limit is not None:
+            for index, amount in enumerate(pools):
+                if amount >= limit:
+                    return pools.pop(index)
+        return pools.pop(0)
 
     def double(self) -> int:
         """A failure doubles the pools; returns what the bidder pays in (§1.5)."""

@@ -93,37 +93,46 @@ class Sheet:
     close: Close | None
 
 
+Move = tuple[Party, Party, int, str]  # one transfer of a settled hand: from, to, counters, reason
+
+
 class Transfer(NamedTuple):
-    """One movement of counters in a settled hand. Immutable; a NamedTuple for the same reason as
-    `Hand`: several are built for every deal of every replay."""
+    """A settled hand's transfer as a named record (`SettledHand.transfers`)."""
 
     frm: Party
     to: Party
     counters: int
     reason: str
 
-    def as_json(self) -> dict[str, Any]:
-        return {"from": self.frm, "to": self.to, "counters": self.counters, "reason": self.reason}
-
 
 class SettledHand(NamedTuple):
-    """A deal as the engine settled it: its transfers in the order of §0.9 and the state after it."""
+    """A deal as the engine settled it: its transfers in the order of §0.9 and the state after it.
+
+    `moves` holds the transfers as plain (from, to, counters, reason) tuples, which is all the replay
+    and the settlement JSON need: a `Transfer` costs about 3,300 instructions to build, a tuple 300,
+    and a hand has 5 to 7 (bench/README.md, "Instructions"). `transfers` names their fields, for
+    callers that want them.
+    """
 
     number: int
     dealer: int
     double: bool
-    transfers: tuple[Transfer, ...]
+    moves: tuple[Move, ...]
     deltas: tuple[int, int, int, int]
     pool_delta: int
     balances: tuple[int, int, int, int]
     pools: tuple[int, ...]
+
+    @property
+    def transfers(self) -> tuple[Transfer, ...]:
+        return tuple(map(Transfer._make, self.moves))
 
     def as_json(self) -> dict[str, Any]:
         return {
             "number": self.number,
             "dealer": self.dealer,
             "double": self.double,
-            "transfers": [t.as_json() for t in self.transfers],
+            "transfers": [{"from": frm, "to": to, "counters": n, "reason": why} for frm, to, n, why in self.moves],
             "deltas": list(self.deltas),
             "pool_delta": self.pool_delta,
             "balances": list(self.balances),

@@ -328,13 +328,11 @@ class American(Variant):
             else:
                 amount = put_in_for(options, needed, needed - taken)
         if made:
-            for adversary in adversaries:
-                deal.pay(adversary, bidder, amount, "contract")
+            deal.pay_each(adversaries, bidder, amount, "contract")
             if bid in POOL_BIDS or not hand.conceded:
                 deal.pay(POOL, bidder, pools.take(), "pool")
         else:
-            for adversary in adversaries:
-                deal.pay(bidder, adversary, amount, "contract")
+            deal.collect_from_each(adversaries, bidder, amount, "contract")
             deal.pay(bidder, POOL, pools.double(), "pool")
 
 

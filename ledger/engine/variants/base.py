@@ -7,14 +7,15 @@ conservation, closing and output are shared and never know which variant they ru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import permutations, product
 from typing import Any, ClassVar
 
 from ..errors import INVALID_HAND, OPTION_REQUIRED, EngineError
 from ..messages import ENGLISH, Message, Term, Words, text, words_or
-from ..sheet import POOL, SUIT_SYMBOLS, SUITS, Adjustment, Hand, Party, is_int, is_seat
+from ..sheet import POOL, SEATS, SUIT_SYMBOLS, SUITS, Adjustment, Hand, Party, is_int, is_seat
 from .declaration import (
     ALL_PASS,
     BELLE_OR_PETITE,
@@ -57,20 +58,28 @@ class Deal:
     hand: Hand
     options: Any
     pools: Any
-    moves: list[tuple[Party, Party, int, str]] = field(default_factory=list)
+    moves: dict[tuple[Party, Party, str], int] = field(default_factory=dict)  # (from, to, reason) -> counters
 
     def pay(self, frm: Party, to: Party, counters: int, reason: str) -> None:
-        """Record one movement (from, to, counters, reason); a payment of 0 is not a transfer (§0.1)."""
+        """Record one movement; movements with the same from, to and reason add up; a payment of 0 is
+        not a transfer (§0.1)."""
         if counters:
-            self.moves.append((frm, to, counters, reason))
+            moves = self.moves
+            moves[frm, to, reason] = moves.get((frm, to, reason), 0) + counters
 
     def pay_each(self, payers: tuple[int, ...] | list[int], to: Party, counters: int, reason: str) -> None:
-        for seat in payers:
-            self.pay(seat, to, counters, reason)
+        """Each of `payers` pays `to` the same amount."""
+        if counters:
+            moves = self.moves
+            for seat in payers:
+                moves[seat, to, reason] = moves.get((seat, to, reason), 0) + counters
 
     def collect_from_each(self, payees: tuple[int, ...] | list[int], frm: Party, counters: int, reason: str) -> None:
-        for seat in payees:
-            self.pay(frm, seat, counters, reason)
+        """`frm` pays each of `payees` the same amount."""
+        if counters:
+            moves = self.moves
+            for seat in payees:
+                moves[frm, seat, reason] = moves.get((frm, seat, reason), 0) + counters
 
     def divide_pool(self, seats: list[int] | tuple[int, ...], reason: str) -> None:
         """Equal division (G-2): each gets floor(P/k); the remainder stays in the pool."""
@@ -80,8 +89,18 @@ class Deal:
         self.pools.withdraw(share * len(seats))
 
 
+def _others(seats: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(seat for seat in SEATS if seat not in seats)
+
+
+# The other seats of each group of seats, listed once: a look-up rather than a tuple built for every
+# call takes settle() from 135,900 to 130,300 instructions a hand (American; bench/README.md).
+OTHERS = {seats: _others(seats) for size in range(5) for seats in permutations(SEATS, size)}
+
+
 def others(*seats: int) -> tuple[int, ...]:
-    return tuple(s for s in (0, 1, 2, 3) if s not in seats)
+    """The seats that are not `seats`, in seat order."""
+    return OTHERS[seats]
 
 
 def opposite(seat: int) -> int:
@@ -108,6 +127,40 @@ def pairing(payers: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
 def split_joint(amount: int) -> tuple[int, int]:
     """G-3: the caller pays ceil(A/2), the partner floor(A/2)."""
     return amount - amount // 2, amount // 2
+
+
+@dataclass(frozen=True, slots=True)
+class Domain:
+    """The values a hand field can take: those of `values` that are of `type`."""
+
+    type: type
+    values: frozenset[Any]
+
+
+TRICKS_DOMAIN = Domain(list, frozenset())  # four whole numbers of tricks 0-13: `_valid_tricks`
+
+
+@dataclass(frozen=True, slots=True)
+class BidCheck:
+    """What one bid asks of a hand under a sheet's rules: the table fields it takes, each with the values
+    it can have (any other table field is forbidden), and of those the ones it needs. `bid` None: an
+    unknown bid, whose fields are checked for their values only."""
+
+    bid: Bid | None
+    takes: Mapping[str, Domain]
+    required: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandChecks:
+    """A sheet's rules as the hand checks use them: each bid's `BidCheck`, the last deal of the game
+    (None: no limit), and the bid that only an extra deal past the game may have (None: no such deal)."""
+
+    options: Any
+    bids: Mapping[str, BidCheck]
+    unknown_bid: BidCheck
+    last_deal: int | None
+    extra_bid: Bid | None
 
 
 # --- the variant -----------------------------------------------------------------------------------
@@ -140,6 +193,19 @@ class Variant:
     @cached_property
     def trick_bids(self) -> frozenset[str]:
         return frozenset(b.code for b in self.declaration.bids if b.kind == TRICKS)
+
+    @cached_property
+    def domains(self) -> dict[str, Domain]:
+        """field -> the values it can take: seats, suits, honours 0, 3 or 4, yes or no, four trick counts."""
+        trumps = (*SUITS, "none") if self.no_trump else SUITS
+        return {
+            **dict.fromkeys(SEAT_FIELDS, Domain(int, frozenset(SEATS))),
+            "trump": Domain(str, frozenset(trumps)),
+            "turned": Domain(str, frozenset(SUITS)),
+            "tricks": TRICKS_DOMAIN,
+            "honours": Domain(int, frozenset((0, 3, 4))),
+            "conceded": Domain(bool, frozenset((False, True))),
+        }
 
     @property
     def multi_pool(self) -> bool:
@@ -181,9 +247,14 @@ class Variant:
     def next_deal_allowed(self, number: int, options: Any) -> bool:
         return self.game_limit_error(number, options) is None
 
+    @cached_property
+    def plays_belle(self) -> bool:
+        """Whether a bid is played in belle or petite, so that a game remembers deal 1's turned suit."""
+        return any(b.trumps == BELLE_OR_PETITE for b in self.declaration.bids)
+
     def new_state(self) -> Belle | None:
         """What a game remembers across deals: belle (старшая) when a bid is played in belle or petite."""
-        return Belle() if any(b.trumps == BELLE_OR_PETITE for b in self.declaration.bids) else None
+        return Belle() if self.plays_belle else None
 
     def remember(self, state: Belle | None, hand: Hand, number: int) -> None:
         """After a deal is settled: deal 1's turned suit is belle for the whole game."""
@@ -245,64 +316,105 @@ class Variant:
         return text("hand.forbidden", bid=text(bid.label), field=self.field_words(name))
 
     def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str]
-    ) -> dict[str, list[Message]]:
-        """A variant's own rules on the hand's well-formed fields (a broken field is None in `hand`)."""
-        return {}
+        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str], errors: dict[str, list[Message]]
+    ) -> None:
+        """A variant's own rules on the hand's well-formed fields (a broken field, named in `broken`, has its
+        default in `hand`): each broken rule goes into `errors` with `add_error`."""
 
     def settle_deal(self, deal: Deal, state: Any) -> None:
         raise NotImplementedError
 
-    def validate_hand(self, raw: Any, number: int, options: Any, state: Belle | None) -> Hand:
+    @cached_property
+    def switches(self) -> tuple[str, ...]:
+        """The boolean house rules that decide whether a bid takes a field (Fontainebleau: honours)."""
+        return tuple(sorted({name for bid in self.declaration.bids for name in bid.field_options.values()}))
+
+    @cached_property
+    def bid_checks(self) -> dict[tuple[bool, ...], dict[str, BidCheck]]:
+        """Each bid's `BidCheck`, for every setting of the `switches`: worked out once per variant, not
+        for each sheet (American settle(): 164,100 instructions a hand then, 130,300 now; Fontainebleau
+        210,800 and 134,300; bench/README.md, "Instructions")."""
+        domains = self.domains
+        out = {}
+        for flags in product((False, True), repeat=len(self.switches)):
+            options = self.declaration.options_class(**dict(zip(self.switches, flags, strict=True)))
+            checks = {}
+            for bid in self.declaration.bids:
+                modes = {name: bid.mode(name, options) for name in bid.fields}
+                takes = {name: domains[name] for name, mode in modes.items() if mode != FORBIDDEN}
+                required = tuple(name for name, mode in modes.items() if mode == REQUIRED)
+                checks[bid.code] = BidCheck(bid, takes, required)
+            out[flags] = checks
+        return out
+
+    def hand_checks(self, options: Any) -> HandChecks:
+        """What a hand must be under these rules."""
+        flags = tuple(bool(getattr(options, name)) for name in self.switches)
+        deals = self.declaration.deals
+        extra_bid = self.declaration.bid[deals.extra_bid] if deals.extra_bid is not None else None
+        return HandChecks(options, self.bid_checks[flags], self.unknown_bid, deals.last(options), extra_bid)
+
+    @cached_property
+    def unknown_bid(self) -> BidCheck:
+        return BidCheck(None, self.domains, ())
+
+    def validate_hand(self, raw: Any, number: int, options: Any, state: Belle | None, checks: HandChecks) -> Hand:
         """All of a hand's checks but the adjustments against the pools (§0.10, step 2).
 
         Every field is checked on its own first; the rules that tie fields together (the trick sum,
         partner and bidder, the trump of a simple, the variant's own) then run on the fields that are
         well formed, so one refusal names every broken field.
         """
-        limit = self.game_limit_error(number, options)
-        if limit:
-            raise EngineError(INVALID_HAND, {"hands": [limit]}, number)
+        if checks.last_deal is not None and number > checks.last_deal:
+            raise EngineError(INVALID_HAND, {"hands": [self.game_limit_error(number, options)]}, number)
         if type(raw) is not dict:
             raise EngineError(INVALID_HAND, {"hands": [text("hand.not_object")]}, number)
         errors: dict[str, list[Message]] = {}
         code = raw.get("bid")
-        bid = self.declaration.bid.get(code) if type(code) is str else None
-        if bid is None:
-            _add(errors, "bid", text("hand.bid", bids=Words(self.bid_label(c) for c in self.bids)))
+        check = checks.bids.get(code) if type(code) is str else None
+        if check is None:
+            add_error(errors, "bid", text("hand.bid", bids=Words(self.bid_label(c) for c in self.bids)))
+            check = checks.unknown_bid  # the fields are still checked, as far as they can be without a bid
+        bid, takes = check.bid, check.takes
         values: dict[str, Any] = {}
         for name, value in raw.items():
-            if name == "bid":
-                continue
-            if name in TABLE_FIELDS:
+            domain = takes.get(name)
+            if domain is not None:
                 if value is None:
                     continue
-                if bid is not None and bid.mode(name, options) == FORBIDDEN:
-                    if not _is_default(name, value):
-                        _add(errors, name, self.forbidden_message(name, bid, options))
-                elif not _VALID[name](self, value):
-                    _add(errors, name, self._invalid_message(name, bid))
+                if domain is TRICKS_DOMAIN:
+                    well_formed = _valid_tricks(value)
+                else:  # a type check before the look-up: True is no seat, nor 1.0
+                    well_formed = type(value) is domain.type and value in domain.values
+                if well_formed:
+                    values[name] = value
                 else:
-                    values[name] = tuple(value) if name == "tricks" else value
+                    add_error(errors, name, self._invalid_message(name, bid))
+            elif name in TABLE_FIELD_NAMES:  # a field this bid does not take
+                if value is not None and not _is_default(name, value):
+                    add_error(errors, name, self.forbidden_message(name, bid, options))
+            elif name == "bid":
+                continue
             elif name == "number":
                 if value is not None and (not is_int(value) or value != number):
-                    _add(errors, "number", text("hand.number", number=number))
+                    add_error(errors, "number", text("hand.number", number=number))
             elif name == "adjustments":
                 values["adjustments"] = _parse_adjustments(value, errors)
             else:
-                _add(errors, name, text("hand.unknown_field", name=name))
+                add_error(errors, name, text("hand.unknown_field", name=name))
         if bid is None:
             raise EngineError(INVALID_HAND, errors, number)
-        for name in bid.fields:
-            if bid.mode(name, options) == REQUIRED and raw.get(name) is None:
-                _add(errors, name, self.required_message(name, bid))
+        for name in check.required:
+            if raw.get(name) is None:
+                add_error(errors, name, self.required_message(name, bid))
+        if "tricks" in values:
+            values["tricks"] = tuple(values["tricks"])
         hand = Hand(bid.code, **values)
         broken = set(errors)
-        self._check_deal(hand, bid, number, options, errors)
+        if checks.extra_bid is not None:
+            self._check_extra_deal(bid, number, checks.extra_bid, errors)
         self._check_together(hand, bid, number, state, broken, errors)
-        for name, messages in self.check_hand(hand, number, options, state, broken).items():
-            for message in messages:
-                _add(errors, name, message)
+        self.check_hand(hand, number, options, state, broken, errors)
         if errors:
             raise EngineError(INVALID_HAND, errors, number)
         if bid.needs_option and getattr(options, bid.needs_option) is None:
@@ -310,30 +422,28 @@ class Variant:
             raise EngineError(OPTION_REQUIRED, {f"rules.{bid.needs_option}": [message]}, number)
         return hand
 
-    def _check_deal(self, hand: Hand, bid: Bid, number: int, options: Any, errors: dict[str, list[Message]]) -> None:
+    def _check_extra_deal(self, bid: Bid, number: int, extra: Bid, errors: dict[str, list[Message]]) -> None:
         """The extra deal (American last-trick hand) is that bid, and that bid is only the extra deal."""
         deals = self.declaration.deals
-        if deals.extra_bid is None or deals.limit is None:
-            return
-        extra = self.declaration.bid[deals.extra_bid]
+        assert deals.limit is not None
         if number > deals.limit and bid.code != extra.code:
-            _add(errors, "bid", text("hand.extra_deal_bid", bid=text(extra.label)))
+            add_error(errors, "bid", text("hand.extra_deal_bid", bid=text(extra.label)))
         elif number <= deals.limit and bid.code == extra.code:
-            _add(errors, "bid", text("hand.only_extra_deal", bid=text(extra.label), option=deals.extra_option))
+            add_error(errors, "bid", text("hand.only_extra_deal", bid=text(extra.label), option=deals.extra_option))
 
     def _check_together(
         self, hand: Hand, bid: Bid, number: int, state: Belle | None, broken: set[str], errors: dict[str, list[Message]]
     ) -> None:
         if hand.partner is not None and hand.partner == hand.bidder:
-            _add(errors, "partner", text("hand.partner_is_bidder"))
-        if "tricks" in bid.fields and hand.tricks is not None and not broken & {"tricks", "conceded", "revoke"}:
+            add_error(errors, "partner", text("hand.partner_is_bidder"))
+        if "tricks" in bid.fields and hand.tricks is not None and broken.isdisjoint(_TRICKS_SUM_FIELDS):
             message = self._tricks_sum_error(hand, bid)
             if message:
-                _add(errors, "tricks", message)
+                add_error(errors, "tricks", message)
         if bid.trumps == BELLE_OR_PETITE and hand.trump is not None and hand.turned is not None:
             belle, petite = (state or Belle()).suits_of(number, hand.turned)
             if hand.trump not in (belle, petite):
-                _add(errors, "trump", self._belle_message(bid, number, belle, petite, hand.trump))
+                add_error(errors, "trump", self._belle_message(bid, number, belle, petite, hand.trump))
 
     def _belle_message(self, bid: Bid, number: int, belle: str, petite: str | None, trump: str) -> Message:
         names = {s: text("suit.named", suit=text(f"suit.{s}"), symbol=SUIT_SYMBOLS[s]) for s in SUITS}
@@ -381,6 +491,8 @@ class Variant:
 
 
 SEAT_FIELDS = frozenset({"bidder", "partner", "jack", "revoke", "last_trick"})
+TABLE_FIELD_NAMES = frozenset(TABLE_FIELDS)
+_TRICKS_SUM_FIELDS = frozenset({"tricks", "conceded", "revoke"})  # broken, they leave the trick sum unjudged
 DEFAULTS: dict[str, Any] = {"conceded": False, "honours": 0, "tricks": [0, 0, 0, 0], "adjustments": []}
 
 
@@ -399,26 +511,13 @@ def _same(value: Any, default: Any) -> bool:
     return value == default
 
 
-def _add(errors: dict[str, list[Message]], name: str, message: Message) -> None:
+def add_error(errors: dict[str, list[Message]], name: str, message: Message) -> None:
+    """One more message for the field `name` of a refused hand."""
     errors.setdefault(name, []).append(message)
 
 
 def _valid_tricks(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 4 and all(type(t) is int and 0 <= t <= 13 for t in value)
-
-
-_VALID: dict[str, Callable[[Variant, Any], bool]] = {
-    "bidder": lambda v, x: is_seat(x),
-    "partner": lambda v, x: is_seat(x),
-    "jack": lambda v, x: is_seat(x),
-    "revoke": lambda v, x: is_seat(x),
-    "last_trick": lambda v, x: is_seat(x),
-    "trump": lambda v, x: x in SUITS or (v.no_trump and x == "none"),
-    "turned": lambda v, x: x in SUITS,
-    "tricks": lambda v, x: _valid_tricks(x),
-    "honours": lambda v, x: is_int(x) and x in (0, 3, 4),
-    "conceded": lambda v, x: type(x) is bool,
-}
 
 
 def _party(value: Any) -> bool:
@@ -429,22 +528,22 @@ def _parse_adjustments(raw: Any, errors: dict[str, list[Message]]) -> tuple[Adju
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        _add(errors, "adjustments", text("hand.adjustments"))
+        add_error(errors, "adjustments", text("hand.adjustments"))
         return ()
     out = []
     for i, item in enumerate(raw, 1):
         if not isinstance(item, dict) or set(item) != ADJUSTMENT_KEYS:
-            _add(errors, "adjustments", text("hand.adjustment.keys", i=i))
+            add_error(errors, "adjustments", text("hand.adjustment.keys", i=i))
             continue
         frm, to, counters, note = item["from"], item["to"], item["counters"], item["note"]
         if not _party(frm) or not _party(to):
-            _add(errors, "adjustments", text("hand.adjustment.party", i=i))
+            add_error(errors, "adjustments", text("hand.adjustment.party", i=i))
         elif frm == to:
-            _add(errors, "adjustments", text("hand.adjustment.same", i=i))
+            add_error(errors, "adjustments", text("hand.adjustment.same", i=i))
         elif not is_int(counters) or counters <= 0:
-            _add(errors, "adjustments", text("hand.adjustment.counters", i=i))
+            add_error(errors, "adjustments", text("hand.adjustment.counters", i=i))
         elif not isinstance(note, str) or not note.strip():
-            _add(errors, "adjustments", text("hand.adjustment.note", i=i))
+            add_error(errors, "adjustments", text("hand.adjustment.note", i=i))
         else:
             out.append(Adjustment(frm, to, counters, note))
     return tuple(out)

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..messages import Message, Term, register, text
 from ..sheet import POOL, Hand
-from .base import Deal, Variant, others, pairing, split_joint
+from .base import Deal, Variant, add_error, others, pairing, split_joint
 from .declaration import (
     ALL_PASS,
     BOOLEAN,
@@ -337,12 +337,11 @@ class Fontainebleau(Variant):
         return super().forbidden_message(name, bid, options)
 
     def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str]
-    ) -> dict[str, list[Message]]:
+        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str], errors: dict[str, list[Message]]
+    ) -> None:
         """Honours need a trump suit (rules.md §2.2: 0 with `none`)."""
         if hand.honours and hand.trump == "none":
-            return {"honours": [text("hand.honours_no_trump")]}
-        return {}
+            add_error(errors, "honours", text("hand.honours_no_trump"))
 
     def settle_deal(self, deal: Deal, state: Any) -> None:
         hand, options = deal.hand, deal.options

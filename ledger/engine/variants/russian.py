@@ -37,7 +37,7 @@ from typing import Any
 
 from ..messages import Message, register, text
 from ..sheet import POOL, Hand
-from .base import Belle, Deal, Variant, others, pairing, split_joint
+from .base import Belle, Deal, Variant, add_error, others, pairing, split_joint
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -343,14 +343,13 @@ class Russian(Variant):
         return super().forbidden_message(name, bid, options)
 
     def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Belle, broken: set[str]
-    ) -> dict[str, list[Message]]:
+        self, hand: Hand, number: int, options: Any, state: Belle, broken: set[str], errors: dict[str, list[Message]]
+    ) -> None:
         """A revoke is priced only on the buyer's side (rules.md §4.3)."""
-        if hand.revoke is None or broken & {"bidder", "partner"}:
-            return {}
+        if hand.revoke is None or "bidder" in broken or "partner" in broken:
+            return
         if hand.revoke not in (hand.bidder, hand.partner):
-            return {"revoke": [text("hand.revoke_opponent")]}
-        return {}
+            add_error(errors, "revoke", text("hand.revoke_opponent"))
 
     # settling (rules.md §4.7)
     def settle_deal(self, deal: Deal, state: Belle) -> None:
