@@ -118,9 +118,9 @@ class SettledHand(NamedTuple):
     dealer: int
     double: bool
     moves: tuple[Move, ...]
-    deltas: tuple[int, int, int, int]
+    deltas: tuple[int, ...]  # the four seats'
     pool_delta: int
-    balances: tuple[int, int, int, int]
+    balances: tuple[int, ...]  # the four seats'
     pools: tuple[int, ...]
 
     @property

@@ -784,7 +784,7 @@ def fontainebleau_hand(draw: st.DrawFn, count_honours: bool) -> dict[str, Any]:
 
 @st.composite
 def fontainebleau_sheet(draw: st.DrawFn) -> dict[str, Any]:
-    rules = draw(
+    rules: dict[str, Any] = draw(
         st.fixed_dictionaries(
             {},
             optional={

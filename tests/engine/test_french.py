@@ -339,7 +339,7 @@ def test_example_settles_exactly(name: str) -> None:
 
 @pytest.mark.parametrize("name", example_names("french", kind="error"))
 def test_example_is_refused(name: str) -> None:
-    expected = load_json(EXAMPLES / f"{name}.error.json")["error"]  # type: ignore[index]
+    expected = load_json(EXAMPLES / f"{name}.error.json")["error"]
     with pytest.raises(EngineError) as caught:
         settle(load_json(EXAMPLES / f"{name}.sheet.json"))
     got = caught.value.as_json()["error"]

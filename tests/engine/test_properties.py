@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -23,7 +24,7 @@ STAKES = [
     {"currency": "JPY", "per_counter": "3"},
     {"currency": "EUR", "per_counter": "0.005"},
 ]
-HOUSE_RULES = {
+HOUSE_RULES: dict[str, list[dict[str, Any]]] = {
     "american": [
         {},
         {"table": "classic"},

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.engine import EngineError, Replay, parse_sheet, settle
+from ledger.engine.messages import Message
 from ledger.engine.samples import PLAYABLE_RULES, random_sheet
 from ledger.engine.variants import get_variant, variant_names
 from ledger.engine.variants.declaration import FORBIDDEN, REQUIRED, TABLE_FIELDS
@@ -195,7 +196,7 @@ def test_messages_are_plain_words(variant: str, seed: int, name: str) -> None:
         for messages in exc.fields.values():
             for message in messages:
                 assert "`" not in message and "0-3" not in message and "_" not in message.split(":")[0], message
-                assert message.id and isinstance(message.params, dict)
+                assert isinstance(message, Message) and message.id and isinstance(message.params, dict)
 
 
 def test_a_required_field_says_what_to_do() -> None:

@@ -237,8 +237,8 @@ def test_example_settles_exactly(name: str) -> None:
 
 @pytest.mark.parametrize("name", example_names("russian", kind="error"))
 def test_example_is_refused_as_expected(name: str) -> None:
-    expected = load_json(EXAMPLES / f"{name}.error.json")["error"]  # type: ignore[index]
-    got = refused(load_json(EXAMPLES / f"{name}.sheet.json"))  # type: ignore[arg-type]
+    expected = load_json(EXAMPLES / f"{name}.error.json")["error"]
+    got = refused(load_json(EXAMPLES / f"{name}.sheet.json"))
     assert (got["code"], got.get("hand")) == (expected["code"], expected.get("hand"))
     assert set(got["fields"]) == set(expected["fields"])
     assert got["message"].startswith(f"hand {got['hand']}: ") and "`" not in got["message"]
@@ -311,8 +311,15 @@ def test_mladshaya_is_none_when_starshaya_is_turned_again() -> None:
 
 
 def test_third_suit_rate_prices_a_solo_outside_both_suits() -> None:
-    solo = {"bid": "solo", "bidder": 0, "trump": "clubs", "turned": "hearts", "jack": 1, "tricks": [8, 1, 2, 2]}
-    deal2 = [{"bid": "pass", "turned": "spades"}, solo]
+    solo: dict[str, Any] = {
+        "bid": "solo",
+        "bidder": 0,
+        "trump": "clubs",
+        "turned": "hearts",
+        "jack": 1,
+        "tricks": [8, 1, 2, 2],
+    }
+    deal2: list[dict[str, Any]] = [{"bid": "pass", "turned": "spades"}, solo]
     assert moves(last(sheet(deal2)), "contract") == {(s, 0, 16) for s in (1, 2, 3)}
     assert moves(last(sheet(deal2, rules={"third_suit_rate": "starshaya"})), "contract") == {
         (s, 0, 32) for s in (1, 2, 3)

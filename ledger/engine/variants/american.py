@@ -247,17 +247,17 @@ DECLARATION = Declaration(
     field_labels={"turned": "First-preference suit"},
     all_pass="paid",
 )
-Options = DECLARATION.options_class
+Options = DECLARATION.options_class  # made from the declaration at import: `Any` in annotations
 
 
-def success_amount(options: Options, bid: int, taken: int) -> int:
+def success_amount(options: Any, bid: int, taken: int) -> int:
     """What each adversary pays for a made trick bid (`taken` = bid when conceded: no over-tricks)."""
     if options.table == "classic":
         return CLASSIC_SUCCESS[bid][taken]
     return DECIMAL_SUCCESS[bid]
 
 
-def put_in_for(options: Options, bid: int, short: int) -> int:
+def put_in_for(options: Any, bid: int, short: int) -> int:
     """What a failed bidder pays each adversary, `short` tricks under his bid."""
     table = CLASSIC_FAILURE if options.table == "classic" else DECIMAL_FAILURE
     return table[bid][short - 1]
@@ -312,9 +312,11 @@ class American(Variant):
             misere_partout(deal)
             return
         if bid == "last_trick":
+            assert hand.last_trick is not None
             deal.pay(POOL, hand.last_trick, pools.take_all(), "pool")
             return
         bidder = hand.bidder
+        assert bidder is not None
         adversaries = others(bidder)
         taken = hand.tricks[bidder]
         if bid in MISERES:

@@ -107,7 +107,7 @@ def opposite(seat: int) -> int:
     return (seat + 2) % 4
 
 
-def pairing(payers: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
+def pairing(payers: tuple[int, ...]) -> tuple[tuple[int, int], tuple[int, int]]:
     """`rules.md` §0.7: who pays whom when a pair of players pays the other pair.
 
     Returns ((payer, payee), (payer, payee)). Payers opposite each other: each pays the player on his
@@ -274,7 +274,7 @@ class Variant:
         `trumps_turned`: the deal's turned suit is allowed as well (a simple in belle or petite).
         """
         deals = self.declaration.deals
-        extra = deals.extra_option is not None and number == deals.limit + 1
+        extra = deals.extra_option is not None and deals.limit is not None and number == deals.limit + 1
         out = []
         for bid in self.declaration.bids:
             if deals.extra_bid is not None and (bid.code == deals.extra_bid) != extra:
@@ -316,7 +316,7 @@ class Variant:
         return text("hand.forbidden", bid=text(bid.label), field=self.field_words(name))
 
     def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str], errors: dict[str, list[Message]]
+        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str], errors: dict[str, list[str]]
     ) -> None:
         """A variant's own rules on the hand's well-formed fields (a broken field, named in `broken`, has its
         default in `hand`): each broken rule goes into `errors` with `add_error`."""
@@ -366,10 +366,12 @@ class Variant:
         well formed, so one refusal names every broken field.
         """
         if checks.last_deal is not None and number > checks.last_deal:
-            raise EngineError(INVALID_HAND, {"hands": [self.game_limit_error(number, options)]}, number)
+            past_game = self.game_limit_error(number, options)
+            assert past_game is not None
+            raise EngineError(INVALID_HAND, {"hands": [past_game]}, number)
         if type(raw) is not dict:
             raise EngineError(INVALID_HAND, {"hands": [text("hand.not_object")]}, number)
-        errors: dict[str, list[Message]] = {}
+        errors: dict[str, list[str]] = {}
         code = raw.get("bid")
         check = checks.bids.get(code) if type(code) is str else None
         if check is None:
@@ -390,7 +392,8 @@ class Variant:
                     values[name] = value
                 else:
                     add_error(errors, name, self._invalid_message(name, bid))
-            elif name in TABLE_FIELD_NAMES:  # a field this bid does not take
+            elif name in TABLE_FIELD_NAMES:  # a field this bid does not take (an unknown bid takes them all)
+                assert bid is not None
                 if value is not None and not _is_default(name, value):
                     add_error(errors, name, self.forbidden_message(name, bid, options))
             elif name == "bid":
@@ -422,7 +425,7 @@ class Variant:
             raise EngineError(OPTION_REQUIRED, {f"rules.{bid.needs_option}": [message]}, number)
         return hand
 
-    def _check_extra_deal(self, bid: Bid, number: int, extra: Bid, errors: dict[str, list[Message]]) -> None:
+    def _check_extra_deal(self, bid: Bid, number: int, extra: Bid, errors: dict[str, list[str]]) -> None:
         """The extra deal (American last-trick hand) is that bid, and that bid is only the extra deal."""
         deals = self.declaration.deals
         assert deals.limit is not None
@@ -432,7 +435,7 @@ class Variant:
             add_error(errors, "bid", text("hand.only_extra_deal", bid=text(extra.label), option=deals.extra_option))
 
     def _check_together(
-        self, hand: Hand, bid: Bid, number: int, state: Belle | None, broken: set[str], errors: dict[str, list[Message]]
+        self, hand: Hand, bid: Bid, number: int, state: Belle | None, broken: set[str], errors: dict[str, list[str]]
     ) -> None:
         if hand.partner is not None and hand.partner == hand.bidder:
             add_error(errors, "partner", text("hand.partner_is_bidder"))
@@ -511,7 +514,7 @@ def _same(value: Any, default: Any) -> bool:
     return value == default
 
 
-def add_error(errors: dict[str, list[Message]], name: str, message: Message) -> None:
+def add_error(errors: dict[str, list[str]], name: str, message: Message) -> None:
     """One more message for the field `name` of a refused hand."""
     errors.setdefault(name, []).append(message)
 
@@ -524,7 +527,7 @@ def _party(value: Any) -> bool:
     return value == POOL or is_seat(value)
 
 
-def _parse_adjustments(raw: Any, errors: dict[str, list[Message]]) -> tuple[Adjustment, ...]:
+def _parse_adjustments(raw: Any, errors: dict[str, list[str]]) -> tuple[Adjustment, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):

@@ -287,10 +287,10 @@ DECLARATION = Declaration(
     ),
     all_pass="no_share",
 )
-Options = DECLARATION.options_class
+Options = DECLARATION.options_class  # made from the declaration at import: `Any` in annotations
 
 
-def printed_column(trump: str, options: Options) -> str:
+def printed_column(trump: str, options: Any) -> str:
     """The column of Table No. 1 a trump pays: `grand_column` for no trump, ♥/♦ swapped in the French order."""
     if trump == "none":
         return options.grand_column
@@ -301,7 +301,7 @@ def printed_column(trump: str, options: Options) -> str:
     return trump
 
 
-def trick_value(row: str, trump: str, options: Options) -> int:
+def trick_value(row: str, trump: str, options: Any) -> int:
     """V, the value of a trick contract: its row of the sheet's table, in the column of its trump."""
     return getattr(TABLES[options.slam_table][row], printed_column(trump, options))
 
@@ -337,7 +337,7 @@ class Fontainebleau(Variant):
         return super().forbidden_message(name, bid, options)
 
     def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str], errors: dict[str, list[Message]]
+        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str], errors: dict[str, list[str]]
     ) -> None:
         """Honours need a trump suit (rules.md §2.2: 0 with `none`)."""
         if hand.honours and hand.trump == "none":

@@ -270,7 +270,7 @@ DECLARATION = Declaration(
     ),
     field_labels={"jack": "♦J"},
 )
-Options = DECLARATION.options_class
+Options = DECLARATION.options_class  # made from the declaration at import: `Any` in annotations
 
 # --- belle and petite ------------------------------------------------------------------------------
 
@@ -318,7 +318,7 @@ def is_made(hand: Hand) -> bool:
     return side_tricks(hand) >= needed(hand)
 
 
-def made_value(hand: Hand, belle: str, options: Options) -> Value:
+def made_value(hand: Hand, belle: str, options: Any) -> Value:
     """§3.4, in simples: what each adversary pays the bidder's side for a made contract."""
     bid = hand.bid
     if bid in MISERES:
@@ -343,7 +343,7 @@ def made_value(hand: Hand, belle: str, options: Options) -> Value:
     return Value(row.base * m, row.extra * m * over, row.honours(hand.honours) * m)
 
 
-def failure_amount(hand: Hand, short: int, options: Options) -> int:
+def failure_amount(hand: Hand, short: int, options: Any) -> int:
     """§3.5, in simples: a failed contract's payment to each adversary, `short` tricks under it.
 
     A misère pays its row whatever the tricks; a simple (solo or a partner's share) base + extra x short.
@@ -404,6 +404,7 @@ class French(Variant):
         hand = deal.hand
         value = made_value(hand, belle, deal.options)
         side = side_of(hand)
+        payments: tuple[tuple[int, int], ...]
         if len(side) == 2:
             payments = pairing(others(*side))
         else:

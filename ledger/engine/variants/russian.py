@@ -187,12 +187,6 @@ register(
     }
 )
 
-_BIDS = {
-    "simple": dict(tricks=UNSUPPORTED_CONTRACT, pair_tricks=PAIR_CONTRACT, trumps=BELLE_OR_PETITE),
-    "solo": dict(tricks=SOLO_CONTRACT, trumps=ANY_SUIT),
-    "nine": dict(tricks=NINE_CONTRACT, trumps=ANY_SUIT, needs_option="nine"),
-}
-
 TARIFF_TITLES = {
     "R-T1": (
         "прикуп купленный и выигранный",
@@ -254,7 +248,25 @@ DECLARATION = Declaration(
         Option("misere", INTEGER, None, "russian.option.misere", "russian.option.misere.help", minimum=0),
     ),
     bids=(
-        *(Bid(code, f"russian.bid.{code}", TRICKS, FIELDS[code], **_BIDS[code]) for code in ("simple", "solo", "nine")),
+        Bid(
+            "simple",
+            "russian.bid.simple",
+            TRICKS,
+            FIELDS["simple"],
+            tricks=UNSUPPORTED_CONTRACT,
+            pair_tricks=PAIR_CONTRACT,
+            trumps=BELLE_OR_PETITE,
+        ),
+        Bid("solo", "russian.bid.solo", TRICKS, FIELDS["solo"], tricks=SOLO_CONTRACT, trumps=ANY_SUIT),
+        Bid(
+            "nine",
+            "russian.bid.nine",
+            TRICKS,
+            FIELDS["nine"],
+            tricks=NINE_CONTRACT,
+            trumps=ANY_SUIT,
+            needs_option="nine",
+        ),
         Bid("misere", "russian.bid.misere", EXACT, FIELDS["misere"], tricks=0, needs_option="misere"),
         Bid("pass", "russian.bid.pass", ALL_PASS, FIELDS["pass"]),
     ),
@@ -271,7 +283,7 @@ DECLARATION = Declaration(
     belle_words=("старшая", "младшая"),
     field_labels={"jack": "Бостон (♦J / ♥J)", "bidder": "Buyer"},
 )
-Options = DECLARATION.options_class
+Options = DECLARATION.options_class  # made from the declaration at import: `Any` in annotations
 
 
 def suits_of(hand: Hand, number: int, partie: Belle) -> tuple[str, str | None]:
@@ -280,7 +292,7 @@ def suits_of(hand: Hand, number: int, partie: Belle) -> tuple[str, str | None]:
     return partie.suits_of(number, hand.turned)
 
 
-def rate_of(hand: Hand, starshaya: str, mladshaya: str | None, options: Options) -> int:
+def rate_of(hand: Hand, starshaya: str, mladshaya: str | None, options: Any) -> int:
     """r: 2 in старшая, 1 in младшая, `third_suit_rate` in another suit (a solo or a nine)."""
     if hand.trump == starshaya:
         return RATE[STARSHAYA]
@@ -343,7 +355,7 @@ class Russian(Variant):
         return super().forbidden_message(name, bid, options)
 
     def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Belle, broken: set[str], errors: dict[str, list[Message]]
+        self, hand: Hand, number: int, options: Any, state: Belle, broken: set[str], errors: dict[str, list[str]]
     ) -> None:
         """A revoke is priced only on the buyer's side (rules.md §4.3)."""
         if hand.revoke is None or "bidder" in broken or "partner" in broken:
@@ -483,6 +495,7 @@ class Russian(Variant):
         hand = deal.hand
         bonus = BOSTON_BONUS * tour
         if hand.bid == "misere":
+            assert hand.bidder is not None
             if not made and hand.jack != hand.bidder:
                 deal.collect_from_each(others(hand.bidder), hand.bidder, bonus, "jack")
             return
