@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
+from clubscore.celery import app
 from ledger import selectors, services
 from ledger.engine import EngineError, settle
 from ledger.engine.samples import random_hand, random_sheet
@@ -38,6 +40,17 @@ def make_user(username: str, *, superuser: bool = False) -> Any:
     if superuser:
         return User.objects.create_superuser(username, f"{username}@example.org", PASSWORD)
     return User.objects.create_user(username, f"{username}@example.org", PASSWORD)
+
+
+@pytest.fixture
+def background_work_in_process() -> Iterator[None]:
+    """Run a close's or an import's follow-up (money postings, statistics) in process, as the embedded
+    defaults do. With REDIS_URL set (CI's second pass) it would go to a broker that no worker reads
+    in these tests, so no money would be posted; tests/integration runs real workers."""
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
 
 
 @pytest.fixture(autouse=True)

@@ -42,16 +42,8 @@ BROWSER = [pytest.mark.browser]
 
 
 @pytest.fixture(autouse=True)
-def background_work_in_process() -> Iterator[None]:
-    """Run a close's or an import's follow-up (money postings, statistics) in process, as the embedded
-    defaults do. With REDIS_URL set (CI's second pass) it would go to a broker that no worker reads
-    here, and the books pages would show no money; tests/integration runs real workers."""
-    from clubscore.celery import app
-
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = before
+def _pages_do_background_work_in_process(background_work_in_process: None) -> None:
+    """The books pages show money that a close's follow-up posts: done in process here."""
 
 
 @pytest.fixture(scope="session")
