@@ -125,7 +125,12 @@ class VariantListApi(PublicApi):
 
     OutputSerializer = VariantOut
 
-    @extend_schema(responses=schema.page_of(OutputSerializer), parameters=schema.PAGE_PARAMETERS, auth=[])
+    @extend_schema(
+        operation_id="v1_variants_list",
+        responses=schema.page_of(OutputSerializer),
+        parameters=schema.PAGE_PARAMETERS,
+        auth=[],
+    )
     def get(self, request: Request) -> Response:
         declarations = [get_variant(name).declaration.as_json() for name in variant_names()]
         return paginated(request, self, declarations, self.OutputSerializer)
