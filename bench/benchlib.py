@@ -12,19 +12,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ledger.engine.samples import PLAYABLE_RULES as RULES  # the options every bid needs (as bench/engine.py)
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 
-# Options the French and Russian variants need before a sheet settles (as bench/engine.py).
-RULES: dict[str, dict[str, Any]] = {
-    "french": {
-        "neuf": {
-            "base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 20),
-            "extra": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 5),
-        }
-    },
-    "russian": {"nine": {"base": 30, "extra": 5}, "misere": 40},
-}
 VARIANTS = ["american", "fontainebleau", "french", "russian"]
 STAKE = {"currency": "USD", "per_counter": "0.01"}
 

@@ -334,6 +334,19 @@ def take_basket(deal: Deal, seat: int) -> None:
     deal.pay(POOL, seat, deal.pools.take_all(), "pool")
 
 
+def alone(deal: Deal, made: bool, amount: int) -> None:
+    """A solo, nine or misère, the buyer against the three: made, each pays him `amount` and he takes
+    the basket; failed, he pays each `amount` and a labet."""
+    buyer = deal.hand.bidder
+    assert buyer is not None
+    if made:
+        deal.pay_each(others(buyer), buyer, amount, "contract")
+        take_basket(deal, buyer)
+    else:
+        deal.collect_from_each(others(buyer), buyer, amount, "contract")
+        labet(deal, [buyer])
+
+
 # --- the variant --------------------------------------------------------------------------------
 class Russian(Variant):
     declaration = DECLARATION
@@ -448,14 +461,7 @@ class Russian(Variant):
         """Соло (индепанданс): 8 tricks alone, in any suit."""
         buyer = deal.hand.bidder
         assert buyer is not None
-        taken = deal.hand.tricks[buyer]
-        opponents = others(buyer)
-        if made:
-            deal.pay_each(opponents, buyer, tariff(R_T3, rate, taken) * tour, "contract")
-            take_basket(deal, buyer)
-        else:
-            deal.collect_from_each(opponents, buyer, tariff(R_T4, rate, taken) * tour, "contract")
-            labet(deal, [buyer])
+        alone(deal, made, tariff(R_T3 if made else R_T4, rate, deal.hand.tricks[buyer]) * tour)
 
     @staticmethod
     def nine(deal: Deal, made: bool, rate: int, tour: int) -> None:
@@ -463,30 +469,17 @@ class Russian(Variant):
         buyer = deal.hand.bidder
         assert buyer is not None
         nine = deal.options.nine
-        taken = deal.hand.tricks[buyer]
-        opponents = others(buyer)
+        beyond = deal.hand.tricks[buyer] - NINE_CONTRACT  # over-tricks, or (negative) tricks short
         if made:
-            deal.pay_each(opponents, buyer, nine.base * rate * tour, "contract")
-            deal.pay_each(opponents, buyer, nine.extra * (taken - NINE_CONTRACT) * rate * tour, "overtricks")
-            take_basket(deal, buyer)
+            alone(deal, made, nine.base * rate * tour)
+            deal.pay_each(others(buyer), buyer, nine.extra * beyond * rate * tour, "overtricks")
         else:
-            amount = (nine.base + nine.extra * (NINE_CONTRACT - taken)) * rate * tour
-            deal.collect_from_each(opponents, buyer, amount, "contract")
-            labet(deal, [buyer])
+            alone(deal, made, (nine.base - nine.extra * beyond) * rate * tour)
 
     @staticmethod
     def misere(deal: Deal, made: bool, tour: int) -> None:
         """Мизер: no trick, no trumps, at the table's `rules.misere` amount; no rate."""
-        buyer = deal.hand.bidder
-        assert buyer is not None
-        amount = deal.options.misere * tour
-        opponents = others(buyer)
-        if made:
-            deal.pay_each(opponents, buyer, amount, "contract")
-            take_basket(deal, buyer)
-        else:
-            deal.collect_from_each(opponents, buyer, amount, "contract")
-            labet(deal, [buyer])
+        alone(deal, made, deal.options.misere * tour)
 
     @staticmethod
     def boston(deal: Deal, made: bool, tour: int) -> None:
