@@ -1,7 +1,8 @@
 """`GET /api/v1/variants/` and `/api/v1/variants/{name}/`: each variant's declaration, no login.
 
 The answer is `Declaration.as_json()`, the object the engine parses and validates by, so what a
-third-party scorer offers is what the engine accepts (`api.md`, "Additions").
+third-party scorer offers is what the engine accepts (`api.md`, "Additions"); its labels, help and
+prose in the request's language (`Accept-Language`), as the rules pages say them, its codes never.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rest_framework.views import APIView
 
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import NotFound
+from ledger.i18n import declaration_json
 
 from . import schema
 from .common import paginated
@@ -132,7 +134,7 @@ class VariantListApi(PublicApi):
         auth=[],
     )
     def get(self, request: Request) -> Response:
-        declarations = [get_variant(name).declaration.as_json() for name in variant_names()]
+        declarations = [declaration_json(get_variant(name).declaration) for name in variant_names()]
         return paginated(request, self, declarations, self.OutputSerializer)
 
 
@@ -145,4 +147,4 @@ class VariantDetailApi(PublicApi):
     def get(self, request: Request, name: str) -> Response:
         if name not in variant_names():
             raise NotFound(gettext("no such variant"))
-        return Response(self.OutputSerializer(get_variant(name).declaration.as_json()).data)
+        return Response(self.OutputSerializer(declaration_json(get_variant(name).declaration)).data)

@@ -54,6 +54,31 @@ def field_label(declaration: Declaration, name: str) -> str:
     return prose(declaration.name, own) if own else label(f"field.{name}")
 
 
+def declaration_json(declaration: Declaration) -> dict[str, Any]:
+    """`Declaration.as_json()` in the active language: every label, help, title and line of prose said
+    by the catalogs, as the rules pages say them; codes, keys, numbers and the shape stay as they are."""
+    name = declaration.name
+    out = declaration.as_json()
+    out["title"] = prose(name, declaration.title)
+    out["source"] = prose(name, declaration.source)
+    for shown, option in zip(out["options"], declaration.options, strict=True):
+        shown["label"], shown["help"] = label(option.label), label(option.help)
+    for shown, bid in zip(out["bids"], declaration.bids, strict=True):
+        shown["label"] = label(bid.label)
+    out["deals"]["ante"] = label(declaration.deals.ante)
+    for shown, table in zip(out["tables"], declaration.tables, strict=True):
+        shown["title"] = prose(name, table.title)
+        shown["caption"] = prose(name, table.caption) if table.caption else ""
+        shown["columns"] = [prose(name, column) for column in table.columns]
+        for row in shown["rows"]:
+            row["heading"] = prose(name, row["heading"])
+        for note in shown["notes"]:
+            note["note"] = prose(name, note["note"])
+    out["pool_label"] = prose(name, declaration.pool_label)
+    out["field_labels"] = {field: field_label(declaration, field) for field in out["field_labels"]}
+    return out
+
+
 def join(messages: Iterable[Any]) -> str:
     """Several messages as one sentence: "a; b"."""
     return "; ".join(say(m) for m in messages)

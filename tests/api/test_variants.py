@@ -149,3 +149,37 @@ def test_every_legal_bid_is_accepted_by_the_engine(api: Any, admin: Any, club: A
         "hands": [{"bid": "pass", "turned": "spades"}, hand],
     }
     assert len(settle(sheet)["hands"]) == 2
+
+
+def _codes(declaration: Any) -> Any:
+    """The declaration with its words taken out: what a program reads, which no language changes."""
+    words = {"title", "source", "label", "help", "ante", "caption", "columns", "heading", "note", "pool_label"}
+    if isinstance(declaration, dict):
+        return {k: _codes(v) for k, v in declaration.items() if k not in words and k != "field_labels"}
+    if isinstance(declaration, list):
+        return [_codes(v) for v in declaration]
+    return declaration
+
+
+@pytest.mark.parametrize(
+    ("name", "language", "bid", "words"),
+    [
+        ("french", "fr", "little_misere", "petite misère"),
+        ("french", "fr", "grand_misere", "grande misère"),
+        ("french", "fr", "pass", "tout le monde passe"),
+        ("russian", "ru", "misere", "мизер"),
+        ("russian", "ru", "pass", "общий пас"),
+    ],
+)
+def test_labels_follow_the_language_and_codes_do_not(
+    client: Any, name: str, language: str, bid: str, words: str
+) -> None:
+    english = client.get(f"/api/v1/variants/{name}/", HTTP_ACCEPT_LANGUAGE="en")
+    spoken = client.get(f"/api/v1/variants/{name}/", HTTP_ACCEPT_LANGUAGE=language)
+    assert spoken["Content-Language"] == language
+    assert _codes(spoken.json()) == _codes(english.json())
+    labels = {b["code"]: b["label"] for b in spoken.json()["bids"]}
+    assert labels[bid] == words
+    english_labels = {o["name"]: o["label"] for o in english.json()["options"]}
+    for option in spoken.json()["options"]:  # every house rule is said in the language asked for
+        assert option["label"] != english_labels[option["name"]], option["name"]
