@@ -1232,18 +1232,20 @@
   keepForOffline();
 
   /* The service worker keeps this page, its files and the session's last state, so that the page opens
-   * with no network. A page it controls is kept as it loads; on a first visit the page names them. */
+   * with no network. As the page loads it names them all, controlled or not: a page loaded before the
+   * worker took control (claimed on its first visit) is controlled by the time this runs, and its own
+   * address and scripts went past the worker. Later, a page the worker controls is kept by its reads. */
   function keepForOffline() {
     if (!('serviceWorker' in navigator) || !cfg.service_worker) return;
     navigator.serviceWorker.register(cfg.service_worker, { scope: '/' }).catch(function () { return null; });
     navigator.serviceWorker.addEventListener('message', function (e) {
       if (e.data && e.data.type === 'kept') root.dataset.kept = String(Number(root.dataset.kept || 0) + 1);
     });
-    keepState();
+    keepState(true);
   }
 
-  function keepState() {
-    if (!('serviceWorker' in navigator) || !cfg.service_worker || navigator.serviceWorker.controller) return;
+  function keepState(always) {
+    if (!('serviceWorker' in navigator) || !cfg.service_worker || (!always && navigator.serviceWorker.controller)) return;
     const urls = [location.pathname, cfg.api.session, cfg.api.sheet, cfg.api.hands + '?page_size=200'].concat(
       Array.from(document.querySelectorAll('script[src], link[rel="stylesheet"]')).map(function (n) { return n.src || n.href; }));
     navigator.serviceWorker.ready.then(function (reg) {

@@ -3,6 +3,7 @@ each once when the network returns; two phones on one table never record one dea
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -55,21 +56,28 @@ def new_phone(new_page: Any, phone_network: Callable[[], PhoneNetwork]) -> NewPh
     return lambda session: Phone(new_page, phone_network(), session)
 
 
+KEPT = """async ([url, hands]) => {
+    const files = Array.from(document.querySelectorAll('script[src], link[rel="stylesheet"]'));
+    const wanted = [location.pathname].concat(files.map(n => new URL(n.src || n.href).pathname));
+    for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        const keys = (await cache.keys()).map(r => new URL(r.url).pathname);
+        if (!wanted.every(w => keys.includes(w))) continue;
+        const kept = await cache.match(url, { ignoreVary: true });
+        if (kept && (await kept.json()).hands === hands) return true;
+    }
+    return false;
+}"""
+
+
 def kept_for_offline(page: Any, session: Session, hands: int) -> None:
-    """Wait until the service worker has kept the page, its files and the session after `hands` deals."""
-    page.wait_for_function(
-        """async ([url, hands]) => {
-            for (const name of await caches.keys()) {
-                const cache = await caches.open(name);
-                const keys = (await cache.keys()).map(r => new URL(r.url).pathname);
-                if (!keys.includes(location.pathname) || !keys.some(k => k.endsWith('scorer.js'))) continue;
-                const kept = await cache.match(url, { ignoreVary: true });
-                if (kept && (await kept.json()).hands === hands) return true;
-            }
-            return false;
-        }""",
-        arg=[f"/api/v1/sessions/{session.pk}/", hands],
-    )
+    """Wait until the service worker has kept the page, every file it loads and the session after `hands`
+    deals. Polled from here: `wait_for_function` takes the promise an async check returns for a truthy
+    answer and returns at once, which let a test cut the network before anything was kept."""
+    deadline = time.monotonic() + 15
+    while not page.evaluate(KEPT, [f"/api/v1/sessions/{session.pk}/", hands]):
+        assert time.monotonic() < deadline, "the service worker did not keep the scorer for offline use"
+        page.wait_for_timeout(100)
 
 
 def test_the_scorer_reopens_offline_takes_deals_and_sends_each_once(
