@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -44,23 +45,28 @@ def latin_words(text: str) -> list[str]:
     return LATIN_WORD.findall(text)
 
 
+KEPT_IN = """async ([session, words]) => {
+    for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        const catalog = await cache.match('/jsi18n/', { ignoreVary: true });
+        const read = await cache.match(session, { ignoreVary: true });
+        const page = await cache.match(location.pathname, { ignoreVary: true });
+        if (catalog && read && page && (await catalog.text()).includes(words)
+            && (await read.json()).hands === 1) return true;
+    }
+    return false;
+}"""
+
+
 def kept_in_russian(page: Any, session: Session, words: str) -> None:
     """Wait until the service worker keeps the scorer page, the session after deal 1, and the scripts'
-    catalog (/jsi18n/) in the language that has `words`."""
-    page.wait_for_function(
-        """async ([session, words]) => {
-            for (const name of await caches.keys()) {
-                const cache = await caches.open(name);
-                const catalog = await cache.match('/jsi18n/', { ignoreVary: true });
-                const read = await cache.match(session, { ignoreVary: true });
-                const page = await cache.match(location.pathname, { ignoreVary: true });
-                if (catalog && read && page && (await catalog.text()).includes(words)
-                    && (await read.json()).hands === 1) return true;
-            }
-            return false;
-        }""",
-        arg=[f"/api/v1/sessions/{session.pk}/", json.dumps(words)[1:-1]],  # the catalog is JSON: non-ASCII escaped
-    )
+    catalog (/jsi18n/) in the language that has `words`. Polled from here, as test_offline does: an
+    async check's promise is no answer to `wait_for_function`."""
+    arg = [f"/api/v1/sessions/{session.pk}/", json.dumps(words)[1:-1]]  # the catalog is JSON: non-ASCII escaped
+    deadline = time.monotonic() + 15
+    while not page.evaluate(KEPT_IN, arg):
+        assert time.monotonic() < deadline, "the service worker did not keep the Russian scorer"
+        page.wait_for_timeout(100)
 
 
 def russian_payments(n: int) -> str:
