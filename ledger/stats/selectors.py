@@ -315,17 +315,6 @@ def player_ratings(
     return player, entries.order_by("closed_at", "session_id")
 
 
-def rating_entry_json(entry: RatingEntry) -> dict[str, Any]:
-    closed_at = entry.closed_at.isoformat()
-    return {
-        "session": entry.session_id,
-        "closed_at": closed_at[:-6] + "Z" if closed_at.endswith("+00:00") else closed_at,
-        "mu": entry.mu,
-        "sigma": entry.sigma,
-        "ordinal": entry.ordinal,
-    }
-
-
 # --- a club's leaderboard --------------------------------------------------------------------------
 
 
