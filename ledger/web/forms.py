@@ -104,6 +104,8 @@ def parse_new_session(post: QueryDict) -> NewSession:
         form.error("first_dealer", gettext("choose the first dealer"))
     currency = (post.get("stake_currency") or "").strip().upper()
     per_counter = (post.get("stake_per_counter") or "").strip()
+    if per_counter.count(",") == 1 and "." not in per_counter:
+        per_counter = per_counter.replace(",", ".")  # French and Russian write 0,05: the sheet's value is 0.05
     if currency or per_counter:
         if not (currency and per_counter):
             form.error("stake", gettext("give both the currency and the value of one counter, or neither"))

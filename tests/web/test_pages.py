@@ -136,7 +136,7 @@ def test_new_session_form_shows_every_house_rule_with_the_engines_default(
     for name in variant_names():
         options = type(get_variant(name).parse_options({}))
         for f in dataclasses.fields(options):
-            assert f'id="rule-{name}-{f.name}"' in html, (name, f.name)
+            assert f'id="house-rule-{name}-{f.name}"' in html, (name, f.name)  # its input's id is rule-…
     # scalar defaults are the inputs' initial values
     assert 'name="rule-american-ante" type="number" inputmode="numeric" value="5"' in html
     assert american.Options().ante == 5
@@ -180,6 +180,17 @@ def test_opening_a_session_through_the_form(client_for: Any, scorer: Any, club: 
     assert [p.pk for p in selectors.session_players(session=session)] == [p.pk for p in players]
 
 
+@pytest.mark.parametrize(("typed", "stored"), [("0,05", "0.05"), ("1,5", "1.5"), ("0.25", "0.25")])
+def test_the_stake_takes_a_decimal_comma(
+    client_for: Any, scorer: Any, club: Any, players: list[Player], typed: str, stored: str
+) -> None:
+    """The form's example says 0,01 in French and Russian: what it shows, it takes."""
+    fields = {"stake_currency": "EUR", "stake_per_counter": typed}
+    response = post_new(client_for(scorer), club, players, **fields)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Session.objects.get().stake == {"currency": "EUR", "per_counter": stored}
+
+
 def test_no_limit_and_nested_rules_reach_the_engine(
     client_for: Any, scorer: Any, club: Any, players: list[Player]
 ) -> None:
@@ -205,7 +216,7 @@ def test_the_engines_refusal_is_shown_next_to_its_rule(
     response = post_new(client_for(scorer), club, players, **{"rule-american-ante": "-1"})
     assert response.status_code == 400
     html = response.content.decode()
-    rule_block = html[html.index('id="rule-american-ante"') : html.index('id="rule-american-pool_limit"')]
+    rule_block = html[html.index('id="house-rule-american-ante"') : html.index('id="house-rule-american-pool_limit"')]
     assert "Ante: enter a whole number, 0 or more" in rule_block
     assert not Session.objects.exists()
     half_nine = post_new(
@@ -216,7 +227,7 @@ def test_the_engines_refusal_is_shown_next_to_its_rule(
         **{"rule-russian-basket": "10", "rule-russian-third_suit_rate": "mladshaya", "rule-russian-nine.base": "6"},
     )
     text = half_nine.content.decode()
-    nine_block = text[text.index('id="rule-russian-nine"') : text.index('id="rule-russian-misere"')]
+    nine_block = text[text.index('id="house-rule-russian-nine"') : text.index('id="house-rule-russian-misere"')]
     assert "give every amount of this rule, or none of them" in nine_block
 
 
