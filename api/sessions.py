@@ -21,6 +21,7 @@ from ledger.engine.errors import sheet_error
 from ledger.engine.variants import get_variant
 from ledger.exceptions import SessionClosed
 from ledger.followup import background_state
+from ledger.i18n import bids_said
 from ledger.models import Player, Role, Session
 from ledger.selectors import session_first_hand, session_players
 
@@ -87,6 +88,7 @@ def next_legal(session: Session) -> dict[str, Any] | None:
     number = session.next_deal["number"]
     first = session_first_hand(session=session) if number > 1 and variant.new_state() is not None else None
     bids = variant.legal_bids(number, variant.parse_options(session.rules or {}), variant.recall(first))
+    bids = bids_said(variant.declaration, bids)
     return {"number": number, "bids": bids}
 
 

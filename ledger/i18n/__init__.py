@@ -79,6 +79,14 @@ def declaration_json(declaration: Declaration) -> dict[str, Any]:
     return out
 
 
+def bids_said(declaration: Declaration, bids: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`legal_bids`' entries with each bid's label in the active language (a session's `next_legal`,
+    the scorer's deal table); the codes, fields and trumps stay as they are."""
+    for entry in bids:
+        entry["label"] = label(declaration.bid[entry["code"]].label)
+    return bids
+
+
 def join(messages: Iterable[Any]) -> str:
     """Several messages as one sentence: "a; b"."""
     return "; ".join(say(m) for m in messages)

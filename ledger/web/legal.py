@@ -21,7 +21,7 @@ from ledger.engine.variants.declaration import (
     TABLE_FIELDS,
     TRICKS,
 )
-from ledger.i18n import prose
+from ledger.i18n import bids_said, prose
 
 
 def bid_rules(name: str, rules: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -62,7 +62,7 @@ def deal_bids(name: str, rules: dict[str, Any], deals: list[dict[str, Any]], fir
     options = variant.parse_options(rules)
     state = variant.recall(first)
     for deal in deals:
-        deal["legal"] = variant.legal_bids(deal["number"], options, state)
+        deal["legal"] = bids_said(variant.declaration, variant.legal_bids(deal["number"], options, state))
         deal["bids"] = [bid["code"] for bid in deal["legal"]]
 
 

@@ -183,3 +183,20 @@ def test_labels_follow_the_language_and_codes_do_not(
     english_labels = {o["name"]: o["label"] for o in english.json()["options"]}
     for option in spoken.json()["options"]:  # every house rule is said in the language asked for
         assert option["label"] != english_labels[option["name"]], option["name"]
+
+
+@pytest.mark.parametrize(
+    ("language", "labels"),
+    [
+        ("en", {"little_misere": "little misère", "pass": "all pass"}),
+        ("fr", {"little_misere": "petite misère", "pass": "tout le monde passe"}),
+        ("ru", {"little_misere": "малый мизер", "pass": "общий пас"}),
+    ],
+)
+def test_next_legal_labels_speak_the_language(
+    api: Any, admin: Any, club: Any, players: Any, language: str, labels: dict[str, str]
+) -> None:
+    session = open_session(admin, club, players, variant="french")
+    answer = api.get(f"/api/v1/sessions/{session.pk}/", HTTP_ACCEPT_LANGUAGE=language).json()
+    said = {b["code"]: b["label"] for b in answer["next_legal"]["bids"]}
+    assert {code: said[code] for code in labels} == labels
