@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -31,10 +32,22 @@ def has_unstorable_text(value: Any) -> bool:
     return False
 
 
+def _not_json(cause: BaseException | None) -> str:
+    """DRF's 'JSON parse error - Expecting value: line 1 column 2' in the request's language."""
+    if isinstance(cause, json.JSONDecodeError):
+        return gettext("JSON parse error - the body is not JSON: see line %(line)d, column %(column)d") % {
+            "line": cause.lineno,
+            "column": cause.colno,
+        }
+    return gettext("JSON parse error - the body is not JSON text in UTF-8")
+
+
 class JSONParser(parsers.JSONParser):
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None) -> Any:
         try:
             data = super().parse(stream, media_type, parser_context)
+        except ParseError as refused:  # DRF words it in English with Python's own message
+            raise ParseError(_not_json(refused.__context__)) from None
         except RecursionError:
             raise ParseError(gettext("JSON parse error - the document is nested too deeply")) from None
         if has_unstorable_text(data):

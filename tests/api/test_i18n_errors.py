@@ -115,3 +115,22 @@ def test_a_ledger_refusal_with_numbers_is_said_again_with_them(api: Any, session
     assert (response.status_code, body["code"], sorted(body["fields"])) == (409, "stale_number", ["number"])
     assert body["message"] == "сдача 1 уже записана: следующая сдача — 2"
     assert body["fields"]["number"] == [body["message"]]
+
+
+@pytest.mark.parametrize(
+    ("language", "body", "message"),
+    [
+        ("en", b'{"club": 1,', "JSON parse error - the body is not JSON: see line 1, column 12"),
+        ("fr", b'{"club": 1,', "erreur d'analyse JSON - le corps n'est pas du JSON : voyez la ligne 1, colonne 12"),
+        ("ru", b'{"club":\n 1,', "ошибка разбора JSON: тело запроса — не JSON, см. строку 2, столбец 4"),
+        ("fr", b"\xff\xfe", "erreur d'analyse JSON - le corps n'est pas un texte JSON en UTF-8"),
+    ],
+)
+def test_a_body_that_is_not_json_is_said_in_the_language(api: Any, language: str, body: bytes, message: str) -> None:
+    """DRF says 'JSON parse error - Expecting property name…' in English whatever the request asks."""
+    response = api.post(
+        "/api/v1/sessions/", body, content_type="application/json", headers={"Accept-Language": language}
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_request"
+    assert response.json()["error"]["message"] == message
