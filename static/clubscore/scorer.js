@@ -518,7 +518,9 @@
     };
     const sum = f.tricks.reduce(function (a, b) { return a + b; }, 0);
     const left = total - sum;
-    $('tricks-left').textContent = pad.entered.every(Boolean) ? (left === 0 ? T.allCounted(total) : T.tooMany(-left))
+    // A deal may end short of 13 (a misère lost early, a concession): then some are left, never "-1 too many".
+    const counted = left === 0 ? T.allCounted(total) : (left > 0 ? T.left(left) : T.tooMany(-left));
+    $('tricks-left').textContent = pad.entered.every(Boolean) ? counted
       : T.left(Math.max(0, total - order.filter(function (s) { return pad.entered[s]; }).reduce(function (a, s) { return a + f.tricks[s]; }, 0)));
     box.replaceChildren.apply(box, order.map(function (seat) {
       const active = pad.active === seat;

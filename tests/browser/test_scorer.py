@@ -130,6 +130,25 @@ def test_the_servers_error_is_shown_beside_its_field(new_page: Any, scorer: Any,
     assert raw_hands(table) == [THREE[0]]
 
 
+def test_a_misere_that_ends_short_says_how_many_tricks_are_left(new_page: Any, scorer: Any, table: Session) -> None:
+    """A misère lost early leaves tricks unplayed: 12 of 13 counted is "1 left", never "-1 too many"."""
+    page = new_page()
+    login(page, "scorer", f"/sessions/{table.pk}/score/")
+    thumb = Scorer(page).open(table)
+    thumb.choose("bidder", 0)
+    thumb.choose("bid", "grand_misere")
+    for count in (0, 4, 4):  # a misère needs only the bidder's count: the pad leaves the last seat open
+        thumb.tap(f'#pad-keys button[data-count="{count}"]')
+    expect(page.locator("#tricks-left")).to_have_text("(5 left)")
+    last = page.locator("#pad-seats .pad-seat").last
+    last.click()
+    thumb.tap('#pad-keys button[data-count="4"]')
+    expect(page.locator("#tricks-left")).to_have_text("(1 left)")
+    thumb.record()
+    thumb.wait_recorded(1)
+    assert raw_hands(table)[0]["tricks"] == [0, 4, 4, 4]
+
+
 def test_offline_deals_wait_and_are_sent_in_order(new_page: Any, scorer: Any, table: Session) -> None:
     page = new_page()
     login(page, "scorer", f"/sessions/{table.pk}/score/")
