@@ -207,7 +207,7 @@ def _tables() -> tuple[Table, ...]:
 DECLARATION = Declaration(
     name="american",
     title="American Boston",
-    source='Foster\'s Complete Hoyle, "Boston" (seed 000, "Part 21"), as normalised in rules.md §1.',
+    source='Foster\'s Complete Hoyle, "Boston" (Part 21), with the club decimal tables and the classic ones.',
     options=(
         Option(
             "table",

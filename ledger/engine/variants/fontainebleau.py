@@ -244,10 +244,7 @@ def _tables() -> tuple[Table, ...]:
 DECLARATION = Declaration(
     name="fontainebleau",
     title="Boston de Fontainebleau",
-    source=(
-        'Foster\'s Complete Hoyle, "Boston de Fontainebleau" (seed 000: bids, partners, misère partout, the pool, '
-        "the twelfth hand; seed 004: honours, payments, Table No. 1), as normalised in rules.md §2."
-    ),
+    source='Foster\'s Complete Hoyle, "Boston de Fontainebleau": its bids, honours and payments, and Table No. 1.',
     options=(
         Option("ante", INTEGER, 5, "fontainebleau.option.ante", "fontainebleau.option.ante.help", minimum=0),
         Option("honours", BOOLEAN, False, "fontainebleau.option.honours", "fontainebleau.option.honours.help"),

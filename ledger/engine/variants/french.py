@@ -241,10 +241,7 @@ def _tables() -> tuple[Table, ...]:
 DECLARATION = Declaration(
     name="french",
     title="French Boston",
-    source=(
-        'Foster\'s Complete Hoyle, "French Boston" and its table of payments (seed 001; its start is also in '
-        "seed 000), as normalised in rules.md §3."
-    ),
+    source='Foster\'s Complete Hoyle, "French Boston" and its table of payments.',
     options=(
         Option(
             "neuf",

@@ -224,7 +224,7 @@ def _tables() -> tuple[Table, ...]:
 DECLARATION = Declaration(
     name="russian",
     title="Russian Boston (Бостон)",
-    source="«Бостон правила карточной игры» and its «Тариф платежей» (seed 002), as normalised in rules.md §4.",
+    source="«Бостон правила карточной игры» and its «Тариф платежей».",
     options=(
         Option("basket", INTEGER, 10, "russian.option.basket", "russian.option.basket.help", minimum=1),
         Option(
