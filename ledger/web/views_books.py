@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger import selectors
-from ledger.currency import money_text, parse_money
+from ledger.currency import decimal_text, money_text, parse_money
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role
 from ledger.money import POOL, Party
@@ -64,7 +64,8 @@ def _prefill(request: HttpRequest, ledger: books.Books, currencies: list[str]) -
         "from": payer if payer in parties else "",
         "to": payee if payee in parties else "",
         "currency": currency,
-        "amount": money_text(cents, currency, grouped=False) if 0 < cents <= 10**15 else "",
+        # as the page's language writes a decimal (4,40 in French), which the form reads back
+        "amount": decimal_text(money_text(cents, currency, grouped=False)) if 0 < cents <= 10**15 else "",
     }
 
 

@@ -157,3 +157,14 @@ def test_the_leaderboard_offers_the_clubs_currencies_most_used_first(
     html = client_for(admin).get(f"/clubs/{club.pk}/").content.decode()
     assert html.index('value="JPY"') < html.index('value="EUR"')
     assert member(club, admin, "p2", Role.PLAYER)
+
+
+@pytest.mark.parametrize(("language", "amount"), [("en", "1.15"), ("fr", "1,15"), ("ru", "1,15")])
+def test_a_settlement_link_fills_the_payment_as_the_language_writes_it(
+    client_for: Any, admin: Any, club: Any, players: list[Player], treasurer: Any, language: str, amount: str
+) -> None:
+    """The 'record' link of a settlement fills the amount; on a French page 1,15, not 1.15."""
+    closed_with_money(admin, club, players)
+    query = f"?from={players[1].pk}&to={players[2].pk}&cents=115&currency=USD"
+    html = client_for(treasurer).get(f"/clubs/{club.pk}/books/{query}", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'id="pay-amount" inputmode="decimal" required autocomplete="off" size="10" value="{amount}"' in html
