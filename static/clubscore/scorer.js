@@ -468,7 +468,7 @@
     const more = $('more-fields');
     const shown = Array.from(more.querySelectorAll('.frow')).filter(function (row) { return !row.hidden; });
     more.hidden = !shown.length;
-    $('more-summary').textContent = T.more(shown.map(function (row) { return V.field_labels[row.dataset.field].toLowerCase(); }).join(', '));
+    $('more-summary').textContent = T.more(shown.map(function (row) { return inSentence(V.field_labels[row.dataset.field]); }).join(', '));
     if (shown.some(function (row) { return state.form[row.dataset.field] !== null && !state.auto[row.dataset.field]; })) more.open = true;
     const allowed = bidsNow();
     optionButtons('bid', V.bids.filter(function (b) { return allowed.indexOf(b.code) >= 0; }).map(function (b) {
@@ -501,9 +501,14 @@
     const missing = missingRequired();
     record.disabled = state.busy || missing.length > 0;
     record.setAttribute('aria-describedby', 'record-hint');
-    const missingWords = missing.map(function (m) { return (V.field_labels[m] || m).toLowerCase(); }).join(', ');
+    const missingWords = missing.map(function (m) { return inSentence(V.field_labels[m] || m); }).join(', ');
     $('record-hint').textContent = missing.length && f.bid
       ? (recordsAtOnce(f.bid) ? T.stillToEnterAtOnce(missingWords) : T.stillToEnter(missingWords)) : '';
+  }
+
+  // A field's label inside a sentence: "Bidder" becomes "bidder", but a card keeps its capital (♦J, not ♦j).
+  function inSentence(label) {
+    return /^\p{Lu}\p{Ll}/u.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
   }
 
   function renderPad() {

@@ -149,6 +149,19 @@ def test_a_misere_that_ends_short_says_how_many_tricks_are_left(new_page: Any, s
     assert raw_hands(table)[0]["tricks"] == [0, 4, 4, 4]
 
 
+def test_the_hint_names_a_card_with_its_capital(
+    new_page: Any, scorer: Any, admin: Any, club: Club, players: Any
+) -> None:
+    """ "Still to enter: …, ♦J": the field labels go lower case inside the sentence, a card does not."""
+    session = open_session(admin, club, players, variant="french")
+    page = new_page()
+    login(page, "scorer", f"/sessions/{session.pk}/score/")
+    thumb = Scorer(page).open(session)
+    thumb.choose("bid", "simple")
+    expect(page.locator("#record-hint")).to_contain_text("bidder")
+    expect(page.locator("#record-hint")).to_contain_text("♦J")
+
+
 def test_offline_deals_wait_and_are_sent_in_order(new_page: Any, scorer: Any, table: Session) -> None:
     page = new_page()
     login(page, "scorer", f"/sessions/{table.pk}/score/")
