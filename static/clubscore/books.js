@@ -8,7 +8,8 @@
 
   function amountText(cents, currency) {
     const exponent = CS.minorUnits(currency);
-    return exponent ? (cents / Math.pow(10, exponent)).toFixed(exponent) : String(cents);
+    // as the page writes a decimal (1,15 in French), which the server reads back, like the settlement's link
+    return exponent ? (cents / Math.pow(10, exponent)).toFixed(exponent).replace('.', CS.decimalSign) : String(cents);
   }
 
   document.querySelectorAll('.use-transfer').forEach(function (button) {

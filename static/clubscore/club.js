@@ -14,7 +14,7 @@
   function value(by, v, data) {
     if (by === 'success') return el('span', { text: CS.percent(v, 1) });
     if (by === 'money') return data.currency ? CS.moneySpan(v, data.currency) : CS.numSpan(v);
-    return el('span', { text: Number(v).toLocaleString(CS.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+    return el('span', { text: CS.decimal(v, 1) });
   }
 
   let asked = 0;

@@ -108,6 +108,7 @@
   function asServer(formatter) {
     return { format: function (value) {
       return formatter.formatToParts(value).map(function (part) {
+        if (part.type === 'minusSign') return '\u2212';  // the server's minus (−), whatever Intl writes
         return SEPARATORS[part.type] !== undefined ? SEPARATORS[part.type] : part.value;
       }).join('');
     } };
@@ -193,6 +194,12 @@
     return asServer(new Intl.NumberFormat(LANG, { style: 'percent', maximumFractionDigits: digits || 0 })).format(share);
   }
 
+  /* A decimal (a rating: 27.4, −2.2) with `digits` decimals in the page's language: "27,4", "−2,2". */
+  function decimal(value, digits) {
+    return asServer(new Intl.NumberFormat(LANG, { minimumFractionDigits: digits, maximumFractionDigits: digits }))
+      .format(Number(value));
+  }
+
   /* A day ("2026-11-30", or the start of a timestamp) as the page's language writes it: "Nov 30, 2026",
    * "30 nov. 2026", "30 нояб. 2026 г.". The server's days are UTC days, and so are these. */
   const dayFormat = new Intl.DateTimeFormat(LANG, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -208,7 +215,7 @@
   window.CS = {
     api: api, apiAll: apiAll, errorOf: errorOf, uuid4: uuid4, signed: signed, signClass: signClass,
     money: money, moneySpan: moneySpan, minorUnits: minorUnits, localise: localise, el: el, numSpan: numSpan, plain: plain,
-    lang: LANG, percent: percent, day: day,
+    lang: LANG, percent: percent, decimal: decimal, decimalSign: SEPARATORS.decimal || '.', day: day,
   };
 
   document.addEventListener('DOMContentLoaded', function () { localise(document); });

@@ -191,7 +191,7 @@
     }
     parts.push(el('details', { class: 'fold', id: 'rating-details' }, [el('summary', { text: gettext('How the rating works') }),
       el('p', { class: 'small', text: interpolate(gettext('After every closed session the four players\' ratings move by where each finished (Plackett-Luce, as in openskill). The leaderboard ranks by the cautious figure, the rating less three times its give-or-take: %(ordinal)s now.'),
-        { ordinal: Number(last.ordinal).toLocaleString(CS.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }, true) })]));
+        { ordinal: CS.decimal(last.ordinal, 1) }, true) })]));
     box.replaceChildren.apply(box, parts);
   }
 

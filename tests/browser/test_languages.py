@@ -51,3 +51,31 @@ def test_the_scripts_write_figures_and_money_as_the_server_does(
     assert grouped.isspace()
     thousands = [text for n, text in server if abs(int(n)) >= 100_000]
     assert any(grouped in text and "," in text and text.endswith("\u00a0€") for text in thousands), thousands
+
+
+@pytest.mark.parametrize(
+    ("language", "rating", "sign"), [("en", "\u22122.2", "."), ("fr", "\u22122,2", ","), ("ru", "\u22122,2", ",")]
+)
+def test_ratings_and_typed_amounts_as_the_language_writes_them(
+    new_page: Any,
+    live_server: Any,
+    admin: Any,
+    treasurer: Any,
+    club: Club,
+    players: list[Any],
+    language: str,
+    rating: str,
+    sign: str,
+) -> None:
+    """A rating on the leaderboard (−2,2: the server's minus, not Intl's hyphen) and the amount the books
+    put in the payment form from a transfer (1,15: the decimal sign the server reads back)."""
+    session = open_session(admin, club, players, stake={"currency": "EUR", "per_counter": "0.05"})
+    record_all(admin, session, AMERICAN_HANDS)
+    services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+    page = new_page()
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    login(page, "treasurer", f"/clubs/{club.pk}/books/")
+    assert page.evaluate("CS.decimal(-2.2, 1)") == rating
+    page.locator(".use-transfer").first.click()
+    amount = page.locator("#pay-amount").input_value()
+    assert re.fullmatch(rf"\d+\{sign}\d\d", amount), amount
