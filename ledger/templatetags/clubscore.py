@@ -3,6 +3,7 @@ colour, and money in the currency's minor unit. The page script regroups them fo
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -10,8 +11,9 @@ from django import template
 from django.template.defaultfilters import date as date_filter
 from django.utils.html import conditional_escape, format_html, json_script
 from django.utils.safestring import mark_safe
+from django.utils.timezone import is_aware, localtime
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from ledger.currency import decimal_text as _decimal_text
 from ledger.currency import group_digits, money_text, units_table
@@ -194,4 +196,10 @@ DAY_FORMATS = {
 @register.filter
 def day(value: Any, style: str = "day") -> str:
     """A date (or a time, local) as the page's language writes it, month names included."""
-    return date_filter(value, str(DAY_FORMATS[style])) if value else ""
+    if not value:
+        return ""
+    text = date_filter(value, str(DAY_FORMATS[style]))
+    day_of_month = (localtime(value) if isinstance(value, dt.datetime) and is_aware(value) else value).day
+    if day_of_month == 1 and (get_language() or "").startswith("fr") and text.startswith("1 "):
+        return "1er" + text[1:]  # French writes the first of the month as an ordinal: 1er décembre
+    return text

@@ -14,6 +14,7 @@ below, where each word says why it is the same in the language.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from ledger import followup, services
 from ledger.engine.variants import variant_names
 from ledger.models import Club, MoneyTransaction, Player, Role, Session
 from ledger.money import services as money_writes
-from ledger.templatetags.clubscore import codes
+from ledger.templatetags.clubscore import codes, day
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, example_sheet, fresh, open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -425,7 +426,8 @@ def test_money_and_dates_as_each_language_writes_them(scene: Scene) -> None:
     for language in LANGUAGES:
         html = render(address, language, "zoya", 200)
         assert "−0,65\xa0$" in html, language
-        assert f"{paid.day} {months[language][paid.month - 1]} " in html, language
+        first = "1er" if language == "fr" and paid.day == 1 else str(paid.day)  # French: le 1er du mois
+        assert f"{first} {months[language][paid.month - 1]} " in html, language
 
 
 def test_the_books_words_on_the_russian_and_french_pages(scene: Scene) -> None:
@@ -447,3 +449,22 @@ def test_a_rules_text_sets_what_is_typed_as_code_and_leaves_the_words() -> None:
     shown = codes("Honneurs (règle maison honours) ; colonne grand_column", "fontainebleau")
     assert shown == "Honneurs (règle maison <code>honours</code>) ; colonne <code>grand_column</code>"
     assert codes("<b>x</b>", "french") == "&lt;b&gt;x&lt;/b&gt;"
+
+
+@pytest.mark.parametrize(
+    ("language", "first", "eleventh", "short"),
+    [
+        ("en", "1 Dec 2026", "11 May 2026", "1 Dec 26"),
+        ("fr", "1er décembre 2026", "11 mai 2026", "1er déc. 2026"),
+        ("ru", "1 декабря 2026", "11 мая 2026", "01.12.2026"),
+    ],
+)
+def test_days_as_each_language_writes_them(language: str, first: str, eleventh: str, short: str) -> None:
+    """French writes the first of a month as an ordinal; Russian's month is in the genitive, and its
+    short day is the numeric one (an abbreviation would be «11 май», in the wrong case)."""
+    with translation.override(language):
+        assert (day(dt.date(2026, 12, 1)), day(dt.date(2026, 5, 11)), day(dt.date(2026, 12, 1), "short")) == (
+            first,
+            eleventh,
+            short,
+        )
