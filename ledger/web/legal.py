@@ -21,7 +21,7 @@ from ledger.engine.variants.declaration import (
     TABLE_FIELDS,
     TRICKS,
 )
-from ledger.i18n import bids_said, prose
+from ledger.i18n import bids_said, label, prose
 
 
 def bid_rules(name: str, rules: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -72,3 +72,15 @@ def scorer_legal(name: str, rules: dict[str, Any]) -> dict[str, Any]:
     has_belle = any(bid.trumps == BELLE_OR_PETITE for bid in declaration.bids)
     belle = prose(declaration.name, declaration.belle_words[0]) if has_belle else None
     return {"bid_rules": bid_rules(name, rules), "belle": belle}
+
+
+def bids_left_out(name: str, rules: dict[str, Any]) -> list[str]:
+    """The bids this session cannot record because a house rule they need was left unset when it was
+    opened (a Russian misère without its amount): named on the scorer, so nobody hunts for the button."""
+    variant = get_variant(name)
+    options = variant.parse_options(rules)
+    return [
+        label(bid.label)
+        for bid in variant.declaration.bids
+        if bid.needs_option and getattr(options, bid.needs_option) is None
+    ]

@@ -329,7 +329,8 @@ def score(request: AuthedRequest, session_id: int) -> HttpResponse:
             "login": reverse("login") + "?next=" + request.path,
         },
     }
-    return render(request, "web/score.html", {**context, "config": config})
+    left_out = legal.bids_left_out(found.variant, found.rules)
+    return render(request, "web/score.html", {**context, "config": config, "bids_left_out": ", ".join(left_out)})
 
 
 def _sheet_context(request: HttpRequest, session_id: int) -> dict[str, Any]:

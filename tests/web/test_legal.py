@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from ledger.engine import EngineError, settle
 from ledger.engine.variants import get_variant
 from ledger.web.legal import bid_rules, bids_allowed
+from tests.ledger_fixtures import open_session
 
 
 def sheet(variant: str, rules: dict, hands: list[dict]) -> dict:
@@ -66,3 +69,23 @@ def test_every_offered_bid_has_its_engine_fields_and_trick_total() -> None:
             assert rules["tricks"]["total"] in (12, 13)
     assert bid_rules("american", {})["little_misere"]["tricks"] == {"total": 12, "exact": False}
     assert bid_rules("american", {})["seven"]["tricks"] == {"total": 13, "exact": True}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "Not in this session: nine (девять взяток), misère (мизер), whose house rule was left unset"),
+        ("ru", "Не в этой сессии: девять взяток, мизер — их домашнее правило не задали"),
+    ],
+)
+def test_the_scorer_names_the_bids_its_house_rules_leave_out(
+    client_for: Any, admin: Any, club: Any, players: Any, scorer: Any, language: str, words: str
+) -> None:
+    """A Russian session opened with the default rules has no misère and no nine (rules.md §4.1: their
+    amounts have no default): the scorer says so under the bids instead of leaving them out unsaid."""
+    russian = open_session(admin, club, players, variant="russian")
+    page = client_for(scorer).get(f"/sessions/{russian.pk}/score/", HTTP_ACCEPT_LANGUAGE=language)
+    assert words in " ".join(page.content.decode().split())
+    american = open_session(admin, club, players)
+    assert 'id="bids-left-out"' not in client_for(scorer).get(f"/sessions/{american.pk}/score/").content.decode()
