@@ -186,8 +186,8 @@ def _replay(
 
 def _check_hand_amounts(result: SettledHand) -> None:
     """A hand's movements must fit the 64-bit columns they reach (the statistics, the money ledger)."""
-    for t in result.transfers:
-        if t.counters > MAX_AMOUNT:
+    for t in result.json["transfers"]:
+        if t["counters"] > MAX_AMOUNT:
             raise EngineError(
                 "invalid_hand", {"adjustments": [f"a movement above {MAX_AMOUNT} counters"]}, result.number
             )

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import INVALID_HAND, EngineError
 from .messages import text
-from .sheet import POOL, Hand, Move, Party, SettledHand, Sheet
+from .sheet import POOL, Hand, Party, SettledHand, Sheet
 from .variants import get_variant
 from .variants.base import Deal
 
@@ -50,18 +50,7 @@ ORDER = {
 }
 
 
-def order_transfers(
-    moves: dict[tuple[Party, Party, str], int], adjustments: list[tuple[Party, Party, int]] | None
-) -> tuple[Move, ...]:
-    """The deal's movements (summed by from, to and reason) in the order of §0.9, then its adjustments
-    summed by from and to, in the order listed (§0.8)."""
-    ordered = [(frm, to, moves[frm, to, reason], reason) for frm, to, reason in sorted(moves, key=ORDER.__getitem__)]
-    if adjustments:
-        merged: dict[tuple[Party, Party], int] = {}
-        for frm, to, counters in adjustments:
-            merged[frm, to] = merged.get((frm, to), 0) + counters
-        ordered.extend((frm, to, counters, "adjustment") for (frm, to), counters in merged.items())
-    return tuple(ordered)
+NO_FLOW: dict[Party, int] = dict.fromkeys(PARTIES, 0)
 
 
 def _apply_adjustments(deal: Deal, hand: Hand, number: int) -> list[tuple[Party, Party, int]]:
@@ -114,27 +103,49 @@ class Replay:
         double = variant.is_double(number)
         deal = Deal(number, dealer, double, hand, options, pools, {})
         variant.settle_deal(deal, self.state)
-        adjustments = _apply_adjustments(deal, hand, number) if hand.adjustments else None
-        moves = order_transfers(deal.moves, adjustments)
-        deltas = [0, 0, 0, 0]
-        pool_delta = 0
-        for frm, to, counters, _reason in moves:
-            if frm == POOL:
-                pool_delta -= counters
-            else:
-                deltas[frm] -= counters
-            if to == POOL:
-                pool_delta += counters
-            else:
-                deltas[to] += counters
+        adjustments = _apply_adjustments(deal, hand, number) if hand.adjustments else ()
+        # The deal's movements (summed by from, to and reason) in the order of §0.9, then its
+        # adjustments summed by from and to, in the order listed (§0.8); each seat's and the pool's
+        # flow summed on the way.
+        moves = deal.moves
+        transfers = []
+        flow = NO_FLOW.copy()
+        for key in sorted(moves, key=ORDER.__getitem__):
+            frm, to, reason = key
+            counters = moves[key]
+            transfers.append({"from": frm, "to": to, "counters": counters, "reason": reason})
+            flow[frm] -= counters
+            flow[to] += counters
+        if adjustments:
+            merged: dict[tuple[Party, Party], int] = {}
+            for frm, to, counters in adjustments:
+                merged[frm, to] = merged.get((frm, to), 0) + counters
+            for (frm, to), counters in merged.items():
+                transfers.append({"from": frm, "to": to, "counters": counters, "reason": "adjustment"})
+                flow[frm] -= counters
+                flow[to] += counters
+        pool_delta = flow[POOL]
         if pools.total - pools_before != pool_delta:  # the variant moved pools it did not record
             raise AssertionError(f"deal {number}: pools moved {pools.total - pools_before}, transfers say {pool_delta}")
         if self.state is not None:
             variant.remember(self.state, hand, number)
+        deltas = (flow[0], flow[1], flow[2], flow[3])
+        balances = tuple(map(add, self.balances, deltas))
+        pools_after = pools.as_tuple()
         self.pools = pools
-        self.balances = tuple(map(add, self.balances, deltas))
+        self.balances = balances
         self.number = number
-        return SettledHand(number, dealer, double, moves, tuple(deltas), pool_delta, self.balances, pools.as_tuple())
+        json = {
+            "number": number,
+            "dealer": dealer,
+            "double": double,
+            "transfers": transfers,
+            "deltas": list(deltas),
+            "pool_delta": pool_delta,
+            "balances": list(balances),
+            "pools": list(pools_after),
+        }
+        return SettledHand(number, dealer, double, deltas, pool_delta, balances, pools_after, json)
 
     def legal_next(self) -> list[dict[str, Any]] | None:
         """The bids the next deal may have under the sheet's rules (None when no deal may follow)."""

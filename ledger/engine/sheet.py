@@ -108,36 +108,31 @@ class Transfer(NamedTuple):
 class SettledHand(NamedTuple):
     """A deal as the engine settled it: its transfers in the order of §0.9 and the state after it.
 
-    `moves` holds the transfers as plain (from, to, counters, reason) tuples, which is all the replay
-    and the settlement JSON need: a `Transfer` costs about 3,300 instructions to build, a tuple 300,
-    and a hand has 5 to 7 (bench/README.md, "Instructions"). `transfers` names their fields, for
-    callers that want them.
+    `json` is the hand's settlement JSON (`scoresheet.md`), built once as the deal is settled, since
+    every caller wants it: building it again from the fields below cost a fifth of settle()'s time per
+    hand (bench/README.md). It is shared, not copied: read it, do not change it.
     """
 
     number: int
     dealer: int
     double: bool
-    moves: tuple[Move, ...]
     deltas: tuple[int, ...]  # the four seats'
     pool_delta: int
     balances: tuple[int, ...]  # the four seats'
     pools: tuple[int, ...]
+    json: dict[str, Any]
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The transfers as (from, to, counters, reason)."""
+        return tuple((t["from"], t["to"], t["counters"], t["reason"]) for t in self.json["transfers"])
 
     @property
     def transfers(self) -> tuple[Transfer, ...]:
-        return tuple(map(Transfer._make, self.moves))
+        return tuple(Transfer(t["from"], t["to"], t["counters"], t["reason"]) for t in self.json["transfers"])
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "dealer": self.dealer,
-            "double": self.double,
-            "transfers": [{"from": frm, "to": to, "counters": n, "reason": why} for frm, to, n, why in self.moves],
-            "deltas": list(self.deltas),
-            "pool_delta": self.pool_delta,
-            "balances": list(self.balances),
-            "pools": list(self.pools),
-        }
+        return self.json
 
 
 def parse_stake(raw: Any) -> Stake:
