@@ -8,12 +8,13 @@ misères and spreads included; adjustments out of the pools take the newest pool
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import sheet_error
 from ..messages import register, text
 from ..pools import AmericanPools
-from ..sheet import POOL
+from ..sheet import POOL, SEATS
 from .base import Deal, Variant, others
 from .declaration import (
     ALL_PASS,
@@ -263,15 +264,46 @@ def put_in_for(options: Any, bid: int, short: int) -> int:
     return table[bid][short - 1]
 
 
+@dataclass(frozen=True, slots=True)
+class Prices:
+    """One bid under one payment table, priced for every count of tricks the bidder may take: whether
+    that makes it and what each adversary pays him (made) or he pays each adversary (failed)."""
+
+    by_taken: tuple[tuple[bool, int], ...]  # tricks taken 0-13 -> (made, amount)
+    conceded: int  # a conceded bid is made at its number: no over-tricks
+    pool_bid: bool  # a pool bid takes a pool even when conceded (§1.5)
+
+
+def _prices(options: Any, bid: str) -> Prices:
+    if bid in MISERES:
+        amount = MISERES[bid]
+        by_taken = tuple((taken == 0, amount) for taken in range(14))
+        return Prices(by_taken, amount, bid in POOL_BIDS)
+    needed = TRICK_BIDS[bid]
+    by_taken = tuple(
+        (True, success_amount(options, needed, taken))
+        if taken >= needed
+        else (False, put_in_for(options, needed, needed - taken))
+        for taken in range(14)
+    )
+    return Prices(by_taken, success_amount(options, needed, needed), bid in POOL_BIDS)
+
+
+# Each payment table's prices, worked out once rather than for every hand.
+TABLE_CHOICES = next(option.choices for option in DECLARATION.options if option.name == "table")
+PRICES = {
+    table: {bid: _prices(Options(table=table), bid) for bid in (*TRICK_BIDS, *MISERES)} for table in TABLE_CHOICES
+}
+ADVERSARIES = {seat: others(seat) for seat in SEATS}
+
+
 def misere_partout(deal: Deal) -> None:
     """All passed (§1.6): the players with the most tricks pay the others 10 per trick of difference."""
     tricks = deal.hand.tricks
     most = max(tricks)
-    losers = [s for s in range(4) if tricks[s] == most]
+    losers = [seat for seat in SEATS if tricks[seat] == most]
     for winner in others(*losers):
-        each = RED_COUNTER * (most - tricks[winner]) // len(losers)
-        for loser in losers:
-            deal.pay(loser, winner, each, "contract")
+        deal.pay_each(losers, winner, RED_COUNTER * (most - tricks[winner]) // len(losers), "contract")
 
 
 register(
@@ -303,10 +335,11 @@ class American(Variant):
         return AmericanPools(carried_in, options.pool_limit)
 
     def settle_deal(self, deal: Deal, state: Any) -> None:
-        hand, options, pools = deal.hand, deal.options, deal.pools
-        if options.ante:
-            deal.pay(deal.dealer, POOL, options.ante, "ante")
-            pools.feed(options.ante)
+        hand, pools = deal.hand, deal.pools
+        ante = deal.options.ante
+        if ante:
+            deal.pay(deal.dealer, POOL, ante, "ante")
+            pools.feed(ante)
         bid = hand.bid
         if bid == "pass":
             misere_partout(deal)
@@ -317,24 +350,17 @@ class American(Variant):
             return
         bidder = hand.bidder
         assert bidder is not None
-        adversaries = others(bidder)
-        taken = hand.tricks[bidder]
-        if bid in MISERES:
-            made = hand.conceded or taken == 0
-            amount = MISERES[bid]
+        prices = PRICES[deal.options.table][bid]
+        if hand.conceded:
+            made, amount = True, prices.conceded
         else:
-            needed = TRICK_BIDS[bid]
-            made = hand.conceded or taken >= needed
-            if made:
-                amount = success_amount(options, needed, needed if hand.conceded else min(taken, 13))
-            else:
-                amount = put_in_for(options, needed, needed - taken)
+            made, amount = prices.by_taken[hand.tricks[bidder]]
         if made:
-            deal.pay_each(adversaries, bidder, amount, "contract")
-            if bid in POOL_BIDS or not hand.conceded:
+            deal.pay_each(ADVERSARIES[bidder], bidder, amount, "contract")
+            if prices.pool_bid or not hand.conceded:
                 deal.pay(POOL, bidder, pools.take(), "pool")
         else:
-            deal.collect_from_each(adversaries, bidder, amount, "contract")
+            deal.collect_from_each(ADVERSARIES[bidder], bidder, amount, "contract")
             deal.pay(bidder, POOL, pools.double(), "pool")
 
 
