@@ -17,10 +17,11 @@ house defaults of `rules.md` (each is marked "house default" below):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import permutations
 from typing import Any
 
 from ..messages import Message, register, text
-from ..sheet import POOL, SUIT_SYMBOLS, Hand
+from ..sheet import POOL, SEATS, SUIT_SYMBOLS, Hand
 from .base import Belle, Deal, Variant, others, pairing, split_joint
 from .declaration import (
     ALL_PASS,
@@ -44,10 +45,6 @@ from .declaration import (
 SUIT_FACTOR = {"spades": 1, "clubs": 2, "diamonds": 3, "hearts": 4}
 
 
-def suit_factor(suit: str) -> int:
-    return SUIT_FACTOR[suit]
-
-
 # --- the table of payments (§3.3) ------------------------------------------------------------------
 
 
@@ -61,7 +58,10 @@ class Row:
     extra: int
 
     def honours(self, held: int) -> int:
-        return {0: 0, 3: self.three_honours, 4: self.four_honours}[held]
+        """The honours line for `held` honours (0, 3 or 4)."""
+        if held == 3:
+            return self.three_honours
+        return self.four_honours if held == 4 else 0
 
 
 # Foster's table ("The Bid"), counters per adversary in a simple, written in m: the book prints
@@ -269,75 +269,64 @@ DECLARATION = Declaration(
 )
 Options = DECLARATION.options_class  # made from the declaration at import: `Any` in annotations
 
-# --- belle and petite ------------------------------------------------------------------------------
-
-
 # --- settling --------------------------------------------------------------------------------------
 
-
-@dataclass(frozen=True, slots=True)
-class Value:
-    """What each adversary pays on a made contract, in counters, split by reason."""
-
-    contract: int
-    overtricks: int = 0
-    honours: int = 0
+ADVERSARIES = {seat: others(seat) for seat in SEATS}
+# §0.7: how the other two pay partners who made their eight, for each pair of partners.
+PAIRS_PAID = {pair: pairing(others(*pair)) for pair in permutations(SEATS, 2)}
+TRICKS_NEEDED = {
+    "simple": FORCED_SOLO_TRICKS,  # a simple nobody accepted; partners need DEMANDER_QUOTA + ACCEPTOR_QUOTA
+    "neuf": NEUF_TRICKS,
+    **{bid: tricks for bid, (tricks, _row) in INDEPENDENCES.items()},
+    **dict.fromkeys(MISERES, 0),  # a misère: no trick at all
+}
+ROWS = {"simple": FIVE_ALONE_OR_PARTNERS_EIGHT, **{bid: row for bid, (_tricks, row) in INDEPENDENCES.items()}}
 
 
 def flat_slam(trump: str, belle: str) -> int:
     return FLAT_SLAM_BELLE if trump == belle else FLAT_SLAM_PETITE
 
 
-def side_of(hand: Hand) -> tuple[int, ...]:
-    """The bidder's side: the bidder, and his partner if a simple was accepted."""
-    assert hand.bidder is not None
-    return (hand.bidder,) if hand.partner is None else (hand.bidder, hand.partner)
-
-
 def needed(hand: Hand) -> int:
-    """The tricks the bidder's side must take."""
-    if hand.bid == "simple":
-        return DEMANDER_QUOTA + ACCEPTOR_QUOTA if hand.partner is not None else FORCED_SOLO_TRICKS
-    if hand.bid == "neuf":
-        return NEUF_TRICKS
-    if hand.bid in INDEPENDENCES:
-        return INDEPENDENCES[hand.bid][0]
-    return 0  # a misère: no trick at all
-
-
-def side_tricks(hand: Hand) -> int:
-    return sum(hand.tricks[seat] for seat in side_of(hand))
+    """The tricks the bidder's side must take (only a simple takes a partner)."""
+    return DEMANDER_QUOTA + ACCEPTOR_QUOTA if hand.partner is not None else TRICKS_NEEDED[hand.bid]
 
 
 def is_made(hand: Hand) -> bool:
+    """Whether the bidder's side made its contract (a misère: no trick taken); the settling below judges
+    it on its way, this says it in one place for the statistics' tests."""
+    assert hand.bidder is not None
     if hand.bid in MISERES:
-        return hand.tricks[hand.bidder] == 0  # type: ignore[index]
-    return side_tricks(hand) >= needed(hand)
+        return hand.tricks[hand.bidder] == 0
+    taken = hand.tricks[hand.bidder] + (hand.tricks[hand.partner] if hand.partner is not None else 0)
+    return taken >= needed(hand)
 
 
-def made_value(hand: Hand, belle: str, options: Any) -> Value:
-    """§3.4, in simples: what each adversary pays the bidder's side for a made contract."""
-    bid = hand.bid
-    if bid in MISERES:
-        return Value(MISERES[bid] * suit_factor(hand.turned))  # type: ignore[arg-type]
-    trump = hand.trump
+def misere_amount(hand: Hand) -> int:
+    """A misère's row, made or failed, in the turned suit's factor."""
+    return MISERES[hand.bid] * SUIT_FACTOR[hand.turned]  # type: ignore[index]
+
+
+def made_value(deal: Deal, state: Belle, taken: int) -> tuple[int, int, int]:
+    """§3.4, in simples: what each adversary pays the bidder's side for a made trick contract, as
+    (contract, over-tricks, honours); `taken` is the side's tricks."""
+    hand = deal.hand
+    bid, trump = hand.bid, hand.trump
     assert trump is not None
-    taken = side_tricks(hand)
     over = taken - needed(hand)
     if bid == "neuf":
-        neuf = options.neuf
-        assert neuf is not None
-        return Value(neuf.base[trump], neuf.extra[trump] * over)
-    m = suit_factor(trump)
+        neuf = deal.options.neuf
+        return neuf.base[trump], neuf.extra[trump] * over, 0
+    m = SUIT_FACTOR[trump]
     if bid == "simple":
         if (hand.partner is None and taken >= FORCED_SOLO_SLAM) or taken == 13:
-            return Value(flat_slam(trump, belle))
-        row = FIVE_ALONE_OR_PARTNERS_EIGHT
-    else:
-        if taken == 13:
-            return Value(SLAM_SEUL * m)
-        row = INDEPENDENCES[bid][1]
-    return Value(row.base * m, row.extra * m * over, row.honours(hand.honours) * m)
+            assert hand.turned is not None
+            belle, _petite = state.suits_of(deal.number, hand.turned)
+            return flat_slam(trump, belle), 0, 0
+    elif taken == 13:
+        return SLAM_SEUL * m, 0, 0
+    row = ROWS[bid]
+    return row.base * m, row.extra * m * over, row.honours(hand.honours) * m
 
 
 def failure_amount(hand: Hand, short: int, options: Any) -> int:
@@ -347,15 +336,94 @@ def failure_amount(hand: Hand, short: int, options: Any) -> int:
     """
     bid = hand.bid
     if bid in MISERES:
-        return MISERES[bid] * suit_factor(hand.turned)  # type: ignore[arg-type]
+        return misere_amount(hand)
     trump = hand.trump
     assert trump is not None
     if bid == "neuf":
         neuf = options.neuf
         assert neuf is not None
         return neuf.base[trump] + neuf.extra[trump] * short
-    row = FIVE_ALONE_OR_PARTNERS_EIGHT if bid == "simple" else INDEPENDENCES[bid][1]
-    return (row.base + row.extra * short) * suit_factor(trump)
+    row = ROWS[bid]
+    return (row.base + row.extra * short) * SUIT_FACTOR[trump]
+
+
+def settle_misere(deal: Deal, times: int) -> None:
+    """No trick taken: each adversary pays the bidder, who takes the pool; else he pays each and doubles it."""
+    bidder = deal.hand.bidder
+    assert bidder is not None
+    amount = misere_amount(deal.hand) * times
+    if deal.hand.tricks[bidder] == 0:
+        deal.pay_each(ADVERSARIES[bidder], bidder, amount, "contract")
+        deal.pay(POOL, bidder, deal.pools.take_all(), "pool")
+    else:
+        deal.collect_from_each(ADVERSARIES[bidder], bidder, amount, "contract")
+        deal.pay(bidder, POOL, deal.pools.double(), "pool")
+
+
+def settle_alone(deal: Deal, state: Belle, times: int) -> None:
+    """A forced solo, an independence or a neuf: each adversary pays the bidder, who takes the pool (§3.4);
+    or he pays each adversary and doubles the pool (§3.5)."""
+    hand = deal.hand
+    bidder = hand.bidder
+    assert bidder is not None
+    taken = hand.tricks[bidder]
+    short = TRICKS_NEEDED[hand.bid] - taken
+    adversaries = ADVERSARIES[bidder]
+    if short <= 0:
+        contract, overtricks, honours = made_value(deal, state, taken)
+        deal.pay_each(adversaries, bidder, contract * times, "contract")
+        deal.pay_each(adversaries, bidder, overtricks * times, "overtricks")
+        deal.pay_each(adversaries, bidder, honours * times, "honours")
+        deal.pay(POOL, bidder, deal.pools.take_all(), "pool")
+    else:
+        deal.collect_from_each(adversaries, bidder, failure_amount(hand, short, deal.options) * times, "contract")
+        deal.pay(bidder, POOL, deal.pools.double(), "pool")
+
+
+def settle_partners(deal: Deal, state: Belle, times: int) -> None:
+    """An accepted simple: made, the other two pay by pairing and the partners share the pool (§3.4);
+    failed, the partner short of his quota pays each opponent and doubles the pool, or both do (§3.5)."""
+    hand, options, pools = deal.hand, deal.options, deal.pools
+    bidder, partner, tricks = hand.bidder, hand.partner, hand.tricks
+    assert bidder is not None and partner is not None
+    taken = tricks[bidder] + tricks[partner]
+    if taken >= DEMANDER_QUOTA + ACCEPTOR_QUOTA:
+        contract, overtricks, honours = made_value(deal, state, taken)
+        for payer, payee in PAIRS_PAID[bidder, partner]:
+            deal.pay(payer, payee, contract * times, "contract")
+            deal.pay(payer, payee, overtricks * times, "overtricks")
+            deal.pay(payer, payee, honours * times, "honours")
+        deal.divide_pool((bidder, partner), "pool")
+        return
+    opponents = others(bidder, partner)
+    short = [
+        (seat, quota) for seat, quota in ((bidder, DEMANDER_QUOTA), (partner, ACCEPTOR_QUOTA)) if tricks[seat] < quota
+    ]
+    if len(short) == 1:
+        seat = short[0][0]
+        amount = failure_amount(hand, DEMANDER_QUOTA + ACCEPTOR_QUOTA - taken, options) * times
+        deal.collect_from_each(opponents, seat, amount, "contract")
+        deal.pay(seat, POOL, pools.double(), "pool")
+        return
+    for seat, quota in short:
+        deal.collect_from_each(opponents, seat, failure_amount(hand, quota - tricks[seat], options) * times, "contract")
+    bidder_share, partner_share = split_joint(pools.double())
+    deal.pay(bidder, POOL, bidder_share, "pool")
+    deal.pay(partner, POOL, partner_share, "pool")
+
+
+def settle_revoke(deal: Deal, times: int) -> None:
+    """§3.6: the revoker pays each adversary of his side a failure by max(1, s), and doubles the pool."""
+    hand = deal.hand
+    revoker, bidder, partner, tricks = hand.revoke, hand.bidder, hand.partner, hand.tricks
+    assert revoker is not None and bidder is not None
+    side = (bidder,) if partner is None else (bidder, partner)
+    taken = tricks[bidder] if partner is None else tricks[bidder] + tricks[partner]
+    adversaries = others(*side) if revoker in side else side
+    shortfall = max(0, needed(hand) - taken)
+    amount = failure_amount(hand, max(1, shortfall), deal.options) * times
+    deal.collect_from_each(adversaries, revoker, amount, "penalty")
+    deal.pay(revoker, POOL, deal.pools.double(), "penalty")
 
 
 class French(Variant):
@@ -379,86 +447,23 @@ class French(Variant):
     # settling (§3.7)
     def settle_deal(self, deal: Deal, state: Belle) -> None:
         hand = deal.hand
-        assert hand.turned is not None
-        belle, _petite = state.suits_of(deal.number, hand.turned)
+        times = 2 if deal.double else 1
         ante = DOUBLES_ANTE if deal.double else ANTE
         deal.pay(deal.dealer, POOL, ante, "ante")
         deal.pools.feed(ante)
-        if hand.bid == "pass":
+        bid = hand.bid
+        if bid == "pass":
             return  # thrown in: no payment, no bonus
-        times = 2 if deal.double else 1
         if hand.revoke is not None:
-            self.settle_revoke(deal, times)
-        elif is_made(hand):
-            self.settle_made(deal, belle, times)
+            settle_revoke(deal, times)
+        elif bid in MISERES:
+            settle_misere(deal, times)
+        elif hand.partner is None:
+            settle_alone(deal, state, times)
         else:
-            self.settle_failure(deal, times)
+            settle_partners(deal, state, times)
         if hand.jack is not None:  # required on trick contracts, absent in misères
-            deal.pay_each(others(hand.jack), hand.jack, JACK_BONUS * times, "jack")
-
-    def settle_made(self, deal: Deal, belle: str, times: int) -> None:
-        """§3.4: each adversary pays (a pair by pairing); the bidder takes the pool, partners share it."""
-        hand = deal.hand
-        value = made_value(hand, belle, deal.options)
-        side = side_of(hand)
-        payments: tuple[tuple[int, int], ...]
-        if len(side) == 2:
-            payments = pairing(others(*side))
-        else:
-            payments = tuple((adversary, side[0]) for adversary in others(*side))
-        for payer, payee in payments:
-            deal.pay(payer, payee, value.contract * times, "contract")
-            deal.pay(payer, payee, value.overtricks * times, "overtricks")
-            deal.pay(payer, payee, value.honours * times, "honours")
-        if len(side) == 2:
-            deal.divide_pool(side, "pool")
-        else:
-            deal.pay(POOL, side[0], deal.pools.take_all(), "pool")
-
-    def settle_failure(self, deal: Deal, times: int) -> None:
-        """§3.5: the bidder (or the partner short of his quota) pays each adversary and doubles the pool."""
-        hand, options, pools = deal.hand, deal.options, deal.pools
-        bidder, partner = hand.bidder, hand.partner
-        assert bidder is not None
-        if partner is None:
-            amount = failure_amount(hand, needed(hand) - hand.tricks[bidder], options) * times
-            for adversary in others(bidder):
-                deal.pay(bidder, adversary, amount, "contract")
-            deal.pay(bidder, POOL, pools.double(), "pool")
-            return
-        opponents = others(bidder, partner)
-        short = [
-            (seat, quota)
-            for seat, quota in ((bidder, DEMANDER_QUOTA), (partner, ACCEPTOR_QUOTA))
-            if hand.tricks[seat] < quota
-        ]
-        if len(short) == 1:
-            seat = short[0][0]
-            amount = failure_amount(hand, needed(hand) - side_tricks(hand), options) * times
-            for opponent in opponents:
-                deal.pay(seat, opponent, amount, "contract")
-            deal.pay(seat, POOL, pools.double(), "pool")
-            return
-        for seat, quota in short:
-            amount = failure_amount(hand, quota - hand.tricks[seat], options) * times
-            for opponent in opponents:
-                deal.pay(seat, opponent, amount, "contract")
-        bidder_share, partner_share = split_joint(pools.double())
-        deal.pay(bidder, POOL, bidder_share, "pool")
-        deal.pay(partner, POOL, partner_share, "pool")
-
-    def settle_revoke(self, deal: Deal, times: int) -> None:
-        """§3.6: the revoker pays each adversary of his side a failure by max(1, s), and doubles the pool."""
-        hand = deal.hand
-        revoker = hand.revoke
-        assert revoker is not None
-        side = side_of(hand)
-        adversaries = others(*side) if revoker in side else side
-        shortfall = max(0, needed(hand) - side_tricks(hand))
-        amount = failure_amount(hand, max(1, shortfall), deal.options) * times
-        for adversary in adversaries:
-            deal.pay(revoker, adversary, amount, "penalty")
-        deal.pay(revoker, POOL, deal.pools.double(), "penalty")
+            deal.pay_each(ADVERSARIES[hand.jack], hand.jack, JACK_BONUS * times, "jack")
 
 
 VARIANT = French()
