@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..messages import Message, register, text
-from ..sheet import POOL, Hand
+from ..sheet import POOL, SEATS, Hand
 from .base import Belle, Deal, Variant, add_error, others, pairing, split_joint
 from .declaration import (
     ALL_PASS,
@@ -58,7 +58,6 @@ from .declaration import (
 
 STARSHAYA, MLADSHAYA = "starshaya", "mladshaya"  # the tariff's two rows, and `third_suit_rate`'s values
 RATE = {MLADSHAYA: 1, STARSHAYA: 2}  # r: старшая pays double
-ROW = {rate: row for row, rate in RATE.items()}
 
 SUIT_NAMES = {
     "clubs": "clubs (трефы)",
@@ -118,11 +117,6 @@ CORRECTED = {
     ("R-T3", MLADSHAYA, 12): "«за 12 — 30 фиш»: steps of 4, and 72 = 2 × (16 + 5 × 4)",
     ("R-T3", STARSHAYA, 12): "«за 13 взяток — 64 фиши»: 144 is the 13-trick value",
 }
-
-
-def tariff(table: dict[str, dict[int, int]], rate: int, tricks: int) -> int:
-    """A tariff cell: the row of rate r (младшая 1, старшая 2), the column of `tricks`."""
-    return table[ROW[rate]][tricks]
 
 
 # --- bids and fields ----------------------------------------------------------------------------
@@ -286,26 +280,26 @@ DECLARATION = Declaration(
 Options = DECLARATION.options_class  # made from the declaration at import: `Any` in annotations
 
 
-def suits_of(hand: Hand, number: int, partie: Belle) -> tuple[str, str | None]:
-    """(старшая, младшая) of a deal; no младшая on deal 1 or when старшая is turned again."""
+ADVERSARIES = {seat: others(seat) for seat in SEATS}
+NEEDED = {"simple": UNSUPPORTED_CONTRACT, "solo": SOLO_CONTRACT, "nine": NINE_CONTRACT}  # alone
+
+
+def row_of(hand: Hand, number: int, partie: Belle, options: Any) -> str:
+    """The tariff's row: старшая, младшая, or `third_suit_rate`'s in another suit (a solo or a nine);
+    its rate r (RATE) is 2 in старшая, 1 in младшая."""
     assert hand.turned is not None
-    return partie.suits_of(number, hand.turned)
-
-
-def rate_of(hand: Hand, starshaya: str, mladshaya: str | None, options: Any) -> int:
-    """r: 2 in старшая, 1 in младшая, `third_suit_rate` in another suit (a solo or a nine)."""
+    starshaya, mladshaya = partie.suits_of(number, hand.turned)
     if hand.trump == starshaya:
-        return RATE[STARSHAYA]
+        return STARSHAYA
     if hand.trump == mladshaya:
-        return RATE[MLADSHAYA]
-    return RATE[options.third_suit_rate]
+        return MLADSHAYA
+    return options.third_suit_rate
 
 
 # --- the basket ---------------------------------------------------------------------------------
 def form_basket(deal: Deal, each: int) -> None:
     """Each of the four, the dealer included, puts `each` into an empty basket (reason `ante`)."""
-    for seat in range(4):
-        deal.pay(seat, POOL, each, "ante")
+    deal.pay_each(SEATS, POOL, each, "ante")
     deal.pools.feed(4 * each)
 
 
@@ -313,12 +307,12 @@ def all_pass(deal: Deal) -> None:
     """All four passed: the basket C doubles; floor(C/4) from each, C mod 4 more from the dealer."""
     basket = deal.pools.total
     share, rest = divmod(basket, 4)
-    for seat in range(4):
-        deal.pay(seat, POOL, share + (rest if seat == deal.dealer else 0), "pool")
+    deal.pay_each(SEATS, POOL, share, "pool")
+    deal.pay(deal.dealer, POOL, rest, "pool")
     deal.pools.feed(basket)
 
 
-def labet(deal: Deal, payers: list[int]) -> None:
+def labet(deal: Deal, payers: tuple[int, ...] | list[int]) -> None:
     """Лабет: an amount equal to the basket paid into it; two payers split it G-3 (the buyer first)."""
     amount = deal.pools.double()
     if len(payers) == 1:
@@ -340,11 +334,11 @@ def alone(deal: Deal, made: bool, amount: int) -> None:
     buyer = deal.hand.bidder
     assert buyer is not None
     if made:
-        deal.pay_each(others(buyer), buyer, amount, "contract")
+        deal.pay_each(ADVERSARIES[buyer], buyer, amount, "contract")
         take_basket(deal, buyer)
     else:
-        deal.collect_from_each(others(buyer), buyer, amount, "contract")
-        labet(deal, [buyer])
+        deal.collect_from_each(ADVERSARIES[buyer], buyer, amount, "contract")
+        labet(deal, (buyer,))
 
 
 # --- the variant --------------------------------------------------------------------------------
@@ -378,28 +372,28 @@ class Russian(Variant):
 
     # settling (rules.md §4.7)
     def settle_deal(self, deal: Deal, state: Belle) -> None:
-        hand, options = deal.hand, deal.options
+        hand = deal.hand
         tour = 2 if deal.double else 1
         if deal.pools.total == 0:
-            form_basket(deal, options.basket * tour)
-        if hand.bid == "pass":
+            form_basket(deal, deal.options.basket * tour)
+        bid = hand.bid
+        if bid == "pass":
             all_pass(deal)
             return
-        starshaya, mladshaya = suits_of(hand, deal.number, state)
         made = self.made(hand)
         if not (made and hand.revoke is not None):  # a buyer's-side revoke voids a made contract
-            if hand.bid == "misere":
+            if bid == "misere":
                 self.misere(deal, made, tour)
             else:
-                rate = rate_of(hand, starshaya, mladshaya, options)
-                if hand.bid == "simple" and hand.partner is not None:
-                    self.supported(deal, rate, tour)
-                elif hand.bid == "simple":
-                    self.unsupported(deal, made, rate, tour)
-                elif hand.bid == "solo":
-                    self.solo(deal, made, rate, tour)
+                row = row_of(hand, deal.number, state, deal.options)
+                if bid == "solo":
+                    self.solo(deal, made, row, tour)
+                elif bid == "nine":
+                    self.nine(deal, made, row, tour)
+                elif hand.partner is not None:
+                    self.supported(deal, row, tour)
                 else:
-                    self.nine(deal, made, rate, tour)
+                    self.unsupported(deal, made, row, tour)
         self.boston(deal, made, tour)
 
     @staticmethod
@@ -408,13 +402,12 @@ class Russian(Variant):
         assert bidder is not None
         if hand.bid == "misere":
             return tricks[bidder] == 0
-        if hand.bid == "simple" and hand.partner is not None:
+        if hand.partner is not None:  # only a simple is supported
             return tricks[bidder] + tricks[hand.partner] >= PAIR_CONTRACT
-        needed = {"simple": UNSUPPORTED_CONTRACT, "solo": SOLO_CONTRACT, "nine": NINE_CONTRACT}[hand.bid]
-        return tricks[bidder] >= needed
+        return tricks[bidder] >= NEEDED[hand.bid]
 
     @staticmethod
-    def supported(deal: Deal, rate: int, tour: int) -> None:
+    def supported(deal: Deal, row: str, tour: int) -> None:
         """Прикуп купленный: buyer and supporter need 8 together; quotas 5 and 3 decide who pays."""
         hand = deal.hand
         buyer, supporter = hand.bidder, hand.partner
@@ -423,7 +416,7 @@ class Russian(Variant):
         pair_tricks = tricks[buyer] + tricks[supporter]
         opponents = others(buyer, supporter)
         if pair_tricks >= PAIR_CONTRACT:
-            amount = tariff(R_T1, rate, pair_tricks) * tour
+            amount = R_T1[row][pair_tricks] * tour
             for payer, payee in pairing(opponents):
                 deal.pay(payer, payee, amount, "contract")
             deal.divide_pool((buyer, supporter), "pool")
@@ -431,50 +424,51 @@ class Russian(Variant):
         quotas = ((buyer, BUYER_QUOTA), (supporter, SUPPORTER_QUOTA))
         short = [seat for seat, quota in quotas if tricks[seat] < quota]
         if pair_tricks == 0:
-            lead, follow = split_joint(tariff(R_T2, rate, 0) * tour)
+            lead, follow = split_joint(R_T2[row][0] * tour)
             deal.collect_from_each(opponents, buyer, lead, "contract")
             deal.collect_from_each(opponents, supporter, follow, "contract")
         elif len(short) == 1:
-            deal.collect_from_each(opponents, short[0], tariff(R_T2, rate, pair_tricks) * tour, "contract")
+            deal.collect_from_each(opponents, short[0], R_T2[row][pair_tricks] * tour, "contract")
         else:
             for seat, quota in quotas:
-                amount = (KONSOLYATSIYA + SHORT_TRICK * (quota - tricks[seat])) * rate * tour
+                amount = (KONSOLYATSIYA + SHORT_TRICK * (quota - tricks[seat])) * RATE[row] * tour
                 deal.collect_from_each(opponents, seat, amount, "contract")
         labet(deal, short)
 
     @staticmethod
-    def unsupported(deal: Deal, made: bool, rate: int, tour: int) -> None:
+    def unsupported(deal: Deal, made: bool, row: str, tour: int) -> None:
         """Прикуп не купленный: alone against three, 5 tricks; a failure's basket goes to the three."""
         buyer = deal.hand.bidder
         assert buyer is not None
         taken = deal.hand.tricks[buyer]
-        opponents = others(buyer)
+        opponents = ADVERSARIES[buyer]
         if made:
-            deal.pay_each(opponents, buyer, tariff(R_T5, rate, taken) * tour, "contract")
+            deal.pay_each(opponents, buyer, R_T5[row][taken] * tour, "contract")
             take_basket(deal, buyer)
         else:
-            deal.collect_from_each(opponents, buyer, tariff(R_T6, rate, taken) * tour, "contract")
+            deal.collect_from_each(opponents, buyer, R_T6[row][taken] * tour, "contract")
             deal.divide_pool(opponents, "division")
 
     @staticmethod
-    def solo(deal: Deal, made: bool, rate: int, tour: int) -> None:
+    def solo(deal: Deal, made: bool, row: str, tour: int) -> None:
         """Соло (индепанданс): 8 tricks alone, in any suit."""
         buyer = deal.hand.bidder
         assert buyer is not None
-        alone(deal, made, tariff(R_T3 if made else R_T4, rate, deal.hand.tricks[buyer]) * tour)
+        alone(deal, made, (R_T3 if made else R_T4)[row][deal.hand.tricks[buyer]] * tour)
 
     @staticmethod
-    def nine(deal: Deal, made: bool, rate: int, tour: int) -> None:
+    def nine(deal: Deal, made: bool, row: str, tour: int) -> None:
         """Девять взяток: 9 tricks alone, at the table's `rules.nine` amounts (the tariff has none)."""
         buyer = deal.hand.bidder
         assert buyer is not None
         nine = deal.options.nine
+        times = RATE[row] * tour
         beyond = deal.hand.tricks[buyer] - NINE_CONTRACT  # over-tricks, or (negative) tricks short
         if made:
-            alone(deal, made, nine.base * rate * tour)
-            deal.pay_each(others(buyer), buyer, nine.extra * beyond * rate * tour, "overtricks")
+            alone(deal, made, nine.base * times)
+            deal.pay_each(ADVERSARIES[buyer], buyer, nine.extra * beyond * times, "overtricks")
         else:
-            alone(deal, made, (nine.base - nine.extra * beyond) * rate * tour)
+            alone(deal, made, (nine.base - nine.extra * beyond) * times)
 
     @staticmethod
     def misere(deal: Deal, made: bool, tour: int) -> None:
@@ -490,10 +484,10 @@ class Russian(Variant):
         if hand.bid == "misere":
             assert hand.bidder is not None
             if not made and hand.jack != hand.bidder:
-                deal.collect_from_each(others(hand.bidder), hand.bidder, bonus, "jack")
+                deal.collect_from_each(ADVERSARIES[hand.bidder], hand.bidder, bonus, "jack")
             return
         assert hand.jack is not None
-        deal.pay_each(others(hand.jack), hand.jack, bonus, "jack")
+        deal.pay_each(ADVERSARIES[hand.jack], hand.jack, bonus, "jack")
 
 
 VARIANT = Russian()
