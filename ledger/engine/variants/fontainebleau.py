@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..messages import Message, Term, register, text
-from ..sheet import POOL, Hand
+from ..sheet import POOL, SEATS, Hand
 from .base import Deal, Variant, add_error, others, pairing, split_joint
 from .declaration import (
     ALL_PASS,
@@ -287,28 +287,24 @@ DECLARATION = Declaration(
 Options = DECLARATION.options_class  # made from the declaration at import: `Any` in annotations
 
 
+# The column of Table No. 1 each trump suit pays, by `suit_order`: the French order swaps ♥ and ♦.
+COLUMNS = {
+    "american": {"clubs": "clubs_spades", "spades": "clubs_spades", "hearts": "hearts", "diamonds": "diamonds"},
+    "french": {"clubs": "clubs_spades", "spades": "clubs_spades", "hearts": "diamonds", "diamonds": "hearts"},
+}
+ADVERSARIES = {seat: others(seat) for seat in SEATS}
+
+
 def printed_column(trump: str, options: Any) -> str:
     """The column of Table No. 1 a trump pays: `grand_column` for no trump, ♥/♦ swapped in the French order."""
     if trump == "none":
         return options.grand_column
-    if trump in ("clubs", "spades"):
-        return "clubs_spades"
-    if options.suit_order == "french":
-        return "diamonds" if trump == "hearts" else "hearts"
-    return trump
+    return COLUMNS[options.suit_order][trump]
 
 
 def trick_value(row: str, trump: str, options: Any) -> int:
     """V, the value of a trick contract: its row of the sheet's table, in the column of its trump."""
     return getattr(TABLES[options.slam_table][row], printed_column(trump, options))
-
-
-def honours_bonus(hand: Hand) -> int:
-    """What honours add per paying adversary of a made contract (a failure never counts them).
-
-    `check_hand` has already refused honours unless the option `honours` is on and there is a trump suit.
-    """
-    return HONOURS_BONUS[hand.honours]
 
 
 class Fontainebleau(Variant):
@@ -341,13 +337,15 @@ class Fontainebleau(Variant):
             add_error(errors, "honours", text("hand.honours_no_trump"))
 
     def settle_deal(self, deal: Deal, state: Any) -> None:
-        hand, options = deal.hand, deal.options
-        if options.ante:
-            deal.pay(deal.dealer, POOL, options.ante, "ante")
-            deal.pools.feed(options.ante)
-        if hand.bid == "pass":
+        hand = deal.hand
+        ante = deal.options.ante
+        if ante:
+            deal.pay(deal.dealer, POOL, ante, "ante")
+            deal.pools.feed(ante)
+        bid = hand.bid
+        if bid == "pass":
             misere_partout(deal)
-        elif hand.bid in NO_TRUMP_BIDS:
+        elif bid in NO_TRUMP_BIDS:
             settle_no_trump_bid(deal)
         elif hand.partner is None:
             settle_solo(deal)
@@ -359,7 +357,7 @@ def misere_partout(deal: Deal) -> None:
     """Misère partout: "the player or players taking the least number of tricks win or divide the pool"."""
     tricks = deal.hand.tricks
     fewest = min(tricks)
-    deal.divide_pool([seat for seat in range(4) if tricks[seat] == fewest], "division")
+    deal.divide_pool([seat for seat in SEATS if tricks[seat] == fewest], "division")
 
 
 def settle_no_trump_bid(deal: Deal) -> None:
@@ -370,28 +368,29 @@ def settle_no_trump_bid(deal: Deal) -> None:
     amount = TABLE_NO_1[hand.bid].no_trump
     assert amount is not None
     if hand.conceded or hand.tricks[bidder] == NO_TRUMP_BIDS[hand.bid]:
-        deal.pay_each(others(bidder), bidder, amount, "contract")
-        take_pool(deal, (bidder,))
+        deal.pay_each(ADVERSARIES[bidder], bidder, amount, "contract")
+        deal.pay(POOL, bidder, deal.pools.take_all(), "pool")
     else:
-        deal.collect_from_each(others(bidder), bidder, amount, "contract")
+        deal.collect_from_each(ADVERSARIES[bidder], bidder, amount, "contract")
         pay_into_pool(deal, (bidder,), amount)
 
 
 def settle_solo(deal: Deal) -> None:
-    """A trick contract played alone (§2.4)."""
-    hand, options = deal.hand, deal.options
+    """A trick contract played alone (§2.4); honours count only on a made contract (`check_hand` has
+    refused them unless the option `honours` is on and there is a trump suit)."""
+    hand = deal.hand
     bidder = hand.bidder
     assert bidder is not None and hand.trump is not None
     needed = TRICK_BIDS[hand.bid]
-    value = trick_value(hand.bid, hand.trump, options)
+    value = trick_value(hand.bid, hand.trump, deal.options)
     taken = hand.tricks[bidder]
-    adversaries = others(bidder)
+    adversaries = ADVERSARIES[bidder]
     if hand.conceded or taken >= needed:
-        over = 0 if hand.conceded else taken - needed
         deal.pay_each(adversaries, bidder, value, "contract")
-        deal.pay_each(adversaries, bidder, EXTRA_TRICK * over, "overtricks")
-        deal.pay_each(adversaries, bidder, honours_bonus(hand), "honours")
-        take_pool(deal, (bidder,))
+        if not hand.conceded:
+            deal.pay_each(adversaries, bidder, EXTRA_TRICK * (taken - needed), "overtricks")
+        deal.pay_each(adversaries, bidder, HONOURS_BONUS[hand.honours], "honours")
+        deal.pay(POOL, bidder, deal.pools.take_all(), "pool")
     else:
         loss = value + EXTRA_TRICK * (needed - taken)
         deal.collect_from_each(adversaries, bidder, loss, "contract")
@@ -407,14 +406,14 @@ def settle_partnership(deal: Deal) -> None:
     value = trick_value(ROW_FOR_TRICKS[needed], hand.trump, options)  # ten + partner: the slam row
     taken = hand.tricks[bidder] + hand.tricks[partner]
     partners = (bidder, partner)
-    opponent, other_opponent = others(bidder, partner)
     if hand.conceded or taken >= needed:
         over = 0 if hand.conceded else taken - needed
-        for payer, payee in pairing((opponent, other_opponent)):
+        honours = HONOURS_BONUS[hand.honours]
+        for payer, payee in pairing(others(bidder, partner)):
             deal.pay(payer, payee, value, "contract")
             deal.pay(payer, payee, EXTRA_TRICK * over, "overtricks")
-            deal.pay(payer, payee, honours_bonus(hand), "honours")
-        take_pool(deal, partners)
+            deal.pay(payer, payee, honours, "honours")
+        deal.divide_pool(partners, "pool")
     else:
         loss = value + EXTRA_TRICK * (needed - taken)
         for payer, payee in pairing(partners):
@@ -422,19 +421,15 @@ def settle_partnership(deal: Deal) -> None:
         pay_into_pool(deal, partners, loss)
 
 
-def take_pool(deal: Deal, winners: tuple[int, ...]) -> None:
-    """A made contract takes the whole pool ("the pool goes with every successful play"); partners share it (G-2)."""
-    if len(winners) == 1:
-        deal.pay(POOL, winners[0], deal.pools.take_all(), "pool")
-    else:
-        deal.divide_pool(winners, "pool")
-
-
 def pay_into_pool(deal: Deal, losers: tuple[int, ...], amount: int) -> None:
     """A failure pays into the pool what it pays one adversary (partners by G-3); then the twelfth hand."""
-    shares = split_joint(amount) if len(losers) == 2 else (amount,)
-    for loser, share in zip(losers, shares, strict=True):
-        deal.pay(loser, POOL, share, "pool")
+    if len(losers) == 1:
+        deal.pay(losers[0], POOL, amount, "pool")
+    else:
+        caller, partner = losers
+        caller_share, partner_share = split_joint(amount)
+        deal.pay(caller, POOL, caller_share, "pool")
+        deal.pay(partner, POOL, partner_share, "pool")
     deal.pools.feed(amount)
     if deal.number == GAME:
         # "on the twelfth hand, if the caller does not succeed, he pays the pool as usual, and his
