@@ -171,7 +171,7 @@ class Hand(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField()
     raw = models.JSONField()
-    settled = models.JSONField()  # the engine's settled hand (SettledHand.as_json())
+    settled = models.JSONField()  # the engine's settled hand (a `SettledHand`: its settlement JSON)
     client_key = models.UUIDField(null=True, blank=True)  # the key the client recorded it with
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="hands_recorded"

@@ -186,10 +186,10 @@ def _replay(
 
 def _check_hand_amounts(result: SettledHand) -> None:
     """A hand's movements must fit the 64-bit columns they reach (the statistics, the money ledger)."""
-    for t in result.json["transfers"]:
+    for t in result["transfers"]:
         if t["counters"] > MAX_AMOUNT:
             raise EngineError(
-                "invalid_hand", {"adjustments": [f"a movement above {MAX_AMOUNT} counters"]}, result.number
+                "invalid_hand", {"adjustments": [f"a movement above {MAX_AMOUNT} counters"]}, result["number"]
             )
 
 
@@ -222,10 +222,9 @@ def _write_projection(
         if hand.pk in fresh_ids:
             _check_hand_amounts(result)
             continue
-        as_json = result.as_json()
-        if hand.settled != as_json:
+        if hand.settled != result:
             _check_hand_amounts(result)
-            hand.settled = as_json
+            hand.settled = result
             changed.append(hand)
     if changed:
         Hand.objects.bulk_update(changed, ["settled"])
@@ -463,7 +462,7 @@ def session_import(*, actor: User, club_id: int, sheet: Any, closed_at: Any = No
         )
         Seat.objects.bulk_create(Seat(session=session, seat=i, player=p) for i, p in enumerate(players))
         hands = Hand.objects.bulk_create(
-            Hand(session=session, number=s.number, raw=_without_number(raw), settled=s.as_json(), recorded_by=actor)
+            Hand(session=session, number=s["number"], raw=_without_number(raw), settled=s, recorded_by=actor)
             for raw, s in zip(parsed.hands, settled, strict=True)
         )
         HandRevision.objects.bulk_create(
@@ -529,7 +528,7 @@ def _hand_record(actor: User, session_id: int, hand: Any, client_key: uuid.UUID 
             session=session,
             number=len(raws) + 1,
             raw=raw,
-            settled=result.as_json(),
+            settled=result,
             client_key=client_key,
             recorded_by=actor,
         )

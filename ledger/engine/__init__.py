@@ -11,17 +11,17 @@ from typing import Any
 from .closing import close_session
 from .errors import EngineError
 from .replay import Replay, replay
-from .sheet import SETTLEMENT_FORMAT, Sheet, parse_sheet
+from .sheet import SETTLEMENT_FORMAT, SettledHand, Sheet, parse_sheet
 
 __all__ = ["EngineError", "Replay", "Sheet", "parse_sheet", "replay", "settle", "settlement_json"]
 
 
-def settlement_json(sheet: Sheet, run: Replay, hands: list[Any]) -> dict[str, Any]:
+def settlement_json(sheet: Sheet, run: Replay, hands: list[SettledHand]) -> dict[str, Any]:
     """The settlement JSON of `scoresheet.md` for a sheet already replayed."""
     result: dict[str, Any] = {
         "format": SETTLEMENT_FORMAT,
         "variant": sheet.variant,
-        "hands": [h.as_json() for h in hands],
+        "hands": hands,
         "balances": list(run.balances),
         "pools": run.pools.as_list(),
     }

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import INVALID_HAND, EngineError
 from .messages import text
-from .sheet import POOL, Hand, Party, SettledHand, Sheet
+from .sheet import POOL, Hand, Party, SettledHand, Sheet, TransferJSON
 from .variants import get_variant
 from .variants.base import Deal
 
@@ -108,7 +108,7 @@ class Replay:
         # adjustments summed by from and to, in the order listed (§0.8); each seat's and the pool's
         # flow summed on the way.
         moves = deal.moves
-        transfers = []
+        transfers: list[TransferJSON] = []
         flow = NO_FLOW.copy()
         for key in sorted(moves, key=ORDER.__getitem__):
             frm, to, reason = key
@@ -129,23 +129,20 @@ class Replay:
             raise AssertionError(f"deal {number}: pools moved {pools.total - pools_before}, transfers say {pool_delta}")
         if self.state is not None:
             variant.remember(self.state, hand, number)
-        deltas = (flow[0], flow[1], flow[2], flow[3])
-        balances = tuple(map(add, self.balances, deltas))
-        pools_after = pools.as_tuple()
+        deltas = [flow[0], flow[1], flow[2], flow[3]]
+        self.balances = balances = tuple(map(add, self.balances, deltas))
         self.pools = pools
-        self.balances = balances
         self.number = number
-        json = {
+        return {
             "number": number,
             "dealer": dealer,
             "double": double,
             "transfers": transfers,
-            "deltas": list(deltas),
+            "deltas": deltas,
             "pool_delta": pool_delta,
             "balances": list(balances),
-            "pools": list(pools_after),
+            "pools": pools.as_list(),
         }
-        return SettledHand(number, dealer, double, deltas, pool_delta, balances, pools_after, json)
 
     def legal_next(self) -> list[dict[str, Any]] | None:
         """The bids the next deal may have under the sheet's rules (None when no deal may follow)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypedDict
 
 from .errors import sheet_error
 from .messages import Term, Words, text
@@ -93,46 +93,26 @@ class Sheet:
     close: Close | None
 
 
-Move = tuple[Party, Party, int, str]  # one transfer of a settled hand: from, to, counters, reason
+# One transfer of a settled hand (`scoresheet.md`); `from` is a keyword, hence the functional form.
+TransferJSON = TypedDict("TransferJSON", {"from": Party, "to": Party, "counters": int, "reason": str})
 
 
-class Transfer(NamedTuple):
-    """A settled hand's transfer as a named record (`SettledHand.transfers`)."""
+class SettledHand(TypedDict):
+    """A deal as the engine settled it, as the settlement JSON of `scoresheet.md` holds it: its transfers
+    in the order of §0.9 and the state after it.
 
-    frm: Party
-    to: Party
-    counters: int
-    reason: str
-
-
-class SettledHand(NamedTuple):
-    """A deal as the engine settled it: its transfers in the order of §0.9 and the state after it.
-
-    `json` is the hand's settlement JSON (`scoresheet.md`), built once as the deal is settled, since
-    every caller wants it: building it again from the fields below cost a fifth of settle()'s time per
-    hand (bench/README.md). It is shared, not copied: read it, do not change it.
+    A plain dict, since every caller wants the JSON: a record with the same fields, turned into JSON
+    afterwards, cost a fifth of settle()'s time per hand (bench/README.md).
     """
 
     number: int
     dealer: int
     double: bool
-    deltas: tuple[int, ...]  # the four seats'
+    transfers: list[TransferJSON]
+    deltas: list[int]  # the four seats'
     pool_delta: int
-    balances: tuple[int, ...]  # the four seats'
-    pools: tuple[int, ...]
-    json: dict[str, Any]
-
-    @property
-    def moves(self) -> tuple[Move, ...]:
-        """The transfers as (from, to, counters, reason)."""
-        return tuple((t["from"], t["to"], t["counters"], t["reason"]) for t in self.json["transfers"])
-
-    @property
-    def transfers(self) -> tuple[Transfer, ...]:
-        return tuple(Transfer(t["from"], t["to"], t["counters"], t["reason"]) for t in self.json["transfers"])
-
-    def as_json(self) -> dict[str, Any]:
-        return self.json
+    balances: list[int]  # the four seats'
+    pools: list[int]
 
 
 def parse_stake(raw: Any) -> Stake:
