@@ -28,6 +28,7 @@ from .declaration import (
     Declaration,
 )
 
+Errors = dict[str, list[str]]  # field -> what is wrong with it, in the player's words
 R, O = "R", "O"  # the field tables' short forms: required, optional
 ADJUSTMENT_KEYS = frozenset({"from", "to", "counters", "note"})
 
@@ -137,7 +138,8 @@ class Domain:
     values: frozenset[Any]
 
 
-TRICKS_DOMAIN = Domain(list, frozenset())  # four whole numbers of tricks 0-13: `_valid_tricks`
+# Four whole numbers of tricks 0-13, checked by `_valid_tricks`: no JSON value is exactly an `object`.
+TRICKS_DOMAIN = Domain(object, frozenset())
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +149,10 @@ class BidCheck:
     unknown bid, whose fields are checked for their values only."""
 
     bid: Bid | None
-    takes: Mapping[str, Domain]
+    takes: Mapping[str, Domain]  # with `bid` itself, whose one value is the bid's code
     required: tuple[str, ...]
+    required_set: frozenset[str]
+    counts_tricks: bool  # whether the tricks must add up (the bid's table has them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +165,7 @@ class HandChecks:
     unknown_bid: BidCheck
     last_deal: int | None
     extra_bid: Bid | None
+    game_limit: int  # the last deal of the game without the extra one (when there is an extra deal)
 
 
 # --- the variant -----------------------------------------------------------------------------------
@@ -342,8 +347,9 @@ class Variant:
             for bid in self.declaration.bids:
                 modes = {name: bid.mode(name, options) for name in bid.fields}
                 takes = {name: domains[name] for name, mode in modes.items() if mode != FORBIDDEN}
+                takes["bid"] = Domain(str, frozenset((bid.code,)))
                 required = tuple(name for name, mode in modes.items() if mode == REQUIRED)
-                checks[bid.code] = BidCheck(bid, takes, required)
+                checks[bid.code] = BidCheck(bid, takes, required, frozenset(required), "tricks" in bid.fields)
             out[flags] = checks
         return out
 
@@ -352,11 +358,12 @@ class Variant:
         flags = tuple(bool(getattr(options, name)) for name in self.switches)
         deals = self.declaration.deals
         extra_bid = self.declaration.bid[deals.extra_bid] if deals.extra_bid is not None else None
-        return HandChecks(options, self.bid_checks[flags], self.unknown_bid, deals.last(options), extra_bid)
+        limit = deals.limit if deals.limit is not None else 0
+        return HandChecks(options, self.bid_checks[flags], self.unknown_bid, deals.last(options), extra_bid, limit)
 
     @cached_property
     def unknown_bid(self) -> BidCheck:
-        return BidCheck(None, self.domains, ())
+        return BidCheck(None, self.domains, (), frozenset(), False)
 
     def validate_hand(self, raw: Any, number: int, options: Any, state: Belle | None, checks: HandChecks) -> Hand:
         """All of a hand's checks but the adjustments against the pools (§0.10, step 2).
@@ -381,42 +388,28 @@ class Variant:
         values: dict[str, Any] = {}
         for name, value in raw.items():
             domain = takes.get(name)
-            if domain is not None:
-                if value is None:
-                    continue
-                if domain is TRICKS_DOMAIN:
-                    well_formed = _valid_tricks(value)
-                else:  # a type check before the look-up: True is no seat, nor 1.0
-                    well_formed = type(value) is domain.type and value in domain.values
-                if well_formed:
-                    values[name] = value
-                else:
-                    add_error(errors, name, self._invalid_message(name, bid))
-            elif name in TABLE_FIELD_NAMES:  # a field this bid does not take (an unknown bid takes them all)
-                assert bid is not None
-                if value is not None and not _is_default(name, value):
-                    add_error(errors, name, self.forbidden_message(name, bid, options))
-            elif name == "bid":
+            if domain is None:
+                self._check_other_field(name, value, number, bid, options, values, errors)
+            elif type(value) is domain.type and value in domain.values:  # a type check first: True is no seat
+                values[name] = value
+            elif value is None:
                 continue
-            elif name == "number":
-                if value is not None and (not is_int(value) or value != number):
-                    add_error(errors, "number", text("hand.number", number=number))
-            elif name == "adjustments":
-                values["adjustments"] = _parse_adjustments(value, errors)
+            elif domain is TRICKS_DOMAIN and _valid_tricks(value):
+                values[name] = tuple(value)
             else:
-                add_error(errors, name, text("hand.unknown_field", name=name))
+                add_error(errors, name, self._invalid_message(name, bid))
         if bid is None:
             raise EngineError(INVALID_HAND, errors, number)
-        for name in check.required:
-            if raw.get(name) is None:
-                add_error(errors, name, self.required_message(name, bid))
-        if "tricks" in values:
-            values["tricks"] = tuple(values["tricks"])
-        hand = Hand(bid.code, **values)
+        if not check.required_set <= values.keys():  # a required field missing (or broken: named above)
+            for name in check.required:
+                if raw.get(name) is None:
+                    add_error(errors, name, self.required_message(name, bid))
+        hand = Hand(**values)
         broken = set(errors)
-        if checks.extra_bid is not None:
-            self._check_extra_deal(bid, number, checks.extra_bid, errors)
-        self._check_together(hand, bid, number, state, broken, errors)
+        extra = checks.extra_bid
+        if extra is not None and (number > checks.game_limit) != (bid is extra):
+            self._check_extra_deal(bid, number, extra, errors)
+        self._check_together(hand, check, number, state, broken, errors)
         self.check_hand(hand, number, options, state, broken, errors)
         if errors:
             raise EngineError(INVALID_HAND, errors, number)
@@ -424,6 +417,25 @@ class Variant:
             message = text("hand.option_required", bid=text(bid.label), option=bid.needs_option)
             raise EngineError(OPTION_REQUIRED, {f"rules.{bid.needs_option}": [message]}, number)
         return hand
+
+    def _check_other_field(
+        self, name: str, value: Any, number: int, bid: Bid | None, options: Any, values: dict[str, Any], errors: Errors
+    ) -> None:
+        """A field that is not one of the bid's: forbidden by its table, the deal's number, the adjustments,
+        the bid of an unknown bid, or no field at all."""
+        if name in TABLE_FIELD_NAMES:  # a field this bid does not take (an unknown bid takes them all)
+            assert bid is not None
+            if value is not None and not _is_default(name, value):
+                add_error(errors, name, self.forbidden_message(name, bid, options))
+        elif name == "bid":
+            return
+        elif name == "number":
+            if value is not None and (not is_int(value) or value != number):
+                add_error(errors, "number", text("hand.number", number=number))
+        elif name == "adjustments":
+            values["adjustments"] = _parse_adjustments(value, errors)
+        else:
+            add_error(errors, name, text("hand.unknown_field", name=name))
 
     def _check_extra_deal(self, bid: Bid, number: int, extra: Bid, errors: dict[str, list[str]]) -> None:
         """The extra deal (American last-trick hand) is that bid, and that bid is only the extra deal."""
@@ -435,14 +447,23 @@ class Variant:
             add_error(errors, "bid", text("hand.only_extra_deal", bid=text(extra.label), option=deals.extra_option))
 
     def _check_together(
-        self, hand: Hand, bid: Bid, number: int, state: Belle | None, broken: set[str], errors: dict[str, list[str]]
+        self, hand: Hand, check: BidCheck, number: int, state: Belle | None, broken: set[str], errors: Errors
     ) -> None:
+        """The rules that tie well-formed fields together: partner and bidder, the trick sum, belle."""
+        bid = check.bid
+        assert bid is not None
         if hand.partner is not None and hand.partner == hand.bidder:
             add_error(errors, "partner", text("hand.partner_is_bidder"))
-        if "tricks" in bid.fields and hand.tricks is not None and broken.isdisjoint(_TRICKS_SUM_FIELDS):
-            message = self._tricks_sum_error(hand, bid)
-            if message:
-                add_error(errors, "tricks", message)
+        if check.counts_tricks and broken.isdisjoint(_TRICKS_SUM_FIELDS):
+            total = sum(hand.tricks)
+            if bid.discard:
+                if total > 12:
+                    add_error(errors, "tricks", text("hand.tricks_sum_discard", got=total, bid=text(bid.label)))
+            elif bid.kind == ALL_PASS or (bid.kind == TRICKS and not hand.conceded and hand.revoke is None):
+                if total != 13:
+                    add_error(errors, "tricks", text("hand.tricks_sum", total=13, got=total))
+            elif total > 13:
+                add_error(errors, "tricks", text("hand.tricks_sum_most", total=13, got=total))
         if bid.trumps == BELLE_OR_PETITE and hand.trump is not None and hand.turned is not None:
             belle, petite = (state or Belle()).suits_of(number, hand.turned)
             if hand.trump not in (belle, petite):
@@ -460,17 +481,6 @@ class Variant:
             return text("hand.trump_belle_or_petite", bid=label, suits=suits, trump=names[trump], **words)
         why = text("hand.why.first_deal" if number == 1 else "hand.why.belle_again", **words)
         return text("hand.trump_belle_only", bid=label, suits=names[belle], why=why, trump=names[trump], **words)
-
-    def _tricks_sum_error(self, hand: Hand, bid: Bid) -> Message | None:
-        total = sum(hand.tricks)
-        if bid.discard:
-            return text("hand.tricks_sum_discard", got=total, bid=text(bid.label)) if total > 12 else None
-        exactly = bid.kind == ALL_PASS or (bid.kind == TRICKS and not hand.conceded and hand.revoke is None)
-        if exactly and total != 13:
-            return text("hand.tricks_sum", total=13, got=total)
-        if total > 13:
-            return text("hand.tricks_sum_most", total=13, got=total)
-        return None
 
     def _trumps_text(self, bid: Bid | None) -> str:
         suits: list[str] = [text(f"suit.{s}") for s in SUITS]
@@ -514,13 +524,14 @@ def _same(value: Any, default: Any) -> bool:
     return value == default
 
 
-def add_error(errors: dict[str, list[str]], name: str, message: Message) -> None:
+def add_error(errors: Errors, name: str, message: Message) -> None:
     """One more message for the field `name` of a refused hand."""
     errors.setdefault(name, []).append(message)
 
 
 def _valid_tricks(value: Any) -> bool:
-    """Four whole numbers 0-13 (a loop: `all()` over a generator cost 3,000 instructions a hand more)."""
+    """Four whole numbers 0-13 (a loop: `all()` over a generator cost 3,000 instructions a hand more,
+    `set(map(type, value))` with `min` and `max` 2,000)."""
     if type(value) is not list or len(value) != 4:
         return False
     for tricks in value:  # noqa: SIM110 (the docstring says why)
