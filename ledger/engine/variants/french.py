@@ -307,13 +307,12 @@ def misere_amount(hand: Hand) -> int:
     return MISERES[hand.bid] * SUIT_FACTOR[hand.turned]  # type: ignore[index]
 
 
-def made_value(deal: Deal, state: Belle, taken: int) -> tuple[int, int, int]:
+def made_value(deal: Deal, state: Belle, taken: int, over: int) -> tuple[int, int, int]:
     """§3.4, in simples: what each adversary pays the bidder's side for a made trick contract, as
-    (contract, over-tricks, honours); `taken` is the side's tricks."""
+    (contract, over-tricks, honours); `taken` is the side's tricks, `over` those beyond the contract."""
     hand = deal.hand
     bid, trump = hand.bid, hand.trump
     assert trump is not None
-    over = taken - needed(hand)
     if bid == "neuf":
         neuf = deal.options.neuf
         return neuf.base[trump], neuf.extra[trump] * over, 0
@@ -370,7 +369,7 @@ def settle_alone(deal: Deal, state: Belle, times: int) -> None:
     short = TRICKS_NEEDED[hand.bid] - taken
     adversaries = ADVERSARIES[bidder]
     if short <= 0:
-        contract, overtricks, honours = made_value(deal, state, taken)
+        contract, overtricks, honours = made_value(deal, state, taken, -short)
         deal.pay_each(adversaries, bidder, contract * times, "contract")
         deal.pay_each(adversaries, bidder, overtricks * times, "overtricks")
         deal.pay_each(adversaries, bidder, honours * times, "honours")
@@ -388,7 +387,7 @@ def settle_partners(deal: Deal, state: Belle, times: int) -> None:
     assert bidder is not None and partner is not None
     taken = tricks[bidder] + tricks[partner]
     if taken >= DEMANDER_QUOTA + ACCEPTOR_QUOTA:
-        contract, overtricks, honours = made_value(deal, state, taken)
+        contract, overtricks, honours = made_value(deal, state, taken, taken - DEMANDER_QUOTA - ACCEPTOR_QUOTA)
         for payer, payee in PAIRS_PAID[bidder, partner]:
             deal.pay(payer, payee, contract * times, "contract")
             deal.pay(payer, payee, overtricks * times, "overtricks")
