@@ -12,6 +12,7 @@ stays in the pool; partners pay one amount into the pool by G-3 (the caller pays
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import permutations
 from typing import Any
 
 from ..messages import Message, Term, register, text
@@ -293,6 +294,10 @@ COLUMNS = {
     "french": {"clubs": "clubs_spades", "spades": "clubs_spades", "hearts": "diamonds", "diamonds": "hearts"},
 }
 ADVERSARIES = {seat: others(seat) for seat in SEATS}
+# §0.7's pairings, worked out once: pairing() looks for an adjacent pair's payees (12,000 instructions).
+PAIRINGS: dict[tuple[int, ...], tuple[tuple[int, int], tuple[int, int]]] = {
+    payers: pairing(payers) for payers in permutations(SEATS, 2)
+}
 
 
 def printed_column(trump: str, options: Any) -> str:
@@ -409,14 +414,14 @@ def settle_partnership(deal: Deal) -> None:
     if hand.conceded or taken >= needed:
         over = 0 if hand.conceded else taken - needed
         honours = HONOURS_BONUS[hand.honours]
-        for payer, payee in pairing(others(bidder, partner)):
+        for payer, payee in PAIRINGS[others(bidder, partner)]:
             deal.pay(payer, payee, value, "contract")
             deal.pay(payer, payee, EXTRA_TRICK * over, "overtricks")
             deal.pay(payer, payee, honours, "honours")
         deal.divide_pool(partners, "pool")
     else:
         loss = value + EXTRA_TRICK * (needed - taken)
-        for payer, payee in pairing(partners):
+        for payer, payee in PAIRINGS[partners]:
             deal.pay(payer, payee, loss, "contract")
         pay_into_pool(deal, partners, loss)
 

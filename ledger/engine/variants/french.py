@@ -272,8 +272,10 @@ Options = DECLARATION.options_class  # made from the declaration at import: `Any
 # --- settling --------------------------------------------------------------------------------------
 
 ADVERSARIES = {seat: others(seat) for seat in SEATS}
-# §0.7: how the other two pay partners who made their eight, for each pair of partners.
-PAIRS_PAID = {pair: pairing(others(*pair)) for pair in permutations(SEATS, 2)}
+# §0.7's pairings, worked out once: pairing() looks for an adjacent pair's payees (12,000 instructions).
+PAIRINGS: dict[tuple[int, ...], tuple[tuple[int, int], tuple[int, int]]] = {
+    payers: pairing(payers) for payers in permutations(SEATS, 2)
+}
 TRICKS_NEEDED = {
     "simple": FORCED_SOLO_TRICKS,  # a simple nobody accepted; partners need DEMANDER_QUOTA + ACCEPTOR_QUOTA
     "neuf": NEUF_TRICKS,
@@ -388,7 +390,7 @@ def settle_partners(deal: Deal, state: Belle, times: int) -> None:
     taken = tricks[bidder] + tricks[partner]
     if taken >= DEMANDER_QUOTA + ACCEPTOR_QUOTA:
         contract, overtricks, honours = made_value(deal, state, taken, taken - DEMANDER_QUOTA - ACCEPTOR_QUOTA)
-        for payer, payee in PAIRS_PAID[bidder, partner]:
+        for payer, payee in PAIRINGS[others(bidder, partner)]:
             deal.pay(payer, payee, contract * times, "contract")
             deal.pay(payer, payee, overtricks * times, "overtricks")
             deal.pay(payer, payee, honours * times, "honours")

@@ -33,6 +33,7 @@ Chips: the basket's default of 10 from each is the seed's «десяти фиш 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import permutations
 from typing import Any
 
 from ..messages import Message, register, text
@@ -281,6 +282,10 @@ Options = DECLARATION.options_class  # made from the declaration at import: `Any
 
 
 ADVERSARIES = {seat: others(seat) for seat in SEATS}
+# §0.7's pairings, worked out once: pairing() looks for an adjacent pair's payees (12,000 instructions).
+PAIRINGS: dict[tuple[int, ...], tuple[tuple[int, int], tuple[int, int]]] = {
+    payers: pairing(payers) for payers in permutations(SEATS, 2)
+}
 NEEDED = {"simple": UNSUPPORTED_CONTRACT, "solo": SOLO_CONTRACT, "nine": NINE_CONTRACT}  # alone
 
 
@@ -417,7 +422,7 @@ class Russian(Variant):
         opponents = others(buyer, supporter)
         if pair_tricks >= PAIR_CONTRACT:
             amount = R_T1[row][pair_tricks] * tour
-            for payer, payee in pairing(opponents):
+            for payer, payee in PAIRINGS[opponents]:
                 deal.pay(payer, payee, amount, "contract")
             deal.divide_pool((buyer, supporter), "pool")
             return
