@@ -72,6 +72,9 @@ class AmericanPools:
     def feed(self, amount: int) -> None:
         """Put `amount` into the newest pool up to the limit, starting new pools as needed."""
         pools, limit = self.pools, self.limit
+        if amount > 0 and pools and (limit is None or pools[-1] + amount <= limit):  # it fits in the newest
+            pools[-1] += amount
+            return
         while amount > 0:
             if not pools or (limit is not None and pools[-1] >= limit):
                 pools.append(0)
