@@ -63,6 +63,11 @@ def to_money(amounts: Sequence[int], stake: Stake) -> list[int]:
     """
     per_million = int(stake.per_counter * _MILLION)  # exact: at most six decimals
     scale = per_million * 10 ** minor_unit_exponent(stake.currency)
+    unit, fraction = divmod(scale, _MILLION)
+    if not fraction and not sum(amounts):
+        # A whole number of minor units a counter (a cent, the usual stake): nothing is rounded, so
+        # there is nothing to correct.
+        return [a * unit for a in amounts]
     exact = [a * scale for a in amounts]  # in millionths of a minor unit
     rounded = [_half_even(x) for x in exact]
     off = sum(rounded)
@@ -89,8 +94,14 @@ def _half_even(millionths: int) -> int:
     return whole
 
 
-def _zero_sum_partitions(parties: list[int], amount: dict[int, int]) -> list[list[list[int]]]:
-    """Every partition of the parties into groups that each add up to zero."""
+# A transfer while the settlement is searched: (payer, -amount, payee), so that comparing two
+# transfers, or two sorted lists of them, follows the order of `scoresheet.md` (by payer, then the
+# largest amount, then payee).
+Ranked = tuple[int, int, int]
+
+
+def _zero_sum_partitions(parties: list[int], amounts: Sequence[int]) -> list[list[list[int]]]:
+    """Every partition of the parties into groups that each add up to zero (groups in party order)."""
     if not parties:
         return [[]]
     first, rest = parties[0], parties[1:]
@@ -98,16 +109,17 @@ def _zero_sum_partitions(parties: list[int], amount: dict[int, int]) -> list[lis
     for size in range(len(rest) + 1):
         for others in combinations(rest, size):
             group = [first, *others]
-            if sum(amount[p] for p in group):
+            if sum(amounts[p] for p in group):
                 continue
             remaining = [p for p in rest if p not in others]
-            for tail in _zero_sum_partitions(remaining, amount):
+            for tail in _zero_sum_partitions(remaining, amounts):
                 out.append([group, *tail])
     return out
 
 
-def _settle_group(group: list[int], amount: dict[int, int]) -> list[tuple[int, int, int]]:
-    """The lexicographically smallest settlement of one group that has no smaller zero-sum group.
+def _settle_group(group: list[int], amounts: Sequence[int]) -> list[Ranked]:
+    """The lexicographically smallest settlement of one group (in party order) that has no smaller
+    zero-sum group, sorted.
 
     Every settlement's smallest triple is paid by the lowest debtor, and the largest he can pay in one
     transfer is min(his debt, a creditor's due): such a transfer squares one of the two, so it is a
@@ -115,27 +127,61 @@ def _settle_group(group: list[int], amount: dict[int, int]) -> list[tuple[int, i
     a group with no zero-sum part. Taking that triple first and repeating gives the smallest list
     (a fixed triple merged into two sorted lists keeps their order). Tests hold it against an
     exhaustive search.
+
+    A debtor stays the lowest until he is square and a creditor never becomes a debtor, so the
+    debtors pay in party order, each until square. Each of his transfers is at most the one before
+    (unless it squares him, it paid the largest due), and an equal one goes to a later creditor (the
+    lowest of the largest dues went first): the triples come out sorted.
     """
-    left = {p: amount[p] for p in group}
-    triples: list[tuple[int, int, int]] = []
-    while True:
-        payer = -1
-        for p in group:  # the lowest debtor (plain loops: this runs for every closed session)
-            if left[p] < 0 and (payer < 0 or p < payer):
-                payer = p
-        if payer < 0:
-            return triples
+    left = list(amounts)
+    creditors = [p for p in group if left[p] > 0]
+    triples: list[Ranked] = []
+    for payer in group:
         owed = -left[payer]
-        value, payee = 0, -1
-        for p in group:  # the creditor he can pay most in one transfer; the lowest on a tie
-            due = left[p]
-            if due > 0:
+        while owed > 0:
+            value, payee = 0, -1
+            for p in creditors:  # the creditor he can pay most in one transfer; the lowest on a tie
+                due = left[p]
                 pay = owed if owed < due else due
-                if pay > value or (pay == value and p < payee):
+                if pay > value:
                     value, payee = pay, p
-        triples.append((payer, -value, payee))
-        left[payer] += value
-        left[payee] -= value
+            if payee < 0:
+                raise ValueError("the amounts do not add up to zero")
+            triples.append((payer, -value, payee))
+            left[payee] -= value
+            owed -= value
+    return triples
+
+
+def _has_cancelling_pair(amounts: Sequence[int], parties: list[int]) -> bool:
+    seen = set()
+    for p in parties:
+        if -amounts[p] in seen:
+            return True
+        seen.add(amounts[p])
+    return False
+
+
+def _fewest(amounts: Sequence[int]) -> list[Ranked]:
+    """`fewest_payments` as (payer, -amount, payee) triples, sorted."""
+    parties = [p for p, a in enumerate(amounts) if a]
+    if not parties:
+        return []
+    if len(parties) <= 5 and not _has_cancelling_pair(amounts, parties):
+        # With at most five parties a proper zero-sum group exists only if two parties cancel out
+        # (a group of three or four has a complement of one or two): otherwise everyone is one
+        # group, the usual case, and the search over partitions is not needed.
+        return _settle_group(parties, amounts)
+    partitions = _zero_sum_partitions(parties, amounts)
+    most_groups = max(len(p) for p in partitions)
+    best: list[Ranked] | None = None
+    for partition in partitions:
+        if len(partition) == most_groups:
+            triples = sorted(t for group in partition for t in _settle_group(group, amounts))
+            if best is None or triples < best:
+                best = triples
+    assert best is not None
+    return best
 
 
 def fewest_payments(amounts: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -145,27 +191,10 @@ def fewest_payments(amounts: Sequence[int]) -> list[tuple[int, int, int]]:
     the order of `scoresheet.md`: by payer, then the largest amount, then payee. The fewest transfers
     split the parties into the most zero-sum groups; each group is settled inside itself.
     """
-    amount = dict(enumerate(amounts))
-    parties = [p for p, a in amount.items() if a]
-    if not parties:
-        return []
-    if len(parties) <= 5:
-        # With at most five parties a proper zero-sum group exists only if two parties cancel out
-        # (a group of three or four has a complement of one or two): otherwise everyone is one
-        # group, the usual case, and the search over partitions is not needed.
-        present = {amount[p] for p in parties}
-        if not any(-amount[p] in present for p in parties):
-            return [(payer, payee, -neg) for payer, neg, payee in sorted(_settle_group(parties, amount))]
-    partitions = _zero_sum_partitions(parties, amount)
-    most_groups = max(len(p) for p in partitions)
-    best: list[tuple[int, int, int]] | None = None
-    for partition in partitions:
-        if len(partition) == most_groups:
-            triples = sorted(t for group in partition for t in _settle_group(group, amount))
-            if best is None or triples < best:
-                best = triples
-    assert best is not None
-    return [(payer, payee, -neg) for payer, neg, payee in best]
+    return [(payer, payee, -neg) for payer, neg, payee in _fewest(amounts)]
+
+
+PARTIES = (0, 1, 2, 3, POOL)
 
 
 def close_session(
@@ -182,9 +211,10 @@ def close_session(
     if stake is not None:
         pool_amount = sum(carried) - sum(carried_in)
         money = to_money([*final, pool_amount], stake)
-        party = (0, 1, 2, 3, POOL)
         result["money"] = money[:4]
         result["pool_money"] = money[4]
         result["currency"] = stake.currency
-        result["payments"] = [{"from": party[a], "to": party[b], "cents": n} for a, b, n in fewest_payments(money)]
+        result["payments"] = [
+            {"from": PARTIES[payer], "to": PARTIES[payee], "cents": -neg} for payer, neg, payee in _fewest(money)
+        ]
     return result

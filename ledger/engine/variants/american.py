@@ -328,7 +328,7 @@ class American(Variant):
 
     def check_pools(self, pools: tuple[int, ...], options: Any) -> None:
         limit = options.pool_limit
-        if limit is not None and any(p > limit for p in pools):
+        if limit is not None and pools and max(pools) > limit:
             raise sheet_error("pools", text("sheet.pool_limit", limit=limit))
 
     def make_pools(self, carried_in: tuple[int, ...], options: Any) -> AmericanPools:

@@ -44,6 +44,7 @@ SUIT_OR_NONE = "suit_or_none"
 BELLE_OR_PETITE = "belle_or_petite"  # the suit turned on deal 1, or this deal's turned suit
 
 CHOICE, INTEGER, BOOLEAN, OBJECT = "choice", "integer", "boolean", "object"
+_SUIT_SET = frozenset(SUITS)
 
 
 @dataclass(frozen=True)
@@ -67,51 +68,63 @@ class Option:
     build: Callable[..., Any] | None = None
 
     def parse(self, value: Any) -> Any:
-        """The value the engine uses, or an `invalid_option` naming `rules.<name>`."""
+        """The value the engine uses, or an `invalid_option` naming `rules.<name>`.
+
+        The words of a refusal are built only for a refusal: a sheet's options are parsed once per
+        settlement, and most are right.
+        """
         if value is None and (self.nullable or self.default is None):
             return None
-        label = text(self.label)
         if self.type == CHOICE:
-            if not any(value == c and type(value) is type(c) for c in self.choices):
-                raise self._error("option.choice", label=label, choices=words_or([str(c) for c in self.choices]))
-            return value
+            for choice in self.choices:
+                if value == choice and type(value) is type(choice):
+                    return value
+            raise self._error("option.choice", choices=words_or([str(c) for c in self.choices]))
         if self.type == BOOLEAN:
             if type(value) is not bool:
-                raise self._error("option.boolean", label=label)
+                raise self._error("option.boolean")
             return value
         if self.type == INTEGER:
             if not is_int(value) or value < (self.minimum or 0):
                 key = "option.integer_or_none" if self.nullable else "option.integer"
-                raise self._error(key, label=label, minimum=self.minimum or 0)
+                raise self._error(key, minimum=self.minimum or 0)
             return value
-        return self._parse_object(value, label)
+        return self._parse_object(value)
 
-    def _parse_object(self, value: Any, label: str) -> Any:
-        shape = words_or(list(self.parts))
-        if self.per_suit:
-            shape = text("option.per_suit", parts=shape, suits=words_or(list(SUITS)))
-        if not isinstance(value, dict) or set(value) != set(self.parts):
-            raise self._error("option.object", label=label, parts=shape)
+    def _parse_object(self, value: Any) -> Any:
+        if not isinstance(value, dict) or value.keys() != set(self.parts):
+            raise self._error("option.object", parts=self._shape())
         out: dict[str, Any] = {}
         for part in self.parts:
             item = value[part]
             if self.per_suit:
-                if not isinstance(item, dict) or set(item) != set(SUITS):
-                    raise self._error("option.object", label=label, parts=shape)
+                if not isinstance(item, dict) or item.keys() != _SUIT_SET:
+                    raise self._error("option.object", parts=self._shape())
                 for suit in SUITS:
-                    self._check_amount(item[suit], label, f"{part} {suit}")
+                    if not self._is_amount(item[suit]):
+                        raise self._part_error(f"{part} {suit}")
                 out[part] = {suit: item[suit] for suit in SUITS}
             else:
-                self._check_amount(item, label, part)
+                if not self._is_amount(item):
+                    raise self._part_error(part)
                 out[part] = item
         return self.build(**out) if self.build else out
 
-    def _check_amount(self, value: Any, label: str, part: str) -> None:
-        if not is_int(value) or value < (self.minimum or 0):
-            raise self._error("option.part", label=label, part=part, minimum=self.minimum or 0)
+    def _shape(self) -> str:
+        shape = words_or(list(self.parts))
+        if self.per_suit:
+            shape = text("option.per_suit", parts=shape, suits=words_or(list(SUITS)))
+        return shape
+
+    def _is_amount(self, value: Any) -> bool:
+        return is_int(value) and value >= (self.minimum or 0)
+
+    def _part_error(self, part: str) -> EngineError:
+        return self._error("option.part", part=part, minimum=self.minimum or 0)
 
     def _error(self, message_id: str, **params: Any) -> EngineError:
-        return EngineError(INVALID_OPTION, {f"rules.{self.name}": [text(message_id, **params)]})
+        message = text(message_id, label=text(self.label), **params)
+        return EngineError(INVALID_OPTION, {f"rules.{self.name}": [message]})
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -281,9 +294,13 @@ class Declaration:
         fields = [(o.name, Any, field(default=o.default)) for o in self.options]
         cls = make_dataclass(f"{self.name.title()}Options", fields, frozen=True, slots=True)
         object.__setattr__(self, "options_class", cls)
+        object.__setattr__(self, "default_options", cls())
+        object.__setattr__(self, "option", {o.name: o for o in self.options})
         object.__setattr__(self, "bid", {b.code: b for b in self.bids})
 
     options_class: Any = field(init=False, repr=False, compare=False)
+    default_options: Any = field(init=False, repr=False, compare=False)
+    option: Mapping[str, Option] = field(init=False, repr=False, compare=False)
     bid: Mapping[str, Bid] = field(init=False, repr=False, compare=False)
 
     @property
@@ -291,7 +308,10 @@ class Declaration:
         return tuple(b.code for b in self.bids)
 
     def parse_options(self, raw: Mapping[str, Any]) -> Any:
-        known = {o.name: o for o in self.options}
+        """The options of a sheet's `rules`; the defaults are one shared instance (it is frozen)."""
+        if not raw:
+            return self.default_options
+        known = self.option
         for name in raw:
             if name not in known:
                 raise EngineError(
