@@ -418,9 +418,12 @@ def settle_revoke(deal: Deal, times: int) -> None:
     hand = deal.hand
     revoker, bidder, partner, tricks = hand.revoke, hand.bidder, hand.partner, hand.tricks
     assert revoker is not None and bidder is not None
-    side = (bidder,) if partner is None else (bidder, partner)
-    taken = tricks[bidder] if partner is None else tricks[bidder] + tricks[partner]
-    adversaries = others(*side) if revoker in side else side
+    if partner is None:
+        taken = tricks[bidder]
+        adversaries = ADVERSARIES[bidder] if revoker == bidder else (bidder,)
+    else:
+        taken = tricks[bidder] + tricks[partner]
+        adversaries = others(bidder, partner) if revoker in (bidder, partner) else (bidder, partner)
     shortfall = max(0, needed(hand) - taken)
     amount = failure_amount(hand, max(1, shortfall), deal.options) * times
     deal.collect_from_each(adversaries, revoker, amount, "penalty")

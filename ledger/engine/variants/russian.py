@@ -329,10 +329,6 @@ def labet(deal: Deal, payers: tuple[int, ...] | list[int]) -> None:
         deal.pay(supporter, POOL, follow, "pool")
 
 
-def take_basket(deal: Deal, seat: int) -> None:
-    deal.pay(POOL, seat, deal.pools.take_all(), "pool")
-
-
 def alone(deal: Deal, made: bool, amount: int) -> None:
     """A solo, nine or misère, the buyer against the three: made, each pays him `amount` and he takes
     the basket; failed, he pays each `amount` and a labet."""
@@ -340,10 +336,10 @@ def alone(deal: Deal, made: bool, amount: int) -> None:
     assert buyer is not None
     if made:
         deal.pay_each(ADVERSARIES[buyer], buyer, amount, "contract")
-        take_basket(deal, buyer)
+        deal.pay(POOL, buyer, deal.pools.take_all(), "pool")  # he takes the basket
     else:
         deal.collect_from_each(ADVERSARIES[buyer], buyer, amount, "contract")
-        labet(deal, (buyer,))
+        deal.pay(buyer, POOL, deal.pools.double(), "pool")  # a labet, his alone
 
 
 # --- the variant --------------------------------------------------------------------------------
@@ -449,7 +445,7 @@ class Russian(Variant):
         opponents = ADVERSARIES[buyer]
         if made:
             deal.pay_each(opponents, buyer, R_T5[row][taken] * tour, "contract")
-            take_basket(deal, buyer)
+            deal.pay(POOL, buyer, deal.pools.take_all(), "pool")  # he takes the basket
         else:
             deal.collect_from_each(opponents, buyer, R_T6[row][taken] * tour, "contract")
             deal.divide_pool(opponents, "division")
