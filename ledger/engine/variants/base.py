@@ -66,21 +66,24 @@ class Deal:
         not a transfer (§0.1)."""
         if counters:
             moves = self.moves
-            moves[frm, to, reason] = moves.get((frm, to, reason), 0) + counters
+            key = frm, to, reason
+            moves[key] = moves.get(key, 0) + counters
 
     def pay_each(self, payers: tuple[int, ...] | list[int], to: Party, counters: int, reason: str) -> None:
         """Each of `payers` pays `to` the same amount."""
         if counters:
             moves = self.moves
             for seat in payers:
-                moves[seat, to, reason] = moves.get((seat, to, reason), 0) + counters
+                key = seat, to, reason
+                moves[key] = moves.get(key, 0) + counters
 
     def collect_from_each(self, payees: tuple[int, ...] | list[int], frm: Party, counters: int, reason: str) -> None:
         """`frm` pays each of `payees` the same amount."""
         if counters:
             moves = self.moves
             for seat in payees:
-                moves[frm, seat, reason] = moves.get((frm, seat, reason), 0) + counters
+                key = frm, seat, reason
+                moves[key] = moves.get(key, 0) + counters
 
     def divide_pool(self, seats: list[int] | tuple[int, ...], reason: str) -> None:
         """Equal division (G-2): each gets floor(P/k); the remainder stays in the pool."""
