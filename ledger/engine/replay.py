@@ -80,6 +80,9 @@ class Replay:
         self.state = self.variant.new_state()
         self.checks = self.variant.hand_checks(sheet.options)  # what each bid asks of a hand under these rules
         self.number = 0
+        # Who deals deal n is n's place in a round of four; which deals are doubles is a range.
+        self.dealers = tuple(self.variant.dealer(sheet.first_dealer, n) for n in range(1, 5))
+        self.double_deals = self.variant.declaration.deals.double_deals
 
     def __iter__(self) -> Iterator[SettledHand]:
         for raw in self.sheet.hands:
@@ -99,8 +102,8 @@ class Replay:
         if hand.adjustments and any(adj.frm == POOL for adj in hand.adjustments):
             pools = pools.copy()
         pools_before = pools.total
-        dealer = variant.dealer(self.sheet.first_dealer, number)
-        double = variant.is_double(number)
+        dealer = self.dealers[(number - 1) % 4]
+        double = number in self.double_deals
         deal = Deal(number, dealer, double, hand, options, pools, {})
         variant.settle_deal(deal, self.state)
         adjustments = _apply_adjustments(deal, hand, number) if hand.adjustments else ()
@@ -127,7 +130,7 @@ class Replay:
         pool_delta = flow[POOL]
         if pools.total - pools_before != pool_delta:  # the variant moved pools it did not record
             raise AssertionError(f"deal {number}: pools moved {pools.total - pools_before}, transfers say {pool_delta}")
-        if self.state is not None:
+        if number == 1 and self.state is not None:  # deal 1's turned suit is belle (старшая)
             variant.remember(self.state, hand, number)
         deltas = [flow[0], flow[1], flow[2], flow[3]]
         self.balances = balances = tuple(map(add, self.balances, deltas))

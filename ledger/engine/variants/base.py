@@ -265,7 +265,7 @@ class Variant:
         return Belle() if self.plays_belle else None
 
     def remember(self, state: Belle | None, hand: Hand, number: int) -> None:
-        """After a deal is settled: deal 1's turned suit is belle for the whole game."""
+        """After deal 1 is settled (the replay asks only then): its turned suit is belle for the whole game."""
         if state is not None and number == 1:
             state.suit = hand.turned
 

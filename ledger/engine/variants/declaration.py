@@ -230,8 +230,16 @@ class Deals:
             return None
         return self.limit + (1 if self.extra_option and getattr(options, self.extra_option) else 0)
 
+    @property
+    def double_deals(self) -> range:
+        """The numbers of the double deals (none: an empty range)."""
+        if self.doubles is None:
+            return range(0)
+        first, last = self.doubles
+        return range(first, last + 1)
+
     def is_double(self, number: int) -> bool:
-        return self.doubles is not None and self.doubles[0] <= number <= self.doubles[1]
+        return number in self.double_deals
 
     def as_json(self) -> dict[str, Any]:
         return {
