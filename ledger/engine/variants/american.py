@@ -15,7 +15,7 @@ from ..errors import sheet_error
 from ..messages import register, text
 from ..pools import AmericanPools
 from ..sheet import POOL, SEATS
-from .base import Deal, Variant, others
+from .base import ADVERSARIES, Deal, Variant, others
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -294,7 +294,6 @@ TABLE_CHOICES = next(option.choices for option in DECLARATION.options if option.
 PRICES = {
     table: {bid: _prices(Options(table=table), bid) for bid in (*TRICK_BIDS, *MISERES)} for table in TABLE_CHOICES
 }
-ADVERSARIES = {seat: others(seat) for seat in SEATS}
 
 
 def misere_partout(deal: Deal) -> None:

@@ -128,6 +128,15 @@ def pairing(payers: tuple[int, ...]) -> tuple[tuple[int, int], tuple[int, int]]:
     return (a, a_to), (b, b_to)
 
 
+# Each seat's adversaries (the other three) and §0.7's pairings of every two seats, listed once for
+# every variant: pairing() looks for an adjacent pair's payees (12,000 instructions), the look-up
+# costs about 500.
+ADVERSARIES = {seat: others(seat) for seat in SEATS}
+PAIRINGS: dict[tuple[int, ...], tuple[tuple[int, int], tuple[int, int]]] = {
+    payers: pairing(payers) for payers in permutations(SEATS, 2)
+}
+
+
 def split_joint(amount: int) -> tuple[int, int]:
     """G-3: the caller pays ceil(A/2), the partner floor(A/2)."""
     return amount - amount // 2, amount // 2

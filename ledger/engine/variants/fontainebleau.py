@@ -12,12 +12,11 @@ stays in the pool; partners pay one amount into the pool by G-3 (the caller pays
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import permutations
 from typing import Any
 
 from ..messages import Message, Term, register, text
 from ..sheet import POOL, SEATS, Hand
-from .base import Deal, Variant, add_error, others, pairing, split_joint
+from .base import ADVERSARIES, PAIRINGS, Deal, Variant, add_error, others, split_joint
 from .declaration import (
     ALL_PASS,
     BOOLEAN,
@@ -292,11 +291,6 @@ Options = DECLARATION.options_class  # made from the declaration at import: `Any
 COLUMNS = {
     "american": {"clubs": "clubs_spades", "spades": "clubs_spades", "hearts": "hearts", "diamonds": "diamonds"},
     "french": {"clubs": "clubs_spades", "spades": "clubs_spades", "hearts": "diamonds", "diamonds": "hearts"},
-}
-ADVERSARIES = {seat: others(seat) for seat in SEATS}
-# §0.7's pairings, worked out once: pairing() looks for an adjacent pair's payees (12,000 instructions).
-PAIRINGS: dict[tuple[int, ...], tuple[tuple[int, int], tuple[int, int]]] = {
-    payers: pairing(payers) for payers in permutations(SEATS, 2)
 }
 
 

@@ -17,12 +17,11 @@ house defaults of `rules.md` (each is marked "house default" below):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import permutations
 from typing import Any
 
 from ..messages import Message, register, text
-from ..sheet import POOL, SEATS, SUIT_SYMBOLS, Hand
-from .base import Belle, Deal, Variant, others, pairing, split_joint
+from ..sheet import POOL, SUIT_SYMBOLS, Hand
+from .base import ADVERSARIES, PAIRINGS, Belle, Deal, Variant, others, split_joint
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -271,11 +270,6 @@ Options = DECLARATION.options_class  # made from the declaration at import: `Any
 
 # --- settling --------------------------------------------------------------------------------------
 
-ADVERSARIES = {seat: others(seat) for seat in SEATS}
-# §0.7's pairings, worked out once: pairing() looks for an adjacent pair's payees (12,000 instructions).
-PAIRINGS: dict[tuple[int, ...], tuple[tuple[int, int], tuple[int, int]]] = {
-    payers: pairing(payers) for payers in permutations(SEATS, 2)
-}
 TRICKS_NEEDED = {
     "simple": FORCED_SOLO_TRICKS,  # a simple nobody accepted; partners need DEMANDER_QUOTA + ACCEPTOR_QUOTA
     "neuf": NEUF_TRICKS,

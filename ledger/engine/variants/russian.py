@@ -33,12 +33,11 @@ Chips: the basket's default of 10 from each is the seed's «десяти фиш 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import permutations
 from typing import Any
 
 from ..messages import Message, register, text
 from ..sheet import POOL, SEATS, Hand
-from .base import Belle, Deal, Variant, add_error, others, pairing, split_joint
+from .base import ADVERSARIES, PAIRINGS, Belle, Deal, Variant, add_error, others, split_joint
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -281,11 +280,6 @@ DECLARATION = Declaration(
 Options = DECLARATION.options_class  # made from the declaration at import: `Any` in annotations
 
 
-ADVERSARIES = {seat: others(seat) for seat in SEATS}
-# §0.7's pairings, worked out once: pairing() looks for an adjacent pair's payees (12,000 instructions).
-PAIRINGS: dict[tuple[int, ...], tuple[tuple[int, int], tuple[int, int]]] = {
-    payers: pairing(payers) for payers in permutations(SEATS, 2)
-}
 NEEDED = {"simple": UNSUPPORTED_CONTRACT, "solo": SOLO_CONTRACT, "nine": NINE_CONTRACT}  # alone
 
 
