@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import permutations, product
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ..errors import INVALID_HAND, OPTION_REQUIRED, EngineError
 from ..messages import ENGLISH, Message, Term, Words, text, words_or
+from ..pools import SinglePool
 from ..sheet import POOL, SEATS, SUIT_SYMBOLS, SUITS, Adjustment, Hand, Party, is_int, is_seat
 from .declaration import (
     ALL_PASS,
@@ -167,10 +168,11 @@ class BidCheck:
     counts_tricks: bool  # whether the tricks must add up (the bid's table has them)
 
 
-@dataclass(frozen=True, slots=True)
-class HandChecks:
+class HandChecks(NamedTuple):
     """A sheet's rules as the hand checks use them: each bid's `BidCheck`, the last deal of the game
-    (None: no limit), and the bid that only an extra deal past the game may have (None: no such deal)."""
+    (None: no limit), and the bid that only an extra deal past the game may have (None: no such deal).
+
+    A NamedTuple, as one is made for every sheet: a frozen dataclass sets each field through a call."""
 
     options: Any
     bids: Mapping[str, BidCheck]
@@ -240,8 +242,6 @@ class Variant:
         """Carried-in pools against the options (American: the pool limit)."""
 
     def make_pools(self, carried_in: tuple[int, ...], options: Any) -> Any:
-        from ..pools import SinglePool
-
         return SinglePool(carried_in)
 
     # the deals
