@@ -8,6 +8,7 @@ conservation, closing and output are shared and never know which variant they ru
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import permutations, product
@@ -165,7 +166,9 @@ class BidCheck:
     takes: Mapping[str, Domain]  # with `bid` itself, whose one value is the bid's code
     required: tuple[str, ...]
     required_set: frozenset[str]
-    counts_tricks: bool  # whether the tricks must add up (the bid's table has them)
+    most_tricks: int | None  # the most the four trick counts may add up to (12: a discard); None: no tricks
+    whole_deal: bool  # they must add up to 13, unless the deal was conceded or stopped by a revoke
+    in_belle: bool  # a simple: played in belle or petite
 
 
 class HandChecks(NamedTuple):
@@ -333,7 +336,7 @@ class Variant:
         return text("hand.forbidden", bid=text(bid.label), field=self.field_words(name))
 
     def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str], errors: dict[str, list[str]]
+        self, hand: Hand, number: int, options: Any, state: Any, broken: AbstractSet[str], errors: dict[str, list[str]]
     ) -> None:
         """A variant's own rules on the hand's well-formed fields (a broken field, named in `broken`, has its
         default in `hand`): each broken rule goes into `errors` with `add_error`."""
@@ -361,7 +364,8 @@ class Variant:
                 takes = {name: domains[name] for name, mode in modes.items() if mode != FORBIDDEN}
                 takes["bid"] = Domain(str, frozenset((bid.code,)))
                 required = tuple(name for name, mode in modes.items() if mode == REQUIRED)
-                checks[bid.code] = BidCheck(bid, takes, required, frozenset(required), "tricks" in bid.fields)
+                in_belle = bid.trumps == BELLE_OR_PETITE
+                checks[bid.code] = BidCheck(bid, takes, required, frozenset(required), *_trick_sum(bid), in_belle)
             out[flags] = checks
         return out
 
@@ -375,7 +379,7 @@ class Variant:
 
     @cached_property
     def unknown_bid(self) -> BidCheck:
-        return BidCheck(None, self.domains, (), frozenset(), False)
+        return BidCheck(None, self.domains, (), frozenset(), None, False, False)
 
     def validate_hand(self, raw: Any, number: int, options: Any, state: Belle | None, checks: HandChecks) -> Hand:
         """All of a hand's checks but the adjustments against the pools (§0.10, step 2).
@@ -417,11 +421,27 @@ class Variant:
                 if raw.get(name) is None:
                     add_error(errors, name, self.required_message(name, bid))
         hand = Hand(**values)
-        broken = set(errors)
+        broken = set(errors) if errors else NO_FIELDS
         extra = checks.extra_bid
         if extra is not None and (number > checks.game_limit) != (bid is extra):
             self._check_extra_deal(bid, number, extra, errors)
-        self._check_together(hand, check, number, state, broken, errors)
+        # The rules that tie well-formed fields together: partner and bidder, the trick sum, belle.
+        if hand.partner is not None and hand.partner == hand.bidder:
+            add_error(errors, "partner", text("hand.partner_is_bidder"))
+        if check.most_tricks is not None and broken.isdisjoint(_TRICKS_SUM_FIELDS):
+            total = sum(hand.tricks)
+            if check.whole_deal and not hand.conceded and hand.revoke is None:
+                if total != 13:
+                    add_error(errors, "tricks", text("hand.tricks_sum", total=13, got=total))
+            elif total > check.most_tricks:
+                if bid.discard:
+                    add_error(errors, "tricks", text("hand.tricks_sum_discard", got=total, bid=text(bid.label)))
+                else:
+                    add_error(errors, "tricks", text("hand.tricks_sum_most", total=13, got=total))
+        if check.in_belle and hand.trump is not None and hand.turned is not None:
+            belle, petite = (state or Belle()).suits_of(number, hand.turned)
+            if hand.trump not in (belle, petite):
+                add_error(errors, "trump", self._belle_message(bid, number, belle, petite, hand.trump))
         self.check_hand(hand, number, options, state, broken, errors)
         if errors:
             raise EngineError(INVALID_HAND, errors, number)
@@ -458,29 +478,6 @@ class Variant:
         elif number <= deals.limit and bid.code == extra.code:
             add_error(errors, "bid", text("hand.only_extra_deal", bid=text(extra.label), option=deals.extra_option))
 
-    def _check_together(
-        self, hand: Hand, check: BidCheck, number: int, state: Belle | None, broken: set[str], errors: Errors
-    ) -> None:
-        """The rules that tie well-formed fields together: partner and bidder, the trick sum, belle."""
-        bid = check.bid
-        assert bid is not None
-        if hand.partner is not None and hand.partner == hand.bidder:
-            add_error(errors, "partner", text("hand.partner_is_bidder"))
-        if check.counts_tricks and broken.isdisjoint(_TRICKS_SUM_FIELDS):
-            total = sum(hand.tricks)
-            if bid.discard:
-                if total > 12:
-                    add_error(errors, "tricks", text("hand.tricks_sum_discard", got=total, bid=text(bid.label)))
-            elif bid.kind == ALL_PASS or (bid.kind == TRICKS and not hand.conceded and hand.revoke is None):
-                if total != 13:
-                    add_error(errors, "tricks", text("hand.tricks_sum", total=13, got=total))
-            elif total > 13:
-                add_error(errors, "tricks", text("hand.tricks_sum_most", total=13, got=total))
-        if bid.trumps == BELLE_OR_PETITE and hand.trump is not None and hand.turned is not None:
-            belle, petite = (state or Belle()).suits_of(number, hand.turned)
-            if hand.trump not in (belle, petite):
-                add_error(errors, "trump", self._belle_message(bid, number, belle, petite, hand.trump))
-
     def _belle_message(self, bid: Bid, number: int, belle: str, petite: str | None, trump: str) -> Message:
         names = {s: text("suit.named", suit=text(f"suit.{s}"), symbol=SUIT_SYMBOLS[s]) for s in SUITS}
         words = {
@@ -513,6 +510,18 @@ class Variant:
         if name == "trump":
             return text("hand.invalid.trump", trumps=self._trumps_text(bid))
         return text(f"hand.invalid.{name}")
+
+
+NO_FIELDS: frozenset[str] = frozenset()
+
+
+def _trick_sum(bid: Bid) -> tuple[int | None, bool]:
+    """How a bid's four trick counts must add up (`rules.md` §0.10): (the most, whether exactly 13)."""
+    if "tricks" not in bid.fields:
+        return None, False
+    if bid.discard:
+        return 12, False  # one card is discarded
+    return 13, bid.kind in (ALL_PASS, TRICKS)  # a misère may stop at its first trick
 
 
 SEAT_FIELDS = frozenset({"bidder", "partner", "jack", "revoke", "last_trick"})

@@ -11,6 +11,7 @@ stays in the pool; partners pay one amount into the pool by G-3 (the caller pays
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -329,7 +330,7 @@ class Fontainebleau(Variant):
         return super().forbidden_message(name, bid, options)
 
     def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Any, broken: set[str], errors: dict[str, list[str]]
+        self, hand: Hand, number: int, options: Any, state: Any, broken: AbstractSet[str], errors: dict[str, list[str]]
     ) -> None:
         """Honours need a trump suit (rules.md §2.2: 0 with `none`)."""
         if hand.honours and hand.trump == "none":

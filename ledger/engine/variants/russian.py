@@ -32,12 +32,13 @@ Chips: the basket's default of 10 from each is the seed's «десяти фиш 
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
 from ..messages import Message, register, text
 from ..sheet import POOL, SEATS, Hand
-from .base import ADVERSARIES, PAIRINGS, Belle, Deal, Variant, add_error, others, split_joint
+from .base import ADVERSARIES, PAIRINGS, Belle, Deal, Errors, Variant, add_error, others, split_joint
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -357,7 +358,7 @@ class Russian(Variant):
         return super().forbidden_message(name, bid, options)
 
     def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Belle, broken: set[str], errors: dict[str, list[str]]
+        self, hand: Hand, number: int, options: Any, state: Belle, broken: AbstractSet[str], errors: Errors
     ) -> None:
         """A revoke is priced only on the buyer's side (rules.md §4.3)."""
         if hand.revoke is None or "bidder" in broken or "partner" in broken:
