@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from operator import add
 from typing import Any
 
 from .sheet import POOL, Close, Stake
@@ -117,7 +118,7 @@ def _zero_sum_partitions(parties: list[int], amounts: Sequence[int]) -> list[lis
     return out
 
 
-def _settle_group(group: list[int], amounts: Sequence[int]) -> list[Ranked]:
+def _settle_group(group: Sequence[int], amounts: Sequence[int]) -> list[Ranked]:
     """The lexicographically smallest settlement of one group (in party order) that has no smaller
     zero-sum group, sorted.
 
@@ -142,9 +143,11 @@ def _settle_group(group: list[int], amounts: Sequence[int]) -> list[Ranked]:
             value, payee = 0, -1
             for p in creditors:  # the creditor he can pay most in one transfer; the lowest on a tie
                 due = left[p]
-                pay = owed if owed < due else due
-                if pay > value:
-                    value, payee = pay, p
+                if due >= owed:  # his whole debt: no later creditor does better
+                    value, payee = owed, p
+                    break
+                if due > value:
+                    value, payee = due, p
             if payee < 0:
                 raise ValueError("the amounts do not add up to zero")
             triples.append((payer, -value, payee))
@@ -153,25 +156,28 @@ def _settle_group(group: list[int], amounts: Sequence[int]) -> list[Ranked]:
     return triples
 
 
-def _has_cancelling_pair(amounts: Sequence[int], parties: list[int]) -> bool:
+def _has_cancelling_pair(amounts: Sequence[int]) -> bool:
+    """Whether two parties cancel out: some amount's negative is another party's amount."""
     seen = set()
-    for p in parties:
-        if -amounts[p] in seen:
-            return True
-        seen.add(amounts[p])
+    for amount in amounts:
+        if amount:
+            if -amount in seen:
+                return True
+            seen.add(amount)
     return False
 
 
 def _fewest(amounts: Sequence[int]) -> list[Ranked]:
     """`fewest_payments` as (payer, -amount, payee) triples, sorted."""
+    if len(amounts) <= 5 and not _has_cancelling_pair(amounts):
+        # With at most five parties a proper zero-sum group exists only if two parties cancel out
+        # (a group of three or four has a complement of one or two): otherwise everyone is one
+        # group, the usual case, and the search over partitions is not needed. A party at zero
+        # neither pays nor is paid, so the group can be every party.
+        return _settle_group(range(len(amounts)), amounts)
     parties = [p for p, a in enumerate(amounts) if a]
     if not parties:
         return []
-    if len(parties) <= 5 and not _has_cancelling_pair(amounts, parties):
-        # With at most five parties a proper zero-sum group exists only if two parties cancel out
-        # (a group of three or four has a complement of one or two): otherwise everyone is one
-        # group, the usual case, and the search over partitions is not needed.
-        return _settle_group(parties, amounts)
     partitions = _zero_sum_partitions(parties, amounts)
     most_groups = max(len(p) for p in partitions)
     best: list[Ranked] | None = None
@@ -206,7 +212,7 @@ def close_session(
     multi_pool: bool,
 ) -> dict[str, Any]:
     division, carried = divide(pools, how, multi_pool)
-    final = [b + d for b, d in zip(balances, division, strict=True)]
+    final = list(map(add, balances, division))
     result: dict[str, Any] = {"division": division, "carried": carried, "final": final}
     if stake is not None:
         pool_amount = sum(carried) - sum(carried_in)

@@ -14,6 +14,7 @@ from typing import Any, Literal, NamedTuple, TypedDict
 
 from .errors import sheet_error
 from .messages import Term, Words, text
+from .variants import get_variant, variant_names
 
 SHEET_FORMAT = "clubscore-sheet/1"
 SETTLEMENT_FORMAT = "clubscore-settlement/1"
@@ -159,8 +160,6 @@ def parse_sheet(raw: Any) -> Sheet:
     A right sheet costs one pass per check (a set comparison, a plain loop); the key-by-key search
     runs only to name what is wrong.
     """
-    from .variants import get_variant, variant_names
-
     if not isinstance(raw, dict):
         raise sheet_error("sheet", text("sheet.not_object"))
     if not raw.keys() <= _SHEET_KEYS:

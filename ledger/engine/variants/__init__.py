@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
+from typing import TYPE_CHECKING
 
-from .base import Variant
+if TYPE_CHECKING:  # imported by its variant modules only: `ledger.engine.sheet` imports this package first
+    from .base import Variant
 
 _MODULES = {
     "american": "american",

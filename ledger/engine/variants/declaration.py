@@ -94,20 +94,24 @@ class Option:
     def _parse_object(self, value: Any) -> Any:
         if not isinstance(value, dict) or value.keys() != set(self.parts):
             raise self._error("option.object", parts=self._shape())
+        minimum = self.minimum or 0
         out: dict[str, Any] = {}
         for part in self.parts:
             item = value[part]
-            if self.per_suit:
-                if not isinstance(item, dict) or item.keys() != _SUIT_SET:
-                    raise self._error("option.object", parts=self._shape())
-                for suit in SUITS:
-                    if not self._is_amount(item[suit]):
-                        raise self._part_error(f"{part} {suit}")
-                out[part] = {suit: item[suit] for suit in SUITS}
-            else:
-                if not self._is_amount(item):
+            if not self.per_suit:
+                if type(item) is not int or item < minimum:  # a whole number, not a boolean
                     raise self._part_error(part)
                 out[part] = item
+                continue
+            if not isinstance(item, dict) or item.keys() != _SUIT_SET:
+                raise self._error("option.object", parts=self._shape())
+            amounts = {}
+            for suit in SUITS:
+                amount = item[suit]
+                if type(amount) is not int or amount < minimum:
+                    raise self._part_error(f"{part} {suit}")
+                amounts[suit] = amount
+            out[part] = amounts
         return self.build(**out) if self.build else out
 
     def _shape(self) -> str:
@@ -115,9 +119,6 @@ class Option:
         if self.per_suit:
             shape = text("option.per_suit", parts=shape, suits=words_or(list(SUITS)))
         return shape
-
-    def _is_amount(self, value: Any) -> bool:
-        return is_int(value) and value >= (self.minimum or 0)
 
     def _part_error(self, part: str) -> EngineError:
         return self._error("option.part", part=part, minimum=self.minimum or 0)
