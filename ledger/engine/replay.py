@@ -81,7 +81,7 @@ class Replay:
         self.checks = self.variant.hand_checks(sheet.options)  # what each bid asks of a hand under these rules
         self.number = 0
         # Who deals deal n is n's place in a round of four; which deals are doubles is a range.
-        self.dealers = tuple(self.variant.dealer(sheet.first_dealer, n) for n in range(1, 5))
+        self.dealers = self.variant.dealers(sheet.first_dealer)
         self.double_deals = self.variant.declaration.deals.double_deals
 
     def __iter__(self) -> Iterator[SettledHand]:

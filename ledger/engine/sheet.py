@@ -70,8 +70,7 @@ class Hand(NamedTuple):
     adjustments: tuple[Adjustment, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Stake:
+class Stake(NamedTuple):
     currency: str
     per_counter: Decimal
 

@@ -95,6 +95,10 @@ class Deal:
         self.pools.withdraw(share * len(seats))
 
 
+# The dealers of a round of four deals, passing left (step 1) or right (step 3), from each first dealer.
+ROUNDS = {step: {first: tuple((first + step * i) % 4 for i in SEATS) for first in SEATS} for step in (1, 3)}
+
+
 def _others(seats: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(seat for seat in SEATS if seat not in seats)
 
@@ -250,6 +254,10 @@ class Variant:
     # the deals
     def dealer(self, first_dealer: int, number: int) -> int:
         return (first_dealer + self.declaration.deals.step * (number - 1)) % 4
+
+    def dealers(self, first_dealer: int) -> tuple[int, ...]:
+        """Who deals deals 1 to 4, and so on round the table: deal n is dealt by `[(n - 1) % 4]`."""
+        return ROUNDS[self.declaration.deals.step][first_dealer]
 
     def is_double(self, number: int) -> bool:
         return self.declaration.deals.is_double(number)
