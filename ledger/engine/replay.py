@@ -104,21 +104,17 @@ class Replay:
         pools_before = pools.total
         dealer = self.dealers[(number - 1) % 4]
         double = number in self.double_deals
-        deal = Deal(number, dealer, double, hand, options, pools, {})
+        deal = Deal(number, dealer, double, hand, options, pools, {}, NO_FLOW.copy())
         variant.settle_deal(deal, self.state)
         adjustments = _apply_adjustments(deal, hand, number) if hand.adjustments else ()
         # The deal's movements (summed by from, to and reason) in the order of §0.9, then its
         # adjustments summed by from and to, in the order listed (§0.8); each seat's and the pool's
         # flow summed on the way.
-        moves = deal.moves
+        moves, flow = deal.moves, deal.flow
         transfers: list[TransferJSON] = []
-        flow = NO_FLOW.copy()
         for key in sorted(moves, key=ORDER.__getitem__):
             frm, to, reason = key
-            counters = moves[key]
-            transfers.append({"from": frm, "to": to, "counters": counters, "reason": reason})
-            flow[frm] -= counters
-            flow[to] += counters
+            transfers.append({"from": frm, "to": to, "counters": moves[key], "reason": reason})
         if adjustments:
             merged: dict[tuple[Party, Party], int] = {}
             for frm, to, counters in adjustments:
