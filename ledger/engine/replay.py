@@ -14,41 +14,7 @@ from .errors import INVALID_HAND, EngineError
 from .messages import text
 from .sheet import POOL, Hand, Party, SettledHand, Sheet, TransferJSON
 from .variants import get_variant
-from .variants.base import Deal
-
-REASONS = ("ante", "contract", "overtricks", "honours", "pool", "division", "jack", "penalty", "adjustment")
-_SEAT_REASONS = frozenset({"contract", "overtricks", "honours", "penalty"})
-PARTIES: tuple[Party, ...] = (0, 1, 2, 3, POOL)
-
-
-def _order(frm: Party, to: Party, reason: str) -> tuple[int, int, int, int] | None:
-    """A movement's place in the order of `rules.md` §0.9: its step (ante, seat-to-seat table payments,
-    pool movements, the jack), then payer, payee and reason; None for a movement that fits no step."""
-    payer = 4 if frm == POOL else frm
-    payee = 4 if to == POOL else to
-    if reason == "ante":
-        step = 1
-    elif reason == "jack":
-        step = 4
-    elif POOL in (frm, to):
-        step = 3
-    elif reason in _SEAT_REASONS:
-        step = 2
-    else:
-        return None
-    return step, payer, payee, REASONS.index(reason)
-
-
-# Every movement's place, worked out once: sorting by a look-up rather than a call per movement takes
-# settle() from 139,600 to 130,300 instructions a hand (American; bench/README.md, "Instructions").
-ORDER = {
-    (frm, to, reason): place
-    for frm in PARTIES
-    for to in PARTIES
-    for reason in REASONS[:-1]
-    if frm != to and (place := _order(frm, to, reason)) is not None
-}
-
+from .variants.base import PARTIES, Deal
 
 NO_FLOW: dict[Party, int] = dict.fromkeys(PARTIES, 0)
 
@@ -104,17 +70,23 @@ class Replay:
         pools_before = pools.total
         dealer = self.dealers[(number - 1) % 4]
         double = number in self.double_deals
-        deal = Deal(number, dealer, double, hand, options, pools, {}, NO_FLOW.copy())
+        deal = Deal(number, dealer, double, hand, options, pools, [], NO_FLOW.copy())
         variant.settle_deal(deal, self.state)
         adjustments = _apply_adjustments(deal, hand, number) if hand.adjustments else ()
-        # The deal's movements (summed by from, to and reason) in the order of §0.9, then its
-        # adjustments summed by from and to, in the order listed (§0.8); each seat's and the pool's
-        # flow summed on the way.
-        moves, flow = deal.moves, deal.flow
+        # The deal's movements in the order of §0.9, those with the same from, to and reason summed
+        # (sorted, they are next to each other), then its adjustments summed by from and to, in the
+        # order listed (§0.8).
+        flow = deal.flow
         transfers: list[TransferJSON] = []
-        for key in sorted(moves, key=ORDER.__getitem__):
-            frm, to, reason = key
-            transfers.append({"from": frm, "to": to, "counters": moves[key], "reason": reason})
+        moves = deal.moves
+        moves.sort()
+        last = None
+        for _place, movement, counters in moves:
+            if movement == last:  # the same from, to and reason again: one transfer
+                transfers[-1]["counters"] += counters
+                continue
+            frm, to, reason = last = movement
+            transfers.append({"from": frm, "to": to, "counters": counters, "reason": reason})
         if adjustments:
             merged: dict[tuple[Party, Party], int] = {}
             for frm, to, counters in adjustments:

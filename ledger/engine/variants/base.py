@@ -51,6 +51,45 @@ class Belle:
         return belle, petite
 
 
+REASONS = ("ante", "contract", "overtricks", "honours", "pool", "division", "jack", "penalty", "adjustment")
+_SEAT_REASONS = frozenset({"contract", "overtricks", "honours", "penalty"})
+PARTIES: tuple[Party, ...] = (0, 1, 2, 3, POOL)
+
+
+Movement = tuple[Party, Party, str]  # from, to, reason
+Place = tuple[int, int, int, int]  # a movement's step, payer, payee and reason, as ranks
+
+
+def _order(frm: Party, to: Party, reason: str) -> Place | None:
+    """A movement's place in the order of `rules.md` §0.9: its step (ante, seat-to-seat table payments,
+    pool movements, the jack), then payer, payee and reason; None for a movement that fits no step."""
+    payer = 4 if frm == POOL else frm
+    payee = 4 if to == POOL else to
+    if reason == "ante":
+        step = 1
+    elif reason == "jack":
+        step = 4
+    elif POOL in (frm, to):
+        step = 3
+    elif reason in _SEAT_REASONS:
+        step = 2
+    else:
+        return None
+    return step, payer, payee, REASONS.index(reason)
+
+
+# Every movement's place, worked out once. A deal lists its movements with their places, so that
+# they sort with no key, and sums equal ones only then: a dict keyed by movement looked each one up
+# three times (bench/README.md, "Instructions").
+ORDER: dict[Movement, Place] = {
+    (frm, to, reason): place
+    for frm in PARTIES
+    for to in PARTIES
+    for reason in REASONS[:-1]
+    if frm != to and (place := _order(frm, to, reason)) is not None
+}
+
+
 @dataclass(slots=True)
 class Deal:
     """The working state of one deal: the variant records movements here, the replay orders them.
@@ -64,16 +103,16 @@ class Deal:
     hand: Hand
     options: Any
     pools: Any
-    moves: dict[tuple[Party, Party, str], int] = field(default_factory=dict)  # (from, to, reason) -> counters
+    moves: list[tuple[Place, Movement, int]] = field(default_factory=list)  # (place, movement, counters)
     flow: dict[Party, int] = field(default_factory=dict)  # each seat's and the pool's gain
 
     def pay(self, frm: Party, to: Party, counters: int, reason: str) -> None:
         """Record one movement; movements with the same from, to and reason add up; a payment of 0 is
         not a transfer (§0.1)."""
         if counters:
-            moves, flow = self.moves, self.flow
-            key = frm, to, reason
-            moves[key] = moves.get(key, 0) + counters
+            movement = frm, to, reason
+            self.moves.append((ORDER[movement], movement, counters))
+            flow = self.flow
             flow[frm] -= counters
             flow[to] += counters
 
@@ -82,8 +121,8 @@ class Deal:
         if counters:
             moves, flow = self.moves, self.flow
             for seat in payers:
-                key = seat, to, reason
-                moves[key] = moves.get(key, 0) + counters
+                movement = seat, to, reason
+                moves.append((ORDER[movement], movement, counters))
                 flow[seat] -= counters
             flow[to] += counters * len(payers)
 
@@ -92,8 +131,8 @@ class Deal:
         if counters:
             moves, flow = self.moves, self.flow
             for seat in payees:
-                key = frm, seat, reason
-                moves[key] = moves.get(key, 0) + counters
+                movement = frm, seat, reason
+                moves.append((ORDER[movement], movement, counters))
                 flow[seat] += counters
             flow[frm] -= counters * len(payees)
 
