@@ -65,11 +65,12 @@ def _nested(rule: HouseRule, variant: str, post: QueryDict) -> tuple[Any, str | 
         return None, None
     if not all(texts.values()):
         return None, gettext("give every amount of this rule, or none of them")
+    words = {item.path: item.label for item in rule.inputs}  # as the form labels the input ("base ♥"), not its key
     out: dict[str, Any] = {}
     for path, text in texts.items():
         value = _int(text)
         if value is None:
-            return None, gettext("%(amount)s must be a whole number") % {"amount": path.split(".", 1)[1]}
+            return None, gettext("%(amount)s must be a whole number") % {"amount": words[path]}
         node = out
         parts = path.split(".")[1:]
         for part in parts[:-1]:

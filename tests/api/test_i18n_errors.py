@@ -7,6 +7,7 @@ never the renderer's own output.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -134,3 +135,76 @@ def test_a_body_that_is_not_json_is_said_in_the_language(api: Any, language: str
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "invalid_request"
     assert response.json()["error"]["message"] == message
+
+
+# A house rule a refusal names is read as its label, quoted as the pages quote (docs/glossary.md); its
+# code stays in `fields` (`rules.neuf`), which programs read.
+NBSP = "\u00a0"
+RULE_REFUSALS = [
+    (
+        "french",
+        [{"bid": "neuf", "bidder": 0, "trump": "clubs", "turned": "clubs", "jack": 0, "tricks": [9, 1, 1, 2]}],
+        {},
+        ("option_required", "rules.neuf", "neuf"),
+        {"en": ["“Neuf amounts”"], "fr": [f"«{NBSP}Montants du neuf{NBSP}»"], "ru": ["«Суммы девяти взяток»"]},
+    ),
+    (
+        "fontainebleau",
+        [{"bid": "six", "bidder": 0, "trump": "clubs", "tricks": [6, 3, 2, 2], "honours": 3}],
+        {},
+        ("invalid_hand", "honours", "honours"),
+        {"en": ["“Honours”"], "fr": [f"«{NBSP}Honneurs{NBSP}»"], "ru": ["«Онеры»"]},
+    ),
+    (
+        "american",
+        [{"bid": "last_trick", "last_trick": 0}],
+        {},
+        ("invalid_hand", "bid", "last_trick_hand"),
+        {
+            "en": ["“Last-trick hand”"],
+            "fr": [f"«{NBSP}Donne de la dernière levée{NBSP}»"],
+            "ru": ["«Сдача на последнюю взятку»"],
+        },
+    ),
+    (
+        "russian",
+        [],
+        {"nope": 1},
+        ("invalid_option", "rules.nope", "third_suit_rate"),
+        {
+            "en": ["“Basket”, “Rate of a third suit”, “Nine amounts”, “Misère amount”"],
+            "fr": [f"«{NBSP}Corbeille{NBSP}», «{NBSP}Taux d'une troisième couleur{NBSP}»"],
+            "ru": ["«Корзина», «Ставка третьей масти», «Суммы девяти взяток», «Сумма мизера»"],
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ru"])
+@pytest.mark.parametrize(("variant", "hands", "rules", "expected", "words"), RULE_REFUSALS)
+def test_a_refusal_names_a_house_rule_by_its_label(
+    api: Any, language: str, variant: str, hands: Any, rules: Any, expected: Any, words: Any
+) -> None:
+    """Not "la règle maison neuf", "домашним правилом last_trick_hand": the rule's label in the language."""
+    code, field, rule = expected
+    sheet = {
+        "format": "clubscore-sheet/1",
+        "variant": variant,
+        "players": ["Ann", "Ben", "Cleo", "Dan"],
+        "first_dealer": 0,
+        "hands": hands,
+        "rules": rules,
+    }
+    response = api.json("POST", "/api/v1/settle/", sheet, **{"Accept-Language": language})
+    body = response.json()["error"]
+    assert (response.status_code, body["code"], list(body["fields"])) == (400, code, [field])
+    assert body.get("hand") == (1 if hands else None)
+    said = body["fields"][field][0]
+    assert said in body["message"]
+    for word in words[language]:
+        assert word in said, said
+    assert f"rules.{rule}" not in said
+    if "_" in rule:
+        assert rule not in said, said
+    else:  # "neuf" and "honours" are words too: not as the house rule's name
+        assert not re.search(rf"(house rule|règle maison|правил\w*) {rule}\b", said), said

@@ -518,7 +518,7 @@ def test_rules_page_lists_each_bids_fields(db: None) -> None:
     simple = rows[0][2]
     assert "♦J (required)" in simple and "Partner (optional)" in simple
     house = table_rows(html, "house-rules")
-    assert house[0][0] == "neuf" and house[0][1] == "none"
+    assert house[0][:3] == ["Neuf amounts", "neuf", "none"]  # the rule's label, then its code
 
 
 def test_web_pages_do_not_break_the_api_json_404(client_for: Any, scorer: Any) -> None:

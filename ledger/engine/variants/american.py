@@ -241,7 +241,7 @@ DECLARATION = Declaration(
             "All pass (misère partout)",
             f"the players with the most tricks pay each other player {RED_COUNTER} per trick of difference",
         ),
-        ("Deals", "12, and a 13th last-trick hand with the house rule last_trick_hand"),
+        ("Deals", "12, and a 13th last-trick hand with the house rule “Last-trick hand”"),
     ),
     pools=0,
     pool_label="Pools",

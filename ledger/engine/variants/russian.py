@@ -268,7 +268,7 @@ DECLARATION = Declaration(
     deals=Deals(limit=None, step=3, ante="russian.ante", doubles=(DOUBLE_TOURS.start, DOUBLE_TOURS.stop - 1)),
     tables=_tables(),
     facts=(
-        ("Basket", "formed by each of the four when empty (10 each by default, house rule basket)"),
+        ("Basket", "formed by each of the four when empty (10 each by default, house rule “Basket”)"),
         ("Бостон", f"{BOSTON_BONUS} from each other player"),
         ("Supported failure, both short", f"{KONSOLYATSIYA} + {SHORT_TRICK} per trick short of each one's quota"),
         ("Double tours", f"deals {DOUBLE_TOURS.start}-{DOUBLE_TOURS.stop - 1}: every amount twice"),
