@@ -42,7 +42,7 @@ class Replay:
         self.sheet = sheet
         self.variant = get_variant(sheet.variant)
         self.pools = self.variant.make_pools(sheet.pools, sheet.options)
-        self.balances: tuple[int, ...] = (0, 0, 0, 0)
+        self.balances = [0, 0, 0, 0]  # a new list after each deal, which that deal's JSON shares
         self.state = self.variant.new_state()
         self.checks = self.variant.hand_checks(sheet.options)  # what each bid asks of a hand under these rules
         self.number = 0
@@ -101,7 +101,7 @@ class Replay:
         if number == 1 and self.state is not None:  # deal 1's turned suit is belle (старшая)
             variant.remember(self.state, hand, number)
         deltas = [flow[0], flow[1], flow[2], flow[3]]
-        self.balances = balances = tuple(map(add, self.balances, deltas))
+        self.balances = balances = list(map(add, self.balances, deltas))
         self.pools = pools
         self.number = number
         return {
@@ -111,7 +111,7 @@ class Replay:
             "transfers": transfers,
             "deltas": deltas,
             "pool_delta": pool_delta,
-            "balances": list(balances),
+            "balances": balances,
             "pools": pools.as_list(),
         }
 

@@ -236,6 +236,7 @@ class HandChecks(NamedTuple):
     last_deal: int | None
     extra_bid: Bid | None
     game_limit: int  # the last deal of the game without the extra one (when there is an extra deal)
+    own_rules: bool  # whether the variant has hand rules of its own (`check_hand`)
 
 
 # --- the variant -----------------------------------------------------------------------------------
@@ -432,7 +433,10 @@ class Variant:
         deals = self.declaration.deals
         extra_bid = self.declaration.bid[deals.extra_bid] if deals.extra_bid is not None else None
         limit = deals.limit if deals.limit is not None else 0
-        return HandChecks(options, self.bid_checks[flags], self.unknown_bid, deals.last(options), extra_bid, limit)
+        own_rules = type(self).check_hand is not Variant.check_hand
+        return HandChecks(
+            options, self.bid_checks[flags], self.unknown_bid, deals.last(options), extra_bid, limit, own_rules
+        )
 
     @cached_property
     def unknown_bid(self) -> BidCheck:
@@ -499,7 +503,8 @@ class Variant:
             belle, petite = (state or Belle()).suits_of(number, hand.turned)
             if hand.trump not in (belle, petite):
                 add_error(errors, "trump", self._belle_message(bid, number, belle, petite, hand.trump))
-        self.check_hand(hand, number, options, state, broken, errors)
+        if checks.own_rules:
+            self.check_hand(hand, number, options, state, broken, errors)
         if errors:
             raise EngineError(INVALID_HAND, errors, number)
         if bid.needs_option and getattr(options, bid.needs_option) is None:
