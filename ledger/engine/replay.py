@@ -14,9 +14,7 @@ from .errors import INVALID_HAND, EngineError
 from .messages import text
 from .sheet import POOL, Hand, Party, SettledHand, Sheet, TransferJSON
 from .variants import get_variant
-from .variants.base import PARTIES, Deal
-
-NO_FLOW: dict[Party, int] = dict.fromkeys(PARTIES, 0)
+from .variants.base import Deal, rank
 
 
 def _apply_adjustments(deal: Deal, hand: Hand, number: int) -> list[tuple[Party, Party, int]]:
@@ -70,32 +68,35 @@ class Replay:
         pools_before = pools.total
         dealer = self.dealers[(number - 1) % 4]
         double = number in self.double_deals
-        deal = Deal(number, dealer, double, hand, options, pools, [], NO_FLOW.copy())
+        deal = Deal(number, dealer, double, hand, options, pools, [])
         variant.settle_deal(deal, self.state)
         adjustments = _apply_adjustments(deal, hand, number) if hand.adjustments else ()
         # The deal's movements in the order of §0.9, those with the same from, to and reason summed
         # (sorted, they are next to each other), then its adjustments summed by from and to, in the
         # order listed (§0.8).
-        flow = deal.flow
+        flow = [0, 0, 0, 0, 0]  # what each seat and the pool gain, by rank
         transfers: list[TransferJSON] = []
         moves = deal.moves
         moves.sort()
         last = None
-        for _place, movement, counters in moves:
-            if movement == last:  # the same from, to and reason again: one transfer
+        for place, counters in moves:
+            _step, payer, payee, _reason, frm, to, reason = place
+            flow[payer] -= counters
+            flow[payee] += counters
+            if place == last:  # the same from, to and reason again: one transfer
                 transfers[-1]["counters"] += counters
-                continue
-            frm, to, reason = last = movement
-            transfers.append({"from": frm, "to": to, "counters": counters, "reason": reason})
+            else:
+                transfers.append({"from": frm, "to": to, "counters": counters, "reason": reason})
+                last = place
         if adjustments:
             merged: dict[tuple[Party, Party], int] = {}
             for frm, to, counters in adjustments:
                 merged[frm, to] = merged.get((frm, to), 0) + counters
             for (frm, to), counters in merged.items():
                 transfers.append({"from": frm, "to": to, "counters": counters, "reason": "adjustment"})
-                flow[frm] -= counters
-                flow[to] += counters
-        pool_delta = flow[POOL]
+                flow[rank(frm)] -= counters
+                flow[rank(to)] += counters
+        pool_delta = flow[4]
         if pools.total - pools_before != pool_delta:  # the variant moved pools it did not record
             raise AssertionError(f"deal {number}: pools moved {pools.total - pools_before}, transfers say {pool_delta}")
         if number == 1 and self.state is not None:  # deal 1's turned suit is belle (старшая)

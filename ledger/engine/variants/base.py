@@ -57,7 +57,13 @@ PARTIES: tuple[Party, ...] = (0, 1, 2, 3, POOL)
 
 
 Movement = tuple[Party, Party, str]  # from, to, reason
-Place = tuple[int, int, int, int]  # a movement's step, payer, payee and reason, as ranks
+# A movement's place in §0.9's order (its step, payer, payee and reason, as ranks: a seat is its own
+# rank, the pool 4), then the movement itself: sorting places sorts the movements.
+Place = tuple[int, int, int, int, Party, Party, str]
+
+
+def rank(party: Party) -> int:
+    return 4 if party == POOL else party
 
 
 def _order(frm: Party, to: Party, reason: str) -> Place | None:
@@ -75,12 +81,10 @@ def _order(frm: Party, to: Party, reason: str) -> Place | None:
         step = 2
     else:
         return None
-    return step, payer, payee, REASONS.index(reason)
+    return step, payer, payee, REASONS.index(reason), frm, to, reason
 
 
-# Every movement's place, worked out once. A deal lists its movements with their places, so that
-# they sort with no key, and sums equal ones only then: a dict keyed by movement looked each one up
-# three times (bench/README.md, "Instructions").
+# Every movement's place, worked out once (one tuple per movement, shared by every deal).
 ORDER: dict[Movement, Place] = {
     (frm, to, reason): place
     for frm in PARTIES
@@ -94,8 +98,9 @@ ORDER: dict[Movement, Place] = {
 class Deal:
     """The working state of one deal: the variant records movements here, the replay orders them.
 
-    Each payment also adds to its two parties' flow, so that a payment by several seats counts its
-    payee's gain once (settle() 1 % faster than summing the ordered transfers afterwards)."""
+    A payment only notes its place and amount; the replay sorts them, sums equal ones and each
+    party's flow (by rank, in a list) in one pass. Keeping the payments in a dict by movement, and
+    the flows in a dict by party, cost 7 % more time (bench/README.md, "Instructions")."""
 
     number: int
     dealer: int
@@ -103,38 +108,27 @@ class Deal:
     hand: Hand
     options: Any
     pools: Any
-    moves: list[tuple[Place, Movement, int]] = field(default_factory=list)  # (place, movement, counters)
-    flow: dict[Party, int] = field(default_factory=dict)  # each seat's and the pool's gain
+    moves: list[tuple[Place, int]] = field(default_factory=list)  # each movement's place and counters
 
     def pay(self, frm: Party, to: Party, counters: int, reason: str) -> None:
         """Record one movement; movements with the same from, to and reason add up; a payment of 0 is
         not a transfer (§0.1)."""
         if counters:
-            movement = frm, to, reason
-            self.moves.append((ORDER[movement], movement, counters))
-            flow = self.flow
-            flow[frm] -= counters
-            flow[to] += counters
+            self.moves.append((ORDER[frm, to, reason], counters))
 
     def pay_each(self, payers: tuple[int, ...] | list[int], to: Party, counters: int, reason: str) -> None:
         """Each of `payers` pays `to` the same amount."""
         if counters:
-            moves, flow = self.moves, self.flow
+            moves = self.moves
             for seat in payers:
-                movement = seat, to, reason
-                moves.append((ORDER[movement], movement, counters))
-                flow[seat] -= counters
-            flow[to] += counters * len(payers)
+                moves.append((ORDER[seat, to, reason], counters))
 
     def collect_from_each(self, payees: tuple[int, ...] | list[int], frm: Party, counters: int, reason: str) -> None:
         """`frm` pays each of `payees` the same amount."""
         if counters:
-            moves, flow = self.moves, self.flow
+            moves = self.moves
             for seat in payees:
-                movement = frm, seat, reason
-                moves.append((ORDER[movement], movement, counters))
-                flow[seat] += counters
-            flow[frm] -= counters * len(payees)
+                moves.append((ORDER[frm, seat, reason], counters))
 
     def divide_pool(self, seats: list[int] | tuple[int, ...], reason: str) -> None:
         """Equal division (G-2): each gets floor(P/k); the remainder stays in the pool."""
