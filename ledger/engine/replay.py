@@ -83,7 +83,7 @@ class Replay:
             _step, payer, payee, _reason, frm, to, reason = place
             flow[payer] -= counters
             flow[payee] += counters
-            if place == last:  # the same from, to and reason again: one transfer
+            if place is last:  # the same from, to and reason again (its one place tuple): one transfer
                 transfers[-1]["counters"] += counters
             else:
                 transfers.append({"from": frm, "to": to, "counters": counters, "reason": reason})
