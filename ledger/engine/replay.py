@@ -38,8 +38,10 @@ class Replay:
 
     def __init__(self, sheet: Sheet) -> None:
         self.sheet = sheet
+        self.options = sheet.options
         self.variant = get_variant(sheet.variant)
         self.pools = self.variant.make_pools(sheet.pools, sheet.options)
+        self.pools_total = self.pools.total  # what the pools hold after the last deal
         self.balances = [0, 0, 0, 0]  # a new list after each deal, which that deal's JSON shares
         self.state = self.variant.new_state()
         self.checks = self.variant.hand_checks(sheet.options)  # what each bid asks of a hand under these rules
@@ -59,18 +61,18 @@ class Replay:
         whose adjustments take from the pool, which only its settlement can judge, is settled on a copy
         of the pools that replaces them once it is accepted.
         """
-        variant, options = self.variant, self.sheet.options
+        variant, options, state = self.variant, self.options, self.state
         number = self.number + 1
-        hand = variant.validate_hand(raw, number, options, self.state, self.checks)
+        hand = variant.validate_hand(raw, number, options, state, self.checks)
         pools = self.pools
-        if hand.adjustments and any(adj.frm == POOL for adj in hand.adjustments):
+        adjusted = hand.adjustments
+        if adjusted and any(adj.frm == POOL for adj in adjusted):
             pools = pools.copy()
-        pools_before = pools.total
         dealer = self.dealers[(number - 1) % 4]
         double = number in self.double_deals
         deal = Deal(number, dealer, double, hand, options, pools, [])
-        variant.settle_deal(deal, self.state)
-        adjustments = _apply_adjustments(deal, hand, number) if hand.adjustments else ()
+        variant.settle_deal(deal, state)
+        adjustments = _apply_adjustments(deal, hand, number) if adjusted else ()
         # The deal's movements in the order of §0.9, those with the same from, to and reason summed
         # (sorted, they are next to each other), then its adjustments summed by from and to, in the
         # order listed (§0.8).
@@ -97,13 +99,16 @@ class Replay:
                 flow[rank(frm)] -= counters
                 flow[rank(to)] += counters
         pool_delta = flow[4]
-        if pools.total - pools_before != pool_delta:  # the variant moved pools it did not record
-            raise AssertionError(f"deal {number}: pools moved {pools.total - pools_before}, transfers say {pool_delta}")
-        if number == 1 and self.state is not None:  # deal 1's turned suit is belle (старшая)
-            variant.remember(self.state, hand, number)
+        pools_after = pools.as_list()
+        moved = sum(pools_after) - self.pools_total
+        if moved != pool_delta:  # the variant moved pools it did not record
+            raise AssertionError(f"deal {number}: pools moved {moved}, transfers say {pool_delta}")
+        if number == 1 and state is not None:  # deal 1's turned suit is belle (старшая)
+            variant.remember(state, hand, number)
         deltas = [flow[0], flow[1], flow[2], flow[3]]
         self.balances = balances = list(map(add, self.balances, deltas))
         self.pools = pools
+        self.pools_total += pool_delta
         self.number = number
         return {
             "number": number,
@@ -113,7 +118,7 @@ class Replay:
             "deltas": deltas,
             "pool_delta": pool_delta,
             "balances": balances,
-            "pools": pools.as_list(),
+            "pools": pools_after,
         }
 
     def legal_next(self) -> list[dict[str, Any]] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import permutations, product
 from typing import Any, ClassVar, NamedTuple
@@ -108,7 +108,7 @@ class Deal:
     hand: Hand
     options: Any
     pools: Any
-    moves: list[tuple[Place, int]] = field(default_factory=list)  # each movement's place and counters
+    moves: list[tuple[Place, int]]  # each movement's place and counters
 
     def pay(self, frm: Party, to: Party, counters: int, reason: str) -> None:
         """Record one movement; movements with the same from, to and reason add up; a payment of 0 is
