@@ -155,6 +155,7 @@ ENGLISH: dict[str, str] = {
     "sheet.close": "closing takes the pools divided or carried",
     "sheet.close.pools": "the pools are divided or carried at the close",
     # --- refusals of a house rule --------------------------------------------------------------------
+    "option.named": "“{label}”",  # a house rule inside a sentence: its label, quoted
     "option.unknown": "{name} is not a house rule of this variant (its rules: {known})",
     "option.choice": "{label}: choose one of {choices}",
     "option.integer": "{label}: enter a whole number, {minimum} or more",

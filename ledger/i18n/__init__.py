@@ -10,7 +10,6 @@ of a declaration's word `pgettext(variant name, english)`. `engine_messages.py` 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from django.utils.functional import lazy
@@ -23,53 +22,11 @@ if TYPE_CHECKING:
     from ledger.engine.variants.declaration import Declaration
 
 
-# The ids whose parameter names a house rule by its code (`Option.name`: the engine's own, and the
-# API's `fields` key `rules.<code>`): a player reads the rule's label instead, quoted ("the house rule
-# “Neuf amounts”"). A `Words` parameter (the rules a variant knows) is said item by item.
-RULE_PARAMS = {
-    "hand.forbidden.option": "option",
-    "hand.only_extra_deal": "option",
-    "hand.past_game_extra": "option",
-    "hand.option_required": "option",
-    "option.unknown": "known",
-}
-
-
-@cache
-def _rule_labels() -> dict[str, str]:
-    """Each house rule's code -> its label's id, over every variant. A code two variants share (`ante`)
-    has the same label in every language (tested), so the first variant's is the one."""
-    from ledger.engine.variants import get_variant, variant_names
-
-    labels: dict[str, str] = {}
-    for name in variant_names():
-        for option in get_variant(name).declaration.options:
-            labels.setdefault(option.name, option.label)
-    return labels
-
-
-def rule_words(code: Any) -> str:
-    """A house rule named by its code, as a player reads it: its label, quoted, in the active language;
-    a code no variant declares stays as it is."""
-    found = _rule_labels().get(str(code))
-    if found is None:
-        return str(code)
-    return pgettext("a house rule's label, quoted", "“{label}”").format(label=label(found))
-
-
-def _param(message_id: str, name: str, value: Any) -> str:
-    if RULE_PARAMS.get(message_id) != name:
-        return say(value)
-    if isinstance(value, Words):
-        return ", ".join(rule_words(item) for item in value.items)
-    return rule_words(value)
-
-
 def say(message: Any) -> str:
     """A `Message`, `Term` or `Words` (or any value: a code, a number) in the active language."""
     if isinstance(message, Message):
         template = pgettext(message.id, ENGLISH[message.id])
-        return template.format(**{name: _param(message.id, name, value) for name, value in message.params.items()})
+        return template.format(**{name: say(value) for name, value in message.params.items()})
     if isinstance(message, Term):
         word = pgettext(message.context, message.source)
         return word[:1].lower() + word[1:] if message.lowered else word

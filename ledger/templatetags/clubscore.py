@@ -85,30 +85,6 @@ def at(seq: Any, index: Any) -> Any:
         return None
 
 
-# House rules in words (the option's code name stays in the form's field names and the API).
-RULE_LABELS: dict[str, Any] = {
-    "table": _("Payment tables"),
-    "ante": _("Ante"),
-    "pool_limit": _("Pool limit"),
-    "last_trick_hand": _("A 13th deal, the last-trick hand"),
-    "honours": _("Count honours"),
-    "grand_column": _("Column a no-trump bid pays"),
-    "suit_order": _("Order of the ♥ and ♦ columns"),
-    "slam_table": _("Slam table"),
-    "neuf": _("Neuf amounts"),
-    "basket": _("Basket"),
-    "third_suit_rate": _("Rate of a third suit"),
-    "nine": _("Nine amounts"),
-    "misere": _("Misère amount"),
-}
-
-
-@register.filter
-def rule_label(name: str) -> str:
-    """A house rule's name in words, for the new-session form."""
-    return str(RULE_LABELS.get(name, name.replace("_", " ").capitalize()))
-
-
 ROLE_LABELS = {
     "player": pgettext_lazy("role", "player"),
     "scorer": pgettext_lazy("role", "scorer"),

@@ -153,7 +153,7 @@ RULE_REFUSALS = [
         [{"bid": "six", "bidder": 0, "trump": "clubs", "tricks": [6, 3, 2, 2], "honours": 3}],
         {},
         ("invalid_hand", "honours", "honours"),
-        {"en": ["“Honours”"], "fr": [f"«{NBSP}Honneurs{NBSP}»"], "ru": ["«Онеры»"]},
+        {"en": ["“Count honours”"], "fr": [f"«{NBSP}Compter les honneurs{NBSP}»"], "ru": ["«Считать онеры»"]},
     ),
     (
         "american",

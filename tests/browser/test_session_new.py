@@ -22,7 +22,7 @@ def test_new_session_words_errors_and_the_same_table(
     login(page, "scorer", f"/clubs/{club.pk}/sessions/new/")
     expect(page.locator('label[for="rule-american-pool_limit"]')).to_have_text("Pool limit")  # words, not pool_limit
     expect(page.locator("label.check").filter(has=page.locator("#rule-american-last_trick_hand"))).to_contain_text(
-        "A 13th deal, the last-trick hand"
+        "Last-trick hand"
     )
     for seat, player in enumerate(players[:4]):
         page.select_option(f"#seat-{seat}", str(player.pk))

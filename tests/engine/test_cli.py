@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -79,3 +80,16 @@ def test_run_writes_to_the_streams_it_is_given() -> None:
     out, err = io.BytesIO(), io.BytesIO()
     assert cli.run("-", io.BytesIO(EVENING.read_bytes()), out, err) == 0
     assert json.loads(out.getvalue())["format"] == "clubscore-settlement/1" and not err.getvalue()
+
+
+def test_a_refusal_names_a_house_rule_by_its_label() -> None:
+    """`settle` says the rule's label, quoted, as the pages and the API do; the code is the field's key."""
+    six = {"bid": "six", "bidder": 0, "trump": "clubs", "tricks": [6, 3, 2, 2]}
+    sheet: dict[str, Any] = {"format": "clubscore-sheet/1", "variant": "fontainebleau", "players": ["A", "B", "C", "D"]}
+    sheet |= {"first_dealer": 0, "hands": [{**six, "honours": 3}]}
+    out = io.BytesIO()
+    assert cli.run("-", io.BytesIO(json.dumps(sheet).encode()), out, io.BytesIO()) == 2
+    error = json.loads(out.getvalue())["error"]
+    assert error["fields"] == {
+        "honours": ["the honours counts only with the house rule “Count honours”: leave it empty"]
+    }

@@ -733,7 +733,7 @@ def test_neuf_without_the_option_is_option_required() -> None:
     assert (error.code, error.hand, error.fields) == (
         "option_required",
         2,
-        {"rules.neuf": ["a neuf needs the house rule neuf: set its amounts when opening the session"]},
+        {"rules.neuf": ["a neuf needs the house rule “Neuf amounts”: set its amounts when opening the session"]},
     )
 
 
@@ -782,7 +782,7 @@ def test_malformed_neuf_option_is_invalid_option(value: Any, fragment: str) -> N
 def test_unknown_option_is_invalid_option() -> None:
     error = refusal([], rules={"ante": 5})
     assert (error.code, list(error.fields)) == ("invalid_option", ["rules.ante"])
-    assert "ante is not a house rule of this variant (its rules: neuf)" in error.fields["rules.ante"][0]
+    assert "ante is not a house rule of this variant (its rules: “Neuf amounts”)" in error.fields["rules.ante"][0]
 
 
 def test_one_pool_only() -> None:

@@ -220,3 +220,49 @@ def test_a_refused_hand_changes_nothing(variant: str) -> None:
     with pytest.raises(EngineError):
         run.settle_next(greedy)
     assert (run.number, list(run.balances), run.pools.as_list(), copy.copy(run.state)) == before
+
+
+# --- a house rule is named by its label --------------------------------------------------------------
+
+SIX = {"bid": "six", "bidder": 0, "trump": "clubs", "tricks": [6, 3, 2, 2]}
+NEUF = {"bid": "neuf", "bidder": 0, "trump": "clubs", "turned": "clubs", "jack": 0, "tricks": [9, 1, 1, 2]}
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "said"),
+    [
+        (  # hand.only_extra_deal
+            sheet("american", [{"bid": "last_trick", "last_trick": 0}]),
+            "bid",
+            "a last trick is only the last deal, played with the house rule “Last-trick hand”",
+        ),
+        (  # hand.past_game_extra
+            sheet("american", [SIX] * 13),
+            "hands",
+            "the game is 12 deals, and a last one only with the house rule “Last-trick hand”",
+        ),
+        (  # hand.forbidden.option
+            sheet("fontainebleau", [{**SIX, "honours": 3}]),
+            "honours",
+            "the honours counts only with the house rule “Count honours”: leave it empty",
+        ),
+        (  # hand.option_required
+            sheet("french", [NEUF]),
+            "rules.neuf",
+            "a neuf needs the house rule “Neuf amounts”: set its amounts when opening the session",
+        ),
+        (  # option.unknown
+            sheet("russian", [], rules={"nope": 1}),
+            "rules.nope",
+            "nope is not a house rule of this variant "
+            "(its rules: “Basket”, “Rate of a third suit”, “Nine amounts”, “Misère amount”)",
+        ),
+    ],
+    ids=["only_extra_deal", "past_game_extra", "forbidden.option", "option_required", "option.unknown"],
+)
+def test_the_engine_names_a_house_rule_by_its_label(raw: dict[str, Any], field: str, said: str) -> None:
+    """The engine's own English (the CLI, `as_json()`) says the rule as a player reads it on the pages,
+    quoted, not its code (`last_trick_hand`); the code stays in the field's key (`rules.neuf`)."""
+    error = refusal(raw)
+    assert error["fields"] == {field: [said]}
+    assert said in error["message"]

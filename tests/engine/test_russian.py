@@ -493,12 +493,12 @@ def test_a_hand_lists_every_broken_field() -> None:
         (
             "nine",
             "rules.nine",
-            "a nine (девять взяток) needs the house rule nine: set its amounts when opening the session",
+            "a nine (девять взяток) needs the house rule “Nine amounts”: set its amounts when opening the session",
         ),
         (
             "misere",
             "rules.misere",
-            "a misère (мизер) needs the house rule misere: set its amounts when opening the session",
+            "a misère (мизер) needs the house rule “Misère amount”: set its amounts when opening the session",
         ),
     ],
 )
@@ -538,7 +538,7 @@ def test_field_errors_come_before_the_option_and_the_option_before_the_pool() ->
         ({"nine": {"base": 1, "extra": False}}, "nine", "Nine amounts: extra must be a whole number, 0 or more"),
         ({"misere": -5}, "misere", "0 or more"),
         ({"misere": 2.5}, "misere", "whole number"),
-        ({"ante": 5}, "ante", "ante is not a house rule of this variant (its rules: basket,"),
+        ({"ante": 5}, "ante", "ante is not a house rule of this variant (its rules: “Basket”,"),
     ],
 )
 def test_option_rules(rules: dict[str, Any], option: str, words: str) -> None:

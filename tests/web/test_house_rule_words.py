@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from typing import Any
 
 import pytest
 from django.test import Client
 
 from ledger.models import Player
+from tests.web.html import table_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +62,107 @@ def test_a_refused_amount_is_named_as_the_form_labels_it(
     client.cookies["django_language"] = language
     page = client.post(f"/clubs/{club.pk}/sessions/new/", data).content.decode()
     assert said in page and typed not in page
+
+
+# Each house rule of rules.md (§1.1, §2.1, §3.1, §4.1, by its code) has one label per language: the
+# declaration's, which the new-session form, the rules page, the refusals and the API all say.
+LABELS = {
+    "en": {
+        ("american", "table"): "Payment tables",
+        ("american", "ante"): "Ante",
+        ("american", "pool_limit"): "Pool limit",
+        ("american", "last_trick_hand"): "Last-trick hand",
+        ("fontainebleau", "ante"): "Ante",
+        ("fontainebleau", "honours"): "Count honours",
+        ("fontainebleau", "grand_column"): "No-trump column",
+        ("fontainebleau", "suit_order"): "Suit order",
+        ("fontainebleau", "slam_table"): "Slam table",
+        ("french", "neuf"): "Neuf amounts",
+        ("russian", "basket"): "Basket",
+        ("russian", "third_suit_rate"): "Rate of a third suit",
+        ("russian", "nine"): "Nine amounts",
+        ("russian", "misere"): "Misère amount",
+    },
+    "fr": {
+        ("american", "table"): "Tableaux de paiement",
+        ("american", "ante"): "Mise",
+        ("american", "pool_limit"): "Plafond de la poule",
+        ("american", "last_trick_hand"): "Donne de la dernière levée",
+        ("fontainebleau", "ante"): "Mise",
+        ("fontainebleau", "honours"): "Compter les honneurs",
+        ("fontainebleau", "grand_column"): "Colonne du sans-atout",
+        ("fontainebleau", "suit_order"): "Ordre des couleurs",
+        ("fontainebleau", "slam_table"): "Tableau du chelem",
+        ("french", "neuf"): "Montants du neuf",
+        ("russian", "basket"): "Corbeille",
+        ("russian", "third_suit_rate"): "Taux d'une troisième couleur",
+        ("russian", "nine"): "Montants du neuf",
+        ("russian", "misere"): "Montant de la misère",
+    },
+    "ru": {
+        ("american", "table"): "Таблицы платежей",
+        ("american", "ante"): "Ставка",
+        ("american", "pool_limit"): "Предел корзины",
+        ("american", "last_trick_hand"): "Сдача на последнюю взятку",
+        ("fontainebleau", "ante"): "Ставка",
+        ("fontainebleau", "honours"): "Считать онеры",
+        ("fontainebleau", "grand_column"): "Столбец игры без козыря",
+        ("fontainebleau", "suit_order"): "Порядок мастей",
+        ("fontainebleau", "slam_table"): "Таблица шлема",
+        ("french", "neuf"): "Суммы девяти взяток",
+        ("russian", "basket"): "Корзина",
+        ("russian", "third_suit_rate"): "Ставка третьей масти",
+        ("russian", "nine"): "Суммы девяти взяток",
+        ("russian", "misere"): "Сумма мизера",
+    },
+}
+# The word for the house rules, on the pages as in the refusals (docs/glossary.md, "house rule").
+HOUSE_RULES = {"en": "House rules", "fr": "Règles maison", "ru": "Домашние правила"}
+
+
+def _words(html: str) -> str:
+    text = re.sub(r"<[^>]+>", "", html)
+    return re.sub(r"[ \t\n]+", " ", unescape(text)).strip()  # a no-break space stays as the language writes it
+
+
+def _new_session_rules(html: str) -> dict[tuple[str, str], tuple[str, str]]:
+    """Each house rule of the new-session form: (its label or legend, its help), by (variant, code)."""
+    found = {}
+    for block in re.finditer(r'<div class="rule" id="house-rule-(\w+?)-(\w+)">(.*?)\n      </div>', html, re.S):
+        variant, code, body = block.groups()
+        title = re.search(r"<(legend|label)\b[^>]*>(.*?)</\1>", body, re.S)
+        assert title, body
+        said = _words(re.sub(r'<span class="muted">.*?</span>', "", title.group(2), flags=re.S))
+        notes = [_words(p) for p in re.findall(r'<p class="muted">(.*?)</p>', body, re.S)]
+        nested = '<fieldset class="nested">' in body  # its help alone, else "default: … — help"
+        help_text = notes[0] if nested else notes[-1].split(" — ", 1)[1]
+        found[(variant, code)] = (said, help_text)
+    return found
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ru"])
+def test_the_new_session_form_labels_each_house_rule_as_the_declaration_does(
+    client_for: Any, scorer: Any, club: Any, language: str
+) -> None:
+    """The form said "A 13th deal, the last-trick hand" and "Count honours" of its own where the rules
+    page and the refusals said "Last-trick hand" and "Honours": one label now, and the same help."""
+    client = client_for(scorer)
+    client.cookies["django_language"] = language
+    html = client.get(f"/clubs/{club.pk}/sessions/new/").content.decode()
+    form = _new_session_rules(html)
+    assert {key: said for key, (said, _help) in form.items()} == LABELS[language]
+    variants = Client(headers={"accept-language": language}).get("/api/v1/variants/").json()["results"]
+    declared = {(v["name"], o["name"]): (o["label"], o["help"]) for v in variants for o in v["options"]}
+    assert form == declared
+    assert HOUSE_RULES[language] in html
+    if language == "ru":
+        assert "Местн" not in html and "местн" not in html
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ru"])
+@pytest.mark.parametrize("variant", ["american", "fontainebleau", "french", "russian"])
+def test_the_rules_page_labels_each_house_rule_as_the_form_does(language: str, variant: str) -> None:
+    html = Client(headers={"accept-language": language}).get(f"/rules/{variant}/").content.decode()
+    assert f'<h2 id="house-h">{HOUSE_RULES[language]}</h2>' in html
+    rows = {(variant, row[1]): row[0] for row in table_rows(html, "house-rules")}
+    assert rows == {key: said for key, said in LABELS[language].items() if key[0] == variant}

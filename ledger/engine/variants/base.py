@@ -325,7 +325,8 @@ class Variant:
         if last is None or number <= last:
             return None
         if deals.extra_option and last == deals.limit:
-            return text("hand.past_game_extra", limit=deals.limit, option=deals.extra_option)
+            rule = self.declaration.option[deals.extra_option].named()
+            return text("hand.past_game_extra", limit=deals.limit, option=rule)
         return text("hand.past_game", limit=last, number=number)
 
     def next_deal_allowed(self, number: int, options: Any) -> bool:
@@ -394,7 +395,8 @@ class Variant:
     def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
         needs = bid.field_options.get(name)
         if needs is not None and not getattr(options, needs) and name in bid.fields:
-            return text("hand.forbidden.option", field=self.field_words(name), option=needs)
+            rule = self.declaration.option[needs].named()
+            return text("hand.forbidden.option", field=self.field_words(name), option=rule)
         if name in self.forbidden_ids:
             return text(self.forbidden_ids[name], bid=text(bid.label))
         return text("hand.forbidden", bid=text(bid.label), field=self.field_words(name))
@@ -514,7 +516,8 @@ class Variant:
         if errors:
             raise EngineError(INVALID_HAND, errors, number)
         if bid.needs_option and getattr(options, bid.needs_option) is None:
-            message = text("hand.option_required", bid=text(bid.label), option=bid.needs_option)
+            rule = self.declaration.option[bid.needs_option].named()
+            message = text("hand.option_required", bid=text(bid.label), option=rule)
             raise EngineError(OPTION_REQUIRED, {f"rules.{bid.needs_option}": [message]}, number)
         return hand
 
@@ -540,11 +543,12 @@ class Variant:
     def _check_extra_deal(self, bid: Bid, number: int, extra: Bid, errors: dict[str, list[str]]) -> None:
         """The extra deal (American last-trick hand) is that bid, and that bid is only the extra deal."""
         deals = self.declaration.deals
-        assert deals.limit is not None
+        assert deals.limit is not None and deals.extra_option is not None
         if number > deals.limit and bid.code != extra.code:
             add_error(errors, "bid", text("hand.extra_deal_bid", bid=text(extra.label)))
         elif number <= deals.limit and bid.code == extra.code:
-            add_error(errors, "bid", text("hand.only_extra_deal", bid=text(extra.label), option=deals.extra_option))
+            rule = self.declaration.option[deals.extra_option].named()
+            add_error(errors, "bid", text("hand.only_extra_deal", bid=text(extra.label), option=rule))
 
     def _belle_message(self, bid: Bid, number: int, belle: str, petite: str | None, trump: str) -> Message:
         names = {s: text("suit.named", suit=text(f"suit.{s}"), symbol=SUIT_SYMBOLS[s]) for s in SUITS}

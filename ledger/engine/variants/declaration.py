@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, make_dataclass
 from typing import Any
 
 from ..errors import INVALID_OPTION, EngineError
-from ..messages import ENGLISH, Words, text, words_or
+from ..messages import ENGLISH, Message, Words, text, words_or
 from ..sheet import SUITS, is_int
 
 REQUIRED, OPTIONAL, FORBIDDEN = "required", "optional", "forbidden"
@@ -119,6 +119,10 @@ class Option:
         if self.per_suit:
             shape = text("option.per_suit", parts=shape, suits=words_or(list(SUITS)))
         return shape
+
+    def named(self) -> Message:
+        """The rule inside a sentence, as a player reads it: its label, quoted ("the house rule “Neuf amounts”")."""
+        return text("option.named", label=text(self.label))
 
     def _part_error(self, part: str) -> EngineError:
         return self._error("option.part", part=part, minimum=self.minimum or 0)
@@ -323,9 +327,8 @@ class Declaration:
         known = self.option
         for name in raw:
             if name not in known:
-                raise EngineError(
-                    INVALID_OPTION, {f"rules.{name}": [text("option.unknown", name=name, known=Words(known))]}
-                )
+                rules = Words(option.named() for option in self.options)
+                raise EngineError(INVALID_OPTION, {f"rules.{name}": [text("option.unknown", name=name, known=rules)]})
         return self.options_class(**{o.name: o.parse(raw[o.name]) for o in self.options if o.name in raw})
 
     def field_label(self, name: str) -> str:

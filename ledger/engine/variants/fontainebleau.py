@@ -173,7 +173,7 @@ register(
         ),
         "fontainebleau.option.ante": "Ante",
         "fontainebleau.option.ante.help": "the dealer pays it into the pool at the start of every deal",
-        "fontainebleau.option.honours": "Honours",
+        "fontainebleau.option.honours": "Count honours",
         "fontainebleau.option.honours.help": "count honours on made contracts with a trump suit",
         "fontainebleau.option.grand_column": "No-trump column",
         "fontainebleau.option.grand_column.help": "the printed column a no-trump bid pays",
@@ -234,7 +234,7 @@ def _tables() -> tuple[Table, ...]:
         ),
         Table(
             "honours",
-            "Honours (house rule “Honours”)",
+            "Honours (house rule “Count honours”)",
             "Per paying adversary, on a made contract with a trump suit.",
             ("counters",),
             tuple((f"{held} honours", (bonus,)) for held, bonus in HONOURS_BONUS.items() if held),
