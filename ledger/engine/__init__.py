@@ -36,5 +36,5 @@ def settle(raw: Any) -> dict[str, Any]:
     """The settlement JSON of a raw score sheet."""
     sheet = parse_sheet(raw)
     run = Replay(sheet)
-    hands = list(run)
+    hands = [run.settle_next(raw) for raw in sheet.hands]
     return settlement_json(sheet, run, hands)
