@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 DATA = Path(__file__).parent / "data"
 EXAMPLES = DATA / "examples"
+
+
+@pytest.fixture(autouse=True)
+def _no_language_left_from_the_last_test() -> Iterator[None]:
+    """A request activates its language (LocaleMiddleware) and it stays active in the thread, where a
+    test's own code then runs: after each test the thread is back to the default language, so that
+    what a test formats does not depend on which test its worker ran before (xdist orders vary)."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
 
 
 def load_json(path: Path) -> Any:
