@@ -142,6 +142,16 @@ class Deal:
             for seat in payees:
                 moves.append((places[seat], counters))
 
+    def pay_shared(self, payers: tuple[int, ...] | list[int], to: Party, amount: int, reason: str) -> None:
+        """`amount` paid by one payer, or by two in the shares of G-3 (the first pays the odd counter)."""
+        if len(payers) == 1:
+            self.pay(payers[0], to, amount, reason)
+        else:
+            first, second = payers
+            first_share, second_share = split_joint(amount)
+            self.pay(first, to, first_share, reason)
+            self.pay(second, to, second_share, reason)
+
     def divide_pool(self, seats: list[int] | tuple[int, ...], reason: str) -> None:
         """Equal division (G-2): each gets floor(P/k); the remainder stays in the pool."""
         share = self.pools.total // len(seats)

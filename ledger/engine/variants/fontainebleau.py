@@ -17,7 +17,7 @@ from typing import Any
 
 from ..messages import Message, Term, register, text
 from ..sheet import POOL, SEATS, Hand
-from .base import ADVERSARIES, PAIRINGS, Deal, Variant, add_error, others, split_joint
+from .base import ADVERSARIES, PAIRINGS, Deal, Variant, add_error, others
 from .declaration import (
     ALL_PASS,
     BOOLEAN,
@@ -423,13 +423,7 @@ def settle_partnership(deal: Deal) -> None:
 
 def pay_into_pool(deal: Deal, losers: tuple[int, ...], amount: int) -> None:
     """A failure pays into the pool what it pays one adversary (partners by G-3); then the twelfth hand."""
-    if len(losers) == 1:
-        deal.pay(losers[0], POOL, amount, "pool")
-    else:
-        caller, partner = losers
-        caller_share, partner_share = split_joint(amount)
-        deal.pay(caller, POOL, caller_share, "pool")
-        deal.pay(partner, POOL, partner_share, "pool")
+    deal.pay_shared(losers, POOL, amount, "pool")
     deal.pools.feed(amount)
     if deal.number == GAME:
         # "on the twelfth hand, if the caller does not succeed, he pays the pool as usual, and his

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..messages import Message, register, text
 from ..sheet import POOL, SUIT_SYMBOLS, Hand
-from .base import ADVERSARIES, PAIRINGS, Belle, Deal, Variant, others, split_joint
+from .base import ADVERSARIES, PAIRINGS, Belle, Deal, Variant, others
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -402,9 +402,7 @@ def settle_partners(deal: Deal, state: Belle, times: int) -> None:
         return
     for seat, quota in short:
         deal.collect_from_each(opponents, seat, failure_amount(hand, quota - tricks[seat], options) * times, "contract")
-    bidder_share, partner_share = split_joint(pools.double())
-    deal.pay(bidder, POOL, bidder_share, "pool")
-    deal.pay(partner, POOL, partner_share, "pool")
+    deal.pay_shared((bidder, partner), POOL, pools.double(), "pool")
 
 
 def settle_revoke(deal: Deal, times: int) -> None:

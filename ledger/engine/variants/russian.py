@@ -314,14 +314,7 @@ def all_pass(deal: Deal) -> None:
 
 def labet(deal: Deal, payers: tuple[int, ...] | list[int]) -> None:
     """Лабет: an amount equal to the basket paid into it; two payers split it G-3 (the buyer first)."""
-    amount = deal.pools.double()
-    if len(payers) == 1:
-        deal.pay(payers[0], POOL, amount, "pool")
-    else:
-        buyer, supporter = payers
-        lead, follow = split_joint(amount)
-        deal.pay(buyer, POOL, lead, "pool")
-        deal.pay(supporter, POOL, follow, "pool")
+    deal.pay_shared(payers, POOL, deal.pools.double(), "pool")
 
 
 def alone(deal: Deal, made: bool, amount: int) -> None:
