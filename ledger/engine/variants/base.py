@@ -69,8 +69,6 @@ def rank(party: Party) -> int:
 def _order(frm: Party, to: Party, reason: str) -> Place | None:
     """A movement's place in the order of `rules.md` §0.9: its step (ante, seat-to-seat table payments,
     pool movements, the jack), then payer, payee and reason; None for a movement that fits no step."""
-    payer = 4 if frm == POOL else frm
-    payee = 4 if to == POOL else to
     if reason == "ante":
         step = 1
     elif reason == "jack":
@@ -81,7 +79,7 @@ def _order(frm: Party, to: Party, reason: str) -> Place | None:
         step = 2
     else:
         return None
-    return step, payer, payee, REASONS.index(reason), frm, to, reason
+    return step, rank(frm), rank(to), REASONS.index(reason), frm, to, reason
 
 
 # Every movement's place, worked out once (one tuple per movement, shared by every deal).
