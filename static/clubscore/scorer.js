@@ -23,6 +23,10 @@
   const SYMBOL = { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠', none: pgettext('no trump, short', 'NT') };
   const RETRY_MS = 4000;
   const POLL_MS = 15000;
+  // A complete deal records itself this long after its preview is shown (docs/decisions.md, "A deal
+  // records itself"); the scorer can turn it off on this phone.
+  const AUTO_MS = 3000;
+  const AUTO_KEY = 'clubscore.autoRecord';
 
   // The page's words, from Django's catalog (/jsi18n/); a sentence with a number is translated whole.
   const fmt = function (text, values) { return interpolate(text, values, true); };
@@ -34,7 +38,11 @@
     save: function (n) { return fmt(gettext('Save deal %(n)s'), { n: n }); },
     saveWaiting: function (n) { return fmt(gettext('Save waiting deal %(n)s'), { n: n }); },
     stillToEnter: function (fields) { return fmt(gettext('Still to enter: %(fields)s'), { fields: fields }); },
-    stillToEnterAtOnce: function (fields) { return fmt(gettext('Still to enter: %(fields)s (the deal is recorded with that tap)'), { fields: fields }); },
+    recordsItself: function (n, s) {
+      return fmt(ngettext('Deal %(n)s records itself in %(s)s second unless you change it.', 'Deal %(n)s records itself in %(s)s seconds unless you change it.', s), { n: n, s: s });
+    },
+    held: function (n) { return fmt(gettext('Deal %(n)s waits for you: tap Record when it is right.'), { n: n }); },
+    movedOn: function (n, m) { return fmt(gettext('Another phone recorded deal %(n)s while you entered this one: check it is not the same deal before you record yours as deal %(m)s.'), { n: n, m: m }); },
     tricks: gettext('tricks'), notCounted: gettext('not counted yet'), tricksDone: gettext('every seat counted'),
     tricksFor: function (name) { return fmt(gettext('tricks for %(name)s'), { name: name }); },
     countFor: function (n, name) { return fmt(ngettext('%(n)s trick for %(name)s', '%(n)s tricks for %(name)s', n), { n: n, name: name }); },
@@ -89,6 +97,10 @@
     notice: null,       // a refusal not tied to a waiting deal (an amendment, an undo), shown until dismissed
     busy: false,
     loadError: null,
+    autoTimer: null,    // the count-down of a complete deal that records itself
+    autoKey: null,      // what it will record: the deal's number and fields
+    held: false,        // the scorer tapped Wait: this deal waits for Record
+    formNumber: null,   // the deal number the form showed when the scorer began this deal
   };
 
   function blankForm() {
@@ -326,11 +338,14 @@
     pad.entered[seat] = true;
     if (pad.auto === seat) pad.auto = null;
     pad.active = null;
+    pad.editing = false;
     afterChange();
   }
 
   function padSeat(seat) {
     state.pad.active = seat;
+    state.pad.editing = true; // the scorer goes back to a count: the deal waits for it
+    stopAutoRecord();
     renderForm();
   }
 
@@ -379,15 +394,6 @@
     });
   }
 
-  /* A deal with nothing to count and nothing optional (a French or Russian all pass: the turned card
-   * only) records with the tap that completes it; the form says so beforehand. */
-  function recordsAtOnce(bid) {
-    const r = rulesOf(bid);
-    if (!r || state.mode !== 'new') return false;
-    const names = Object.keys(r.fields);
-    return !names.some(function (n) { return r.fields[n] === 'optional' || n === 'tricks'; });
-  }
-
   function optionButtons(group, options, value, onPick) {
     const box = form.querySelector('[data-group="' + group + '"]');
     box.replaceChildren();
@@ -427,12 +433,13 @@
   function set(name, value) {
     state.form[name] = value;
     delete state.auto[name];
-    if (name === 'bid' || name === 'bidder' || name === 'partner' || name === 'conceded') state.pad.active = null;
+    if (name === 'bid' || name === 'bidder' || name === 'partner' || name === 'conceded') { state.pad.active = null; state.pad.editing = false; }
     afterChange();
-    if (recordsAtOnce(state.form.bid) && !missingRequired().length && !state.busy) onRecord();
   }
 
   function afterChange() {
+    began();
+    stopAutoRecord();
     state.keepErrors = false;
     derive();
     clearErrors();
@@ -502,8 +509,8 @@
     record.disabled = state.busy || missing.length > 0;
     record.setAttribute('aria-describedby', 'record-hint');
     const missingWords = missing.map(function (m) { return inSentence(V.field_labels[m] || m); }).join(', ');
-    $('record-hint').textContent = missing.length && f.bid
-      ? (recordsAtOnce(f.bid) ? T.stillToEnterAtOnce(missingWords) : T.stillToEnter(missingWords)) : '';
+    $('record-hint').textContent = missing.length && f.bid ? T.stillToEnter(missingWords) : '';
+    renderAutoRecord();
   }
 
   // A field's label inside a sentence: "Bidder" becomes "bidder", but a card keeps its capital (♦J, not ♦j).
@@ -550,6 +557,9 @@
   }
 
   function resetForm() {
+    stopAutoRecord();
+    state.held = false;
+    state.formNumber = null;
     state.form = blankForm();
     state.auto = {};
     resetPad();
@@ -658,6 +668,7 @@
     }
     if (navigator.onLine === false) {
       box.replaceChildren(el('p', { class: 'muted', text: T.noPreview }));
+      armAutoRecord();
       return;
     }
     const hand = buildHand();
@@ -675,6 +686,7 @@
       state.online = false;
       renderStatus();
       box.replaceChildren(el('p', { class: 'muted', text: T.noPreview }));
+      armAutoRecord();
       return;
     }
     const error = CS.errorOf(res);
@@ -700,6 +712,72 @@
     parts.push(transfersList(settled.transfers, settled.pools));
     box.replaceChildren.apply(box, parts);
     box.dataset.hand = JSON.stringify(hand); // what this preview is of
+    armAutoRecord();
+  }
+
+  // --- a complete deal records itself ----------------------------------------------------------------
+
+  function autoRecordOn() {
+    try { return localStorage.getItem(AUTO_KEY) !== 'off'; } catch (err) { return true; }
+  }
+
+  /* The deal number the form showed at the scorer's first choice of this deal. */
+  function began() {
+    if (state.mode === 'new' && state.formNumber === null && nextDeal()) state.formNumber = nextDeal().number;
+  }
+
+  /* Once a new deal is complete and its payments are shown (offline: once it is complete), it records
+   * itself AUTO_MS later: the Record tap of every deal saved, the preview still seen before the deal is
+   * recorded. Any change starts again; Wait, "More" open, another phone's deal meanwhile, or the setting
+   * off leave it to the Record button. */
+  function armAutoRecord() {
+    stopAutoRecord();
+    const deal = nextDeal();
+    if (!autoRecordOn() || state.held || state.mode !== 'new' || state.busy || !deal || conflictAt()) return;
+    if (!form || form.hidden || $('more-fields').open || state.pad.editing || !state.form.bid || missingRequired().length) return;
+    if (state.formNumber !== null && state.formNumber !== deal.number) return; // renderAutoRecord says why
+    const key = deal.number + ' ' + JSON.stringify(buildHand());
+    state.autoKey = key;
+    state.autoTimer = setTimeout(function () {
+      state.autoTimer = null;
+      const now = nextDeal();
+      const still = now && now.number + ' ' + JSON.stringify(buildHand());
+      state.autoKey = null;
+      if (still === key && !state.busy && !state.held && state.mode === 'new' && !missingRequired().length) onRecord();
+      else renderAutoRecord();
+    }, AUTO_MS);
+    $('record').classList.remove('counting');
+    void $('record').offsetWidth; // the bar under Record starts again from full
+    renderAutoRecord();
+  }
+
+  function stopAutoRecord() {
+    clearTimeout(state.autoTimer);
+    state.autoTimer = null;
+    state.autoKey = null;
+    renderAutoRecord();
+  }
+
+  function holdAutoRecord() {
+    state.held = true;
+    stopAutoRecord();
+  }
+
+  function renderAutoRecord() {
+    const line = $('auto-line');
+    if (!line) return;
+    const deal = nextDeal();
+    const counting = state.autoTimer !== null;
+    const moved = state.mode === 'new' && deal && state.formNumber !== null && state.formNumber !== deal.number;
+    root.dataset.autoRecord = counting ? 'counting' : (state.held ? 'held' : '');
+    $('record').classList.toggle('counting', counting);
+    $('hold').hidden = !counting;
+    let text = '';
+    if (counting && deal) text = T.recordsItself(deal.number, Math.round(AUTO_MS / 1000));
+    else if (moved && state.form.bid) text = T.movedOn(state.formNumber, deal.number);
+    else if (state.held && deal && state.form.bid && !missingRequired().length) text = T.held(deal.number);
+    $('auto-text').textContent = text;
+    line.hidden = !text;
   }
 
   /* An amendment's preview: each seat's change in that deal and its total, before and after. */
@@ -722,6 +800,7 @@
   // --- recording -------------------------------------------------------------------------------------
 
   async function onRecord() {
+    stopAutoRecord();
     if (state.busy) return;
     if (state.mode === 'amend') return amend();
     const hand = buildHand();
@@ -834,6 +913,7 @@
           if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
           showErrors(error || { message: T.refused(res.status), fields: {} });
           state.keepErrors = true; // the server's refusal stays until the scorer changes the deal
+          state.held = true; // and the deal does not record itself again: the scorer taps Record
           break;
         }
         // A conflict or a refusal of a deal that waited: stop and show it until the scorer decides.
@@ -892,6 +972,7 @@
   // --- undo ----------------------------------------------------------------------------------------
 
   async function onUndo() {
+    if (state.autoTimer !== null) holdAutoRecord(); // undoing the last deal: this one waits
     const q = loadQueue();
     if (!state.undoArmed) {
       state.undoArmed = true;
@@ -932,6 +1013,7 @@
   // --- amend an earlier deal ---------------------------------------------------------------------------
 
   function startAmend(number) {
+    stopAutoRecord();
     const hand = state.hands[number - 1];
     state.mode = 'amend';
     state.amending = number;
@@ -945,6 +1027,7 @@
   }
 
   function startFix() {
+    stopAutoRecord();
     const q = loadQueue();
     state.mode = 'fix';
     state.form = formFromHand(q[0].hand);
@@ -1206,6 +1289,16 @@
   if (form) {
     $('f-conceded').addEventListener('change', function (e) { set('conceded', e.target.checked); });
     $('record').addEventListener('click', onRecord);
+    $('hold').addEventListener('click', holdAutoRecord);
+    // "More" opened: the scorer adds a rare field, the deal waits; closed again, the count-down restarts.
+    $('more-fields').addEventListener('toggle', function () { if ($('more-fields').open) stopAutoRecord(); else schedulePreview(); });
+    const toggle = $('f-auto');
+    toggle.checked = autoRecordOn();
+    toggle.addEventListener('change', function () {
+      try { localStorage.setItem(AUTO_KEY, toggle.checked ? 'on' : 'off'); } catch (err) { /* private mode: this page only */ }
+      state.held = false;
+      if (toggle.checked) schedulePreview(); else stopAutoRecord();
+    });
     form.addEventListener('submit', function (e) { e.preventDefault(); onRecord(); });
   }
   if ($('undo')) $('undo').addEventListener('click', onUndo);

@@ -8,6 +8,8 @@ test-artifacts/screenshots/.
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -63,7 +65,15 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
     """A fresh browser context (its own cookies and localStorage) per call: a phone, by default."""
     contexts = []
 
-    def make(viewport: dict[str, int] | None = None, touch: bool = False, proxy: dict[str, str] | None = None) -> Any:
+    def make(
+        viewport: dict[str, int] | None = None,
+        touch: bool = False,
+        proxy: dict[str, str] | None = None,
+        auto_record: bool = False,
+    ) -> Any:
+        """`auto_record`: the scorer's default, a complete deal recording itself after its preview. Off
+        unless asked, so that a test taps Record when it means to (the setting, as a scorer sets it on
+        the page, is kept on the phone until the test changes it)."""
         context = browser.new_context(
             viewport=viewport or PHONE,
             base_url=live_server.url,
@@ -73,6 +83,11 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
             proxy=proxy,
         )
         context.set_default_timeout(15_000)
+        if not auto_record:
+            context.add_init_script(
+                "if (localStorage.getItem('clubscore.autoRecord') === null)"
+                " localStorage.setItem('clubscore.autoRecord', 'off');"
+            )
         contexts.append(context)
         page = context.new_page()
         page.errors = []
@@ -82,6 +97,18 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
     yield make
     for context in contexts:
         context.close()
+    settle_requests()
+
+
+def settle_requests(timeout: float = 10.0) -> None:
+    """Wait until the live server has answered the requests a closed page left in flight (a preview, a
+    poll): the database is flushed next, and a request still reading the in-memory SQLite database then
+    holds a table lock ("database table is locked") that fails the flush and every test after it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any("process_request_thread" in t.name for t in threading.enumerate()):
+            return
+        time.sleep(0.02)
 
 
 @pytest.fixture

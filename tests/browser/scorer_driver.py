@@ -7,6 +7,7 @@ the driver taps only what differs, in the order the form shows its rows.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import expect
@@ -51,10 +52,9 @@ class Scorer:
     def visible(self, name: str) -> bool:
         return self.page.locator(f'.frow[data-field="{name}"]').is_visible()
 
-    def enter(self, hand: dict[str, Any]) -> bool:
-        """Enter `hand`; True if the last tap recorded it already (a bid that leaves nothing to enter)."""
+    def enter(self, hand: dict[str, Any]) -> None:
+        """Enter `hand`, Record not tapped."""
         page = self.page
-        before = page.locator("#scorer").get_attribute("data-entered")
         for name in ORDER:
             if name == "bid":
                 self.choose("bid", hand["bid"])
@@ -73,7 +73,6 @@ class Scorer:
             if rare and not page.locator("#more-fields").get_attribute("open"):
                 self.tap("#more-summary")
             self.choose(name, hand[name])
-        return page.locator("#scorer").get_attribute("data-entered") != before
 
     def count(self, hand: dict[str, Any]) -> None:
         """The count pad: one tap per seat it asks, while the seat's count is still wanted."""
@@ -104,6 +103,10 @@ class Scorer:
 
     def record(self) -> None:
         self.tap("#record")
+
+    def entered(self) -> int:
+        """How many deals this page has recorded or queued (by the Record button or by themselves)."""
+        return int(self.page.locator("#scorer").get_attribute("data-entered") or 0)
 
     def wait_recorded(self, number: int) -> None:
         expect(self.page.locator("#confirmation")).to_contain_text(f"Deal {number} recorded.")
@@ -138,3 +141,20 @@ class Scorer:
     @property
     def queue_key(self) -> str:
         return "clubscore.queue." + self.page.url.rstrip("/").split("/")[-2]
+
+
+def bidder_dropped(posted: list[dict[str, Any]] | None = None) -> Callable[[Any], None]:
+    """A route that alters every deal posted on its way (its bidder dropped), so that the server refuses it
+    with the form still right; `posted` collects what the page sent."""
+
+    def route(route: Any) -> None:
+        if route.request.method == "POST":
+            body = json.loads(route.request.post_data)
+            if posted is not None:
+                posted.append(dict(body))
+            body.pop("bidder")
+            route.continue_(post_data=json.dumps(body))
+        else:
+            route.continue_()
+
+    return route

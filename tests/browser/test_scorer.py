@@ -3,7 +3,6 @@ amending and undoing, and the offline queue (nothing lost, nothing recorded twic
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from ledger import selectors, services
 from ledger.engine import settle
 from ledger.models import Club, Hand, HandRevision, Player, Session
 from tests.browser.conftest import BROWSER, login, screenshot
-from tests.browser.scorer_driver import Scorer
+from tests.browser.scorer_driver import Scorer, bidder_dropped
 from tests.ledger_fixtures import fresh, open_session
 
 pytestmark = BROWSER
@@ -108,15 +107,7 @@ def test_the_servers_error_is_shown_beside_its_field(new_page: Any, scorer: Any,
 
     # The form offers only what the rules allow; a refusal still comes from the server (here a body
     # altered on its way), and its words are shown beside the field they name.
-    def drop_bidder(route: Any) -> None:
-        if route.request.method == "POST":
-            body = json.loads(route.request.post_data)
-            body.pop("bidder")
-            route.continue_(post_data=json.dumps(body))
-        else:
-            route.continue_()
-
-    page.route("**/api/v1/sessions/*/hands/", drop_bidder)
+    page.route("**/api/v1/sessions/*/hands/", bidder_dropped())
     scorer_page.record()
     message = page.locator("#err-bidder")
     expect(message).not_to_be_empty()
