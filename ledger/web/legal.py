@@ -67,11 +67,12 @@ def deal_bids(name: str, rules: dict[str, Any], deals: list[dict[str, Any]], fir
 
 
 def scorer_legal(name: str, rules: dict[str, Any]) -> dict[str, Any]:
-    """The scorer page's rules: each bid's details under the session's options, belle's name."""
+    """The scorer page's rules: each bid's details under the session's options, the names of belle and
+    petite (старшая, младшая)."""
     declaration = get_variant(name).declaration
     has_belle = any(bid.trumps == BELLE_OR_PETITE for bid in declaration.bids)
-    belle = prose(declaration.name, declaration.belle_words[0]) if has_belle else None
-    return {"bid_rules": bid_rules(name, rules), "belle": belle}
+    belle, petite = (prose(declaration.name, word) for word in declaration.belle_words) if has_belle else (None, None)
+    return {"bid_rules": bid_rules(name, rules), "belle": belle, "petite": petite}
 
 
 def bids_left_out(name: str, rules: dict[str, Any]) -> list[str]:

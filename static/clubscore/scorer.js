@@ -23,10 +23,11 @@
   const SYMBOL = { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠', none: pgettext('no trump, short', 'NT') };
   const RETRY_MS = 4000;
   const POLL_MS = 15000;
-  // A complete deal records itself this long after its preview is shown (docs/decisions.md, "A deal
-  // records itself"); the scorer can turn it off on this phone.
-  const AUTO_MS = 3000;
+  // A complete deal records itself this long after its preview is shown (docs/decisions.md, "A complete
+  // deal records itself"); the scorer can turn it off on this phone.
+  const AUTO_S = cfg.auto_record_seconds;
   const AUTO_KEY = 'clubscore.autoRecord';
+  const PETITE = 'petite:'; // a trump button's value for "this suit, the turned one"
 
   // The page's words, from Django's catalog (/jsi18n/); a sentence with a number is translated whole.
   const fmt = function (text, values) { return interpolate(text, values, true); };
@@ -41,6 +42,7 @@
     recordsItself: function (n, s) {
       return fmt(ngettext('Deal %(n)s records itself in %(s)s second unless you change it.', 'Deal %(n)s records itself in %(s)s seconds unless you change it.', s), { n: n, s: s });
     },
+    inPetite: function (suit, petite) { return fmt(gettext('%(suit)s, the turned suit (%(petite)s)'), { suit: suit, petite: petite }); },
     held: function (n) { return fmt(gettext('Deal %(n)s waits for you: tap Record when it is right.'), { n: n }); },
     movedOn: function (n, m) { return fmt(gettext('Another phone recorded deal %(n)s while you entered this one: check it is not the same deal before you record yours as deal %(m)s.'), { n: n, m: m }); },
     tricks: gettext('tricks'), notCounted: gettext('not counted yet'), tricksDone: gettext('every seat counted'),
@@ -258,8 +260,14 @@
     const f = state.form;
     const auto = state.auto;
     const r = rulesOf(f.bid);
-    if (r && r.trumpsTurned && f.trump && !auto.trump && (f.turned === null || auto.turned)) {
-      if (r.trumps.indexOf(f.trump) < 0) { f.turned = f.trump; auto.turned = true; }
+    const simpleOut = r && r.trumpsTurned && f.trump && !auto.trump && r.trumps.indexOf(f.trump) < 0;
+    const inPetite = auto.turned === 'petite' && petiteChoices(r) && f.trump === f.turned;
+    if (simpleOut && (f.turned === null || auto.turned)) {
+      f.turned = f.trump;
+      auto.turned = true;
+    } else if (auto.turned && !inPetite) {
+      f.turned = null; // filled from a choice that no longer says it (another bid, another trump)
+      delete auto.turned;
     }
     if (r && r.trumps) {
       const allowed = trumpsAllowed(r);
@@ -424,10 +432,40 @@
 
   function suitOptions(name, table) {
     let codes = V.suits.map(function (s) { return s.code; });
-    if (name === 'trump') codes = trumpsAllowed(rulesOf(state.form.bid));
+    const r = rulesOf(state.form.bid);
+    if (name === 'trump') codes = trumpsAllowed(r);
     const suits = codes.map(suitOption);
+    if (name === 'trump' && petiteChoices(r)) {
+      // An independence, neuf, solo or nine in petite: one tap says the trump and the turned card.
+      codes.filter(function (c) { return c !== belle(); }).forEach(function (c) {
+        suits.push({ value: PETITE + c, label: SYMBOL[c] + ' ' + L.petite, cls: 'suit suit-' + c + ' petite',
+          aria: T.inPetite(T.suits[c], L.petite) });
+      });
+    }
     if (table[name] === 'O') suits.push({ value: null, label: T.none, cls: 'none' });
     return suits;
+  }
+
+  /* Whether the trump row offers "in petite" (младшая) choices: a bid in any suit that also needs the
+   * turned card, on a deal after deal 1 (belle known), while the turned card is not given on its own. */
+  function petiteChoices(r) {
+    if (!L.petite || !r || !r.trumps || r.trumpsTurned || !('turned' in r.fields) || !belle()) return false;
+    return state.form.turned === null || state.auto.turned === 'petite';
+  }
+
+  /* A tap on the trump row: a suit, or a suit "in petite" (the trump and the turned card at once). */
+  function pickTrump(value) {
+    const f = state.form;
+    if (typeof value === 'string' && value.indexOf(PETITE) === 0) {
+      f.trump = value.slice(PETITE.length);
+      delete state.auto.trump;
+      f.turned = f.trump;
+      state.auto.turned = 'petite';
+      afterChange();
+      return;
+    }
+    if (state.auto.turned === 'petite') { f.turned = null; delete state.auto.turned; }
+    set('trump', value);
   }
 
   function set(name, value) {
@@ -488,7 +526,9 @@
     });
     SUIT_FIELDS.forEach(function (name) {
       if (name in table || (!f.bid && shownWithoutBid(name))) {
-        optionButtons(name, suitOptions(name, f.bid ? table : { turned: 'R' }), f[name], function (v) { set(name, v); });
+        const value = name === 'trump' && state.auto.turned === 'petite' ? PETITE + f.trump : f[name];
+        optionButtons(name, suitOptions(name, f.bid ? table : { turned: 'R' }), value,
+          name === 'trump' ? pickTrump : function (v) { set(name, v); });
       }
     });
     if ('honours' in table) {
@@ -727,7 +767,7 @@
   }
 
   /* Once a new deal is complete and its payments are shown (offline: once it is complete), it records
-   * itself AUTO_MS later: the Record tap of every deal saved, the preview still seen before the deal is
+   * itself AUTO_S seconds later: the Record tap of every deal saved, the preview still seen before the deal is
    * recorded. Any change starts again; Wait, "More" open, another phone's deal meanwhile, or the setting
    * off leave it to the Record button. */
   function armAutoRecord() {
@@ -745,7 +785,7 @@
       state.autoKey = null;
       if (still === key && !state.busy && !state.held && state.mode === 'new' && !missingRequired().length) onRecord();
       else renderAutoRecord();
-    }, AUTO_MS);
+    }, AUTO_S * 1000);
     $('record').classList.remove('counting');
     void $('record').offsetWidth; // the bar under Record starts again from full
     renderAutoRecord();
@@ -773,7 +813,7 @@
     $('record').classList.toggle('counting', counting);
     $('hold').hidden = !counting;
     let text = '';
-    if (counting && deal) text = T.recordsItself(deal.number, Math.round(AUTO_MS / 1000));
+    if (counting && deal) text = T.recordsItself(deal.number, AUTO_S);
     else if (moved && state.form.bid) text = T.movedOn(state.formNumber, deal.number);
     else if (state.held && deal && state.form.bid && !missingRequired().length) text = T.held(deal.number);
     $('auto-text').textContent = text;
@@ -1289,6 +1329,7 @@
   if (form) {
     $('f-conceded').addEventListener('change', function (e) { set('conceded', e.target.checked); });
     $('record').addEventListener('click', onRecord);
+    $('record').style.setProperty('--auto-record', AUTO_S + 's'); // the bar's run, as long as the count-down
     $('hold').addEventListener('click', holdAutoRecord);
     // "More" opened: the scorer adds a rare field, the deal waits; closed again, the count-down restarts.
     $('more-fields').addEventListener('toggle', function () { if ($('more-fields').open) stopAutoRecord(); else schedulePreview(); });

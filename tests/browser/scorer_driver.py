@@ -45,6 +45,9 @@ class Scorer:
         buttons = self.page.locator(f'[data-group="{group}"] button')
         return [str(v) for v in buttons.evaluate_all("els => els.map(e => e.dataset.value)")]
 
+    def offers(self, group: str, value: str) -> bool:
+        return self.page.locator(f'[data-group="{group}"] button[data-value="{value}"]').count() > 0
+
     def choose(self, group: str, value: Any) -> None:
         if self.pressed(group) != str(value):
             self.tap(f'[data-group="{group}"] button[data-value="{value}"]')
@@ -68,6 +71,13 @@ class Scorer:
                     self.tap("#f-conceded")
                 continue
             if name not in hand:
+                continue
+            if (
+                name == "trump"
+                and hand.get("turned") == hand["trump"]
+                and self.offers("trump", "petite:" + hand["trump"])
+            ):
+                self.choose("trump", "petite:" + hand["trump"])  # in petite: the trump and the turned card at once
                 continue
             rare = name == "revoke" or (name == "turned" and not self.visible("turned"))
             if rare and not page.locator("#more-fields").get_attribute("open"):

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 from playwright.sync_api import expect
 
 from ledger import services
@@ -22,7 +23,13 @@ from tests.ledger_fixtures import open_session
 pytestmark = BROWSER
 
 SEVEN = THREE[0]  # Cleo's seven in hearts, made with 8: tricks [2, 1, 8, 2]
-COUNTDOWN_S = 3
+COUNTDOWN_S = 1  # the count-down of the tests that only wait it out (the page's default is 3 s)
+
+
+@pytest.fixture(autouse=True)
+def quick_countdown(request: Any, settings: Any) -> None:
+    if "default_countdown" not in request.keywords:
+        settings.SCORER_AUTO_RECORD_SECONDS = COUNTDOWN_S
 
 
 @pytest.fixture
@@ -38,11 +45,12 @@ def scorer_on(new_page: Any, session: Session) -> Scorer:
 
 
 def not_recorded_after_the_countdown(thumb: Scorer, hands: int, by_this_phone: int | None = None) -> None:
-    time.sleep(COUNTDOWN_S + 1)
+    time.sleep(django_settings.SCORER_AUTO_RECORD_SECONDS + 1)
     expect(thumb.page.locator("#scorer")).to_have_attribute("data-hands", str(hands))
     assert thumb.entered() == (hands if by_this_phone is None else by_this_phone)
 
 
+@pytest.mark.default_countdown
 def test_a_complete_deal_shows_its_payments_then_records_itself(new_page: Any, scorer: Any, table: Session) -> None:
     thumb = scorer_on(new_page, table)
     page = thumb.page
@@ -51,6 +59,9 @@ def test_a_complete_deal_shows_its_payments_then_records_itself(new_page: Any, s
     assert thumb.preview_deltas(SEVEN) == expected["deltas"]
     expect(page.locator("#scorer")).to_have_attribute("data-auto-record", "counting")
     expect(page.locator("#auto-text")).to_have_text("Deal 1 records itself in 3 seconds unless you change it.")
+    expect(page.locator("label.auto-toggle")).to_have_text(
+        "Record each deal by itself, 3 seconds after its payments are shown (on this phone)"
+    )
     expect(page.locator("#hold")).to_be_visible()
     screenshot(page, "scorer-counting-down")
     assert raw_hands(table) == []  # not yet: the scorer has the count-down to look
@@ -60,6 +71,7 @@ def test_a_complete_deal_shows_its_payments_then_records_itself(new_page: Any, s
     assert page.errors == []
 
 
+@pytest.mark.default_countdown  # the test taps during the count-down: the page's 3 s
 def test_a_change_during_the_countdown_starts_it_again_with_the_corrected_deal(
     new_page: Any, scorer: Any, table: Session
 ) -> None:
@@ -78,6 +90,7 @@ def test_a_change_during_the_countdown_starts_it_again_with_the_corrected_deal(
     assert raw_hands(table) == [corrected]
 
 
+@pytest.mark.default_countdown  # the test taps during the count-down: the page's 3 s
 def test_wait_leaves_the_deal_to_the_record_button(new_page: Any, scorer: Any, table: Session) -> None:
     thumb = scorer_on(new_page, table)
     page = thumb.page
@@ -95,6 +108,7 @@ def test_wait_leaves_the_deal_to_the_record_button(new_page: Any, scorer: Any, t
     thumb.wait_recorded(2)
 
 
+@pytest.mark.default_countdown  # the test taps during the count-down: the page's 3 s
 def test_opening_more_stops_the_countdown(new_page: Any, scorer: Any, table: Session) -> None:
     thumb = scorer_on(new_page, table)
     page = thumb.page

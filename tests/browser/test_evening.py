@@ -27,8 +27,9 @@ FR_RU_PASS = "French / Russian all pass"
 SOLO = "any solo trick contract or misère"
 OTHER = "not in the table"
 TARGET = {AMERICAN_SEVEN: 7, AMERICAN_PASS: 5, FRENCH_PAIR: 9, RUSSIAN_PAIR: 9, FR_RU_PASS: 2, SOLO: 7, OTHER: 99}
-# A French independence (or a Russian solo) in a suit other than belle (старшая) has eight facts: the
-# bidder, the bid, the trump, the turned card, the ♦J (бостон) holder and three counts. One tap over.
+# A French independence (or a Russian solo) in a third suit, neither belle nor the turned one (старшая,
+# младшая), has eight facts: the bidder, the bid, the trump, the turned card, the ♦J (бостон) holder and
+# three counts. One tap over.
 OVER = {("french", SOLO): 1, ("russian", SOLO): 1}
 
 EVENINGS: dict[str, list[tuple[str, dict[str, Any], int]]] = {
@@ -47,14 +48,16 @@ EVENINGS: dict[str, list[tuple[str, dict[str, Any], int]]] = {
         (SOLO, simple(2, "diamonds", "diamonds", jack=2, tricks=[2, 3, 6, 2]), 7),
         (SOLO, {"bid": "little_misere", "bidder": 0, "turned": "clubs", "tricks": [0, 0, 0, 0]}, 4),
         (FRENCH_PAIR, simple(3, "hearts", "clubs", jack=1, tricks=[1, 4, 2, 6], partner=1), 8),
-        (SOLO, {**simple(0, "spades", "spades", jack=3, tricks=[7, 2, 2, 2]), "bid": "independence_six"}, 8),
+        (SOLO, {**simple(0, "spades", "spades", jack=3, tricks=[7, 2, 2, 2]), "bid": "independence_six"}, 7),
+        (SOLO, {**simple(1, "clubs", "diamonds", jack=0, tricks=[2, 8, 2, 1]), "bid": "independence_eight"}, 8),
         (FR_RU_PASS, {"bid": "pass", "turned": "hearts"}, 2),
     ],
     "russian": [
         (RUSSIAN_PAIR, simple(0, "spades", "spades", jack=1, tricks=[5, 2, 3, 3], partner=2), 8),
         (FR_RU_PASS, {"bid": "pass", "turned": "hearts"}, 2),
         (SOLO, {**simple(1, "spades", "clubs", jack=1, tricks=[2, 8, 2, 1]), "bid": "solo"}, 7),
-        (SOLO, {**simple(2, "hearts", "hearts", jack=0, tricks=[1, 2, 9, 1]), "bid": "solo"}, 8),
+        (SOLO, {**simple(2, "hearts", "hearts", jack=0, tricks=[1, 2, 9, 1]), "bid": "solo"}, 7),
+        (SOLO, {**simple(0, "diamonds", "clubs", jack=3, tricks=[9, 2, 1, 1]), "bid": "solo"}, 8),
         (RUSSIAN_PAIR, simple(3, "diamonds", "diamonds", jack=0, tricks=[2, 3, 2, 6], partner=1), 8),
     ],
     "fontainebleau": [
@@ -69,8 +72,9 @@ EVENINGS: dict[str, list[tuple[str, dict[str, Any], int]]] = {
 @pytest.mark.parametrize("width", [360, 390])
 @pytest.mark.parametrize("variant", sorted(EVENINGS))
 def test_a_scripted_evening(
-    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player], variant: str, width: int
+    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player], variant: str, width: int, settings: Any
 ) -> None:
+    settings.SCORER_AUTO_RECORD_SECONDS = 1  # the count-down's length changes no tap; 3 s by default
     session = open_session(admin, club, players, variant=variant)
     page = new_page({"width": width, "height": 844}, touch=True, auto_record=True)  # the page as it comes
     login(page, "scorer", f"/sessions/{session.pk}/score/")
