@@ -42,7 +42,8 @@
     recordsItself: function (n, s) {
       return fmt(ngettext('Deal %(n)s records itself in %(s)s second unless you change it.', 'Deal %(n)s records itself in %(s)s seconds unless you change it.', s), { n: n, s: s });
     },
-    inPetite: function (suit, petite) { return fmt(gettext('%(suit)s, the turned suit (%(petite)s)'), { suit: suit, petite: petite }); },
+    // a button's name begins with its visible text (WCAG 2.5.3): "♠ petite: spades, the turned suit"
+    inPetite: function (label, suit) { return fmt(gettext('%(label)s: %(suit)s, the turned suit'), { label: label, suit: suit }); },
     held: function (n) { return fmt(gettext('Deal %(n)s waits for you: tap Record when it is right.'), { n: n }); },
     movedOn: function (n, m) { return fmt(gettext('Another phone recorded deal %(n)s while you entered this one: check it is not the same deal before you record yours as deal %(m)s.'), { n: n, m: m }); },
     tricks: gettext('tricks'), notCounted: gettext('not counted yet'), tricksDone: gettext('every seat counted'),
@@ -438,8 +439,8 @@
     if (name === 'trump' && petiteChoices(r)) {
       // An independence, neuf, solo or nine in petite: one tap says the trump and the turned card.
       codes.filter(function (c) { return c !== belle(); }).forEach(function (c) {
-        suits.push({ value: PETITE + c, label: SYMBOL[c] + ' ' + L.petite, cls: 'suit suit-' + c + ' petite',
-          aria: T.inPetite(T.suits[c], L.petite) });
+        const label = SYMBOL[c] + ' ' + L.petite;
+        suits.push({ value: PETITE + c, label: label, cls: 'suit suit-' + c + ' petite', aria: T.inPetite(label, T.suits[c]) });
       });
     }
     if (table[name] === 'O') suits.push({ value: null, label: T.none, cls: 'none' });

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from ledger import services
 from ledger.models import Club, Player, Session
+from tests.browser.a11y import axe_violations
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
 from tests.browser.test_scorer import raw_hands
@@ -66,6 +67,7 @@ def test_a_solo_in_petite_says_its_trump_and_turned_card_in_one_tap(new_page: An
     assert thumb.taps == 1
     assert thumb.pressed("turned") == "spades" and thumb.pressed("trump") == "petite:spades"
     screenshot(page, f"390-scorer-{variant}-petite")
+    assert axe_violations(page) == []
     # A plain suit afterwards: the turned card is asked again, it was said by the petite choice only.
     thumb.choose("trump", "spades")
     assert thumb.pressed("turned") is None and thumb.pressed("trump") == "spades"
