@@ -47,7 +47,6 @@ def low_login_rates(settings: Any) -> None:
             "login_username": "10/min",
         },
     }
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 # --- 1. password guessing, client addresses --------------------------------------------------------
