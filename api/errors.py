@@ -50,32 +50,6 @@ DRF_CODES: list[tuple[type[drf.APIException], str]] = [
 ]
 
 
-class PreconditionRequired(drf.APIException):
-    status_code = 428
-    default_code = "if_match_required"
-    default_detail = refusals.IF_MATCH_REQUIRED
-
-
-class IdempotencyKeyRequired(drf.APIException):
-    status_code = 400
-    default_code = "idempotency_key_required"
-    default_detail = refusals.IDEMPOTENCY_KEY_REQUIRED
-
-
-class IdempotencyConflict(drf.APIException):
-    """409 idempotency_in_flight or 422 idempotency_key_reused."""
-
-    def __init__(self, code: str) -> None:
-        self.default_code = code
-        if code == "idempotency_in_flight":
-            self.status_code = 409
-            detail = str(refusals.IDEMPOTENCY_IN_FLIGHT)
-        else:
-            self.status_code = 422
-            detail = str(refusals.IDEMPOTENCY_KEY_REUSED)
-        super().__init__(detail, code)
-
-
 def error_body(code: str, message: str, fields: dict[str, list[str]] | None = None, **extra: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "fields": fields or {}, **extra}}
 

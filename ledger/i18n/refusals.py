@@ -1,4 +1,4 @@
-"""The API's own refusal words (api/errors.py) and the ledger's fixed ones, in this package's catalog.
+"""The API's own refusal words (api/exceptions.py, api/errors.py) and the ledger's fixed ones, in its catalog.
 
 They live here, not in api/ or ledger/, so that `makemessages` files them with the engine's words
 (ledger/i18n/locale) and not in the pages' catalog. `code`, `hand` and the field keys never change;
