@@ -37,3 +37,11 @@ def session_followup(session_id: int) -> dict[str, Any] | None:
 def followup_catch_up() -> list[int]:
     """Celery beat: the background work of sessions left pending (the broker was down at the write)."""
     return followup.followup_catch_up()
+
+
+@app.task(ignore_result=True, expires=60)
+def heartbeat() -> float:
+    """Celery beat, every HEARTBEAT_SECONDS: a worker notes the time, which `/health/` reads."""
+    from clubscore.health import write_heartbeat
+
+    return write_heartbeat()
