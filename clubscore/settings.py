@@ -252,6 +252,7 @@ RATING_MIN_SESSIONS = int(os.environ.get("RATING_MIN_SESSIONS", "5"))
 
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # a check straight at the web server, past the proxy
     if NUM_PROXIES:  # without a proxy in front, X-Forwarded-Proto is whatever the client says
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
