@@ -8,11 +8,15 @@ of `api.md`. Django-level answers for /api/ (404, 500 and the rest) are JSON too
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404, HttpRequest, JsonResponse
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
 from django.views import csrf, defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions as drf
@@ -142,6 +146,42 @@ def server_error_json() -> JsonResponse:
     return JsonResponse(error_body("server_error", str(refusals.SERVER_ERROR)), status=500)
 
 
+# --- the database is down or its connection was lost: 503, back in a moment (issue 27) -----------
+
+RETRY_AFTER_SECONDS = 5
+
+
+def is_outage(exc: BaseException | None) -> bool:
+    """The database did not answer (refused, restarting, the connection cut mid-request): nothing a
+    client sent is wrong, and the same request will do in a moment. Other database errors are bugs."""
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
+class _NoMessages(list[Any]):
+    """No messages shown or stored while the database is down (MessageMiddleware calls `update`)."""
+
+    def update(self, response: HttpResponse) -> list[Any]:
+        return []
+
+
+def outage_response(request: HttpRequest) -> HttpResponse:
+    """503 with `Retry-After`: the API's JSON error under /api/, else a page in the site's layout and
+    the request's language that says the service is back in a moment. The page asks nothing of the
+    database: the visitor is shown as anonymous and no message is read from the session."""
+    if is_api(request):
+        response: HttpResponse = JsonResponse(
+            error_body("service_unavailable", str(refusals.SERVICE_UNAVAILABLE)), status=503
+        )
+    else:
+        request.user = AnonymousUser()
+        request._messages = _NoMessages()  # type: ignore[attr-defined]  # they live in the session: not now
+        page = loader.get_template("503.html").render({"retry_after": RETRY_AFTER_SECONDS}, request)
+        response = HttpResponse(page, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 def handler400(request: HttpRequest, exception: Exception) -> Any:
     if is_api(request):
         return JsonResponse(error_body("invalid_request", str(refusals.BAD_REQUEST)), status=400)
@@ -161,6 +201,8 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Any:
 
 
 def handler500(request: HttpRequest) -> Any:
+    if is_outage(sys.exc_info()[1]):  # raised in a middleware or a view: the database is down
+        return outage_response(request)
     if is_api(request):
         return server_error_json()
     return defaults.server_error(request)

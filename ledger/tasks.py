@@ -72,3 +72,11 @@ def followup_enqueue(session_id: int) -> bool:
         )
         return False
     return True
+
+
+@app.task(ignore_result=True, expires=60)
+def heartbeat() -> float:
+    """Celery beat, every HEARTBEAT_SECONDS: a worker notes the time, which `/health/` reads."""
+    from clubscore.health import write_heartbeat
+
+    return write_heartbeat()

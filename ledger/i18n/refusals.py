@@ -25,6 +25,9 @@ TOO_LARGE = pgettext_lazy("api", "the request body is larger than {limit} bytes"
 NO_SUCH_RESOURCE = pgettext_lazy("api", "no such resource: {path}")
 CSRF_FAILED = pgettext_lazy("api", "CSRF check failed: {reason}")
 SERVER_ERROR = pgettext_lazy("api", "the server failed to answer; the error is logged")
+SERVICE_UNAVAILABLE = pgettext_lazy(
+    "api", "the service is unavailable for a moment: send the same request again shortly"
+)
 BAD_REQUEST = pgettext_lazy("api", "bad request")
 FORBIDDEN = pgettext_lazy("api", "forbidden")
 
