@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
-from django.views import csrf, defaults
+from django.views import csrf
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
@@ -23,6 +23,7 @@ from ledger import exceptions as ledger
 from ledger.engine import EngineError
 from ledger.i18n import error_body as engine_error_body
 from ledger.i18n import refusals
+from ledger.web import errors as pages
 
 LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.InvalidRequest: 400,
@@ -171,22 +172,22 @@ def server_error_json() -> JsonResponse:
 def handler400(request: HttpRequest, exception: Exception) -> Any:
     if is_api(request):
         return JsonResponse(error_body("invalid_request", str(refusals.BAD_REQUEST)), status=400)
-    return defaults.bad_request(request, exception)
+    return pages.bad_request(request, exception)
 
 
 def handler403(request: HttpRequest, exception: Exception) -> Any:
     if is_api(request):
         return JsonResponse(error_body("permission_denied", str(refusals.FORBIDDEN)), status=403)
-    return defaults.permission_denied(request, exception)
+    return pages.permission_denied(request, exception)
 
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> Any:
     if is_api(request):
         return api_not_found(request)
-    return defaults.page_not_found(request, exception)
+    return pages.page_not_found(request, exception)
 
 
 def handler500(request: HttpRequest) -> Any:
     if is_api(request):
         return server_error_json()
-    return defaults.server_error(request)
+    return pages.server_error(request)
