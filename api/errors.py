@@ -104,7 +104,8 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 def _drf_body(exc: drf.APIException) -> dict[str, Any]:
     code = next((c for cls, c in DRF_CODES if isinstance(exc, cls)), None) or str(exc.default_code)
     if isinstance(exc, drf.ValidationError):
-        fields = _flatten(exc.detail)
+        # Our serializers' and views' own words in the request's language (DRF's are already in it).
+        fields = {name: [refusals.ledger_text(m) for m in msgs] for name, msgs in _flatten(exc.detail).items()}
         message = "; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in fields.items())
         return error_body(code, message or str(refusals.NOT_VALID), fields)
     detail = exc.detail
