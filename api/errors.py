@@ -17,7 +17,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
-from django.views import csrf, defaults
+from django.views import csrf
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
@@ -27,6 +27,7 @@ from ledger import exceptions as ledger
 from ledger.engine import EngineError
 from ledger.i18n import error_body as engine_error_body
 from ledger.i18n import refusals
+from ledger.web import errors as pages
 
 LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.InvalidRequest: 400,
@@ -81,7 +82,8 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 def _drf_body(exc: drf.APIException) -> dict[str, Any]:
     code = next((c for cls, c in DRF_CODES if isinstance(exc, cls)), None) or str(exc.default_code)
     if isinstance(exc, drf.ValidationError):
-        fields = _flatten(exc.detail)
+        # Our serializers' and views' own words in the request's language (DRF's are already in it).
+        fields = {name: [refusals.ledger_text(m) for m in msgs] for name, msgs in _flatten(exc.detail).items()}
         message = "; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in fields.items())
         return error_body(code, message or str(refusals.NOT_VALID), fields)
     detail = exc.detail
@@ -185,19 +187,19 @@ def outage_response(request: HttpRequest) -> HttpResponse:
 def handler400(request: HttpRequest, exception: Exception) -> Any:
     if is_api(request):
         return JsonResponse(error_body("invalid_request", str(refusals.BAD_REQUEST)), status=400)
-    return defaults.bad_request(request, exception)
+    return pages.bad_request(request, exception)
 
 
 def handler403(request: HttpRequest, exception: Exception) -> Any:
     if is_api(request):
         return JsonResponse(error_body("permission_denied", str(refusals.FORBIDDEN)), status=403)
-    return defaults.permission_denied(request, exception)
+    return pages.permission_denied(request, exception)
 
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> Any:
     if is_api(request):
         return api_not_found(request)
-    return defaults.page_not_found(request, exception)
+    return pages.page_not_found(request, exception)
 
 
 def handler500(request: HttpRequest) -> Any:
@@ -205,4 +207,4 @@ def handler500(request: HttpRequest) -> Any:
         return outage_response(request)
     if is_api(request):
         return server_error_json()
-    return defaults.server_error(request)
+    return pages.server_error(request)

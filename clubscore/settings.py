@@ -78,6 +78,8 @@ MIDDLEWARE = [
     "ledger.i18n.middleware.AccountLanguageMiddleware",  # a logged-in user's own language, before the cookie
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The site's error pages under DEBUG too, never Django's technical ones (ledger/web/errors.py).
+    "ledger.web.errors.ErrorPageMiddleware",
     # Last, so it sees a view's exception first: a JSON 500 for /api/, even under DEBUG.
     "api.middleware.ApiErrorMiddleware",
 ]
