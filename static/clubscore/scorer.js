@@ -38,6 +38,12 @@
     // a button's name begins with its visible text (WCAG 2.5.3): "♠ petite: spades, the turned suit"
     inPetite: function (label, suit) { return fmt(gettext('%(label)s: %(suit)s, the turned suit'), { label: label, suit: suit }); },
     movedOn: function (n, m) { return fmt(gettext('Another phone recorded deal %(n)s while you entered this one: check it is not the same deal before you record yours as deal %(m)s.'), { n: n, m: m }); },
+    clearedBidderCounts: gettext('New bidder: the tricks were cleared, count them again.'),
+    clearedBidderPartner: gettext('New bidder: the partner was cleared.'),
+    clearedBidderBoth: gettext('New bidder: the tricks and the partner were cleared.'),
+    clearedBidCounts: gettext('New bid: its tricks add up otherwise, so the tricks were cleared.'),
+    clearedBidPartner: gettext('New bid: it takes no partner, so the partner was cleared.'),
+    clearedBidBoth: gettext('New bid: the tricks and the partner were cleared.'),
     tricks: gettext('tricks'), notCounted: gettext('not counted yet'), tricksDone: gettext('every seat counted'),
     tricksFor: function (name) { return fmt(gettext('tricks for %(name)s'), { name: name }); },
     countFor: function (n, name) { return fmt(ngettext('%(n)s trick for %(name)s', '%(n)s tricks for %(name)s', n), { n: n, name: name }); },
@@ -93,6 +99,7 @@
     busy: false,
     loadError: null,
     formNumber: null,   // the deal number the form showed when the scorer began this deal
+    cleared: null,      // what the last change of bidder or bid cleared, said until the next change
   };
 
   function blankForm() {
@@ -456,13 +463,40 @@
   }
 
   function set(name, value) {
+    const before = state.form[name];
+    const rulesBefore = rulesOf(state.form.bid);
     state.form[name] = value;
     delete state.auto[name];
     if (name === 'bid' || name === 'bidder' || name === 'partner' || name === 'conceded') state.pad.active = null;
-    afterChange();
+    afterChange((name === 'bid' || name === 'bidder') && before !== value && before !== null && before !== ''
+      ? clearBroken(name, rulesBefore) : null);
   }
 
-  function afterChange() {
+  /* A new bidder or bid after the counts: the answers given for the old one that no longer fit are
+   * cleared, and the form says so (a count entered for the old bidder would pay the new one). A new
+   * bidder clears the counts (the pad asked them from the old bidder round) and a partner who is now the
+   * bidder; a new bid clears the counts when its tricks add up otherwise, and a partner it takes none of. */
+  function clearBroken(name, rulesBefore) {
+    const f = state.form;
+    const r = rulesOf(f.bid);
+    const counted = state.pad.entered.some(function (done, seat) { return done && seat !== state.pad.auto; });
+    let counts = false;
+    if (counted) {
+      if (name === 'bidder') counts = true;
+      else counts = !r || !('tricks' in r.fields) || !rulesBefore || r.tricks.total !== rulesBefore.tricks.total
+        || r.tricks.exact !== rulesBefore.tricks.exact;
+    }
+    const partner = f.partner !== null && (name === 'bidder' ? f.partner === f.bidder : !(r && r.partner));
+    if (counts) resetPad();
+    if (partner) f.partner = null;
+    if (!counts && !partner) return null;
+    if (name === 'bidder') return counts && partner ? T.clearedBidderBoth : counts ? T.clearedBidderCounts : T.clearedBidderPartner;
+    return counts && partner ? T.clearedBidBoth : counts ? T.clearedBidCounts : T.clearedBidPartner;
+  }
+
+  /* `cleared`: what this change cleared, said until the next change. */
+  function afterChange(cleared) {
+    state.cleared = cleared || null;
     began();
     state.keepErrors = false;
     derive();
@@ -537,6 +571,9 @@
     const missingWords = missing.map(function (m) { return inSentence(V.field_labels[m] || m); }).join(', ');
     $('record-hint').textContent = missing.length && f.bid ? T.stillToEnter(missingWords) : '';
     renderMovedOn();
+    const note = $('cleared-note');
+    note.textContent = state.cleared || '';
+    note.hidden = !state.cleared;
   }
 
   // A field's label inside a sentence: "Bidder" becomes "bidder", but a card keeps its capital (♦J, not ♦j).
@@ -584,6 +621,7 @@
 
   function resetForm() {
     state.formNumber = null;
+    state.cleared = null;
     state.form = blankForm();
     state.auto = {};
     resetPad();

@@ -13,7 +13,7 @@ from ledger import services
 from ledger.models import Club, Player, Session
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
-from tests.browser.test_scorer import THREE, raw_hands
+from tests.browser.test_scorer import FRENCH_PAIR_HAND, THREE, raw_hands
 from tests.ledger_fixtures import open_session
 
 pytestmark = BROWSER
@@ -97,3 +97,83 @@ def test_record_mine_as_the_next_deal_records_it_once(new_page: Any, admin: Any,
     form_is_empty(thumb)
     time.sleep(4)
     assert raw_hands(table) == [SIX, SEVEN]
+
+
+def french_on(new_page: Any, admin: Any, club: Club, players: list[Player]) -> tuple[Scorer, Session]:
+    session = open_session(admin, club, players, variant="french")
+    return scorer_on(new_page, session), session
+
+
+def test_honours_forgotten_while_looking_up_are_added_before_record(
+    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
+) -> None:
+    thumb, session = french_on(new_page, admin, club, players)
+    without = dict(FRENCH_PAIR_HAND)
+    thumb.enter(without)
+    thumb.wait_preview(without)
+    nothing_recorded(thumb, session)  # the scorer looks up, then remembers the honours
+    thumb.choose("honours", 3)
+    with_honours = {**FRENCH_PAIR_HAND, "honours": 3}
+    thumb.wait_preview(with_honours)
+    thumb.record()
+    thumb.wait_recorded(1)
+    assert raw_hands(session) == [with_honours]
+
+
+def test_a_partner_tapped_late_makes_a_pair_not_a_forced_solo(
+    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
+) -> None:
+    thumb, session = french_on(new_page, admin, club, players)
+    solo = {k: v for k, v in FRENCH_PAIR_HAND.items() if k != "partner"}
+    thumb.enter(solo)
+    thumb.wait_preview(solo)
+    nothing_recorded(thumb, session)  # complete as a forced solo, but the table has not said its partner yet
+    thumb.choose("partner", FRENCH_PAIR_HAND["partner"])
+    thumb.wait_preview(FRENCH_PAIR_HAND)
+    thumb.record()
+    thumb.wait_recorded(1)
+    assert raw_hands(session) == [FRENCH_PAIR_HAND]
+
+
+def test_a_new_bidder_after_the_counts_clears_them_and_says_so(new_page: Any, table: Session) -> None:
+    thumb = scorer_on(new_page, table)
+    page = thumb.page
+    thumb.enter(SEVEN)
+    thumb.wait_preview(SEVEN)
+    thumb.choose("bidder", 1)  # it was Ben's seven, not Cleo's
+    expect(page.locator("#cleared-note")).to_have_text("New bidder: the tricks were cleared, count them again.")
+    expect(page.locator("#pad-seats .pad-seat.done")).to_have_count(0)
+    expect(page.locator("#record")).to_be_disabled()
+    nothing_recorded(thumb, table)
+    bens = {**SEVEN, "bidder": 1, "tricks": [2, 8, 1, 2]}
+    thumb.count(bens)
+    thumb.wait_preview(bens)
+    expect(page.locator("#cleared-note")).to_be_hidden()
+    thumb.record()
+    thumb.wait_recorded(1)
+    assert raw_hands(table) == [bens]
+
+
+def test_a_new_bidder_who_was_the_partner_clears_the_partner(
+    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
+) -> None:
+    thumb, session = french_on(new_page, admin, club, players)
+    page = thumb.page
+    thumb.enter(FRENCH_PAIR_HAND)  # Ben with Dan
+    thumb.choose("bidder", 3)  # Dan bid, not Ben
+    expect(page.locator("#cleared-note")).to_have_text("New bidder: the tricks and the partner were cleared.")
+    expect(page.locator('[data-group="partner"] button[aria-pressed="true"]')).to_have_attribute("data-value", "")
+    nothing_recorded(thumb, session)
+
+
+def test_a_new_bid_with_the_same_tricks_keeps_the_counts(new_page: Any, table: Session) -> None:
+    thumb = scorer_on(new_page, table)
+    page = thumb.page
+    thumb.enter(SEVEN)
+    thumb.choose("bid", "six")  # a six, not a seven: the counts still fit
+    expect(page.locator("#cleared-note")).to_be_hidden()
+    six = {**SEVEN, "bid": "six"}
+    thumb.wait_preview(six)
+    thumb.record()
+    thumb.wait_recorded(1)
+    assert raw_hands(table) == [six]
