@@ -140,9 +140,6 @@ if STATIC_ROOT.is_dir():  # after `collectstatic`, WhiteNoise serves the pages' 
         MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
         "whitenoise.middleware.WhiteNoiseMiddleware",
     )
-# The scorer: a complete deal records itself this many seconds after its payments are shown (a scorer
-# can turn it off on the phone; docs/decisions.md, "A complete deal records itself").
-SCORER_AUTO_RECORD_SECONDS = 3
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

@@ -341,7 +341,6 @@ def score(request: AuthedRequest, session_id: int) -> HttpResponse:
             "settle": "/api/v1/settle/",
         },
         "service_worker": reverse("web:service-worker"),
-        "auto_record_seconds": settings.SCORER_AUTO_RECORD_SECONDS,
         "pages": {
             "sheet": reverse("web:sheet", args=[found.pk]),
             "settlement": reverse("web:settlement", args=[found.pk]),
