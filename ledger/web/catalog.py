@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
-from ledger.engine.sheet import SUIT_SYMBOLS, SUITS
+from ledger.engine.cards import SUIT_SYMBOLS, SUITS
 from ledger.engine.variants import get_variant, variant_names
 from ledger.engine.variants.declaration import BOOLEAN, CHOICE, INTEGER, OPTIONAL, TABLE_FIELDS, Option
 from ledger.engine.variants.declaration import Table as DeclaredTable

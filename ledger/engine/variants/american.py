@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..deal import Deal
 from ..errors import sheet_error
 from ..messages import register, text
 from ..pools import AmericanPools
-from ..sheet import POOL, SEATS
-from .base import ADVERSARIES, Deal, Variant, others
+from ..seats import ADVERSARIES, POOL, SEATS, others
+from .base import Variant
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -302,7 +303,7 @@ def misere_partout(deal: Deal) -> None:
     most = max(tricks)
     losers = [seat for seat in SEATS if tricks[seat] == most]
     for winner in others(*losers):
-        deal.pay_each(losers, winner, RED_COUNTER * (most - tricks[winner]) // len(losers), "contract")
+        deal.each_pays(losers, winner, RED_COUNTER * (most - tricks[winner]) // len(losers), "contract")
 
 
 register(
@@ -355,11 +356,11 @@ class American(Variant):
         else:
             made, amount = prices.by_taken[hand.tricks[bidder]]
         if made:
-            deal.pay_each(ADVERSARIES[bidder], bidder, amount, "contract")
+            deal.each_pays(ADVERSARIES[bidder], bidder, amount, "contract")
             if prices.pool_bid or not hand.conceded:
                 deal.pay(POOL, bidder, pools.take(), "pool")
         else:
-            deal.collect_from_each(ADVERSARIES[bidder], bidder, amount, "contract")
+            deal.pays_each(bidder, ADVERSARIES[bidder], amount, "contract")
             deal.pay(bidder, POOL, pools.double(), "pool")
 
 

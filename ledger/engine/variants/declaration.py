@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, make_dataclass
 from typing import Any
 
+from ..cards import SUITS, is_int
 from ..errors import INVALID_OPTION, EngineError
 from ..messages import ENGLISH, Message, Words, text, words_or
-from ..sheet import SUITS, is_int
 
 REQUIRED, OPTIONAL, FORBIDDEN = "required", "optional", "forbidden"
 R, O = REQUIRED, OPTIONAL  # a field a bid does not list is forbidden

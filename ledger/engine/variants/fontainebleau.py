@@ -15,9 +15,12 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards import Hand
+from ..deal import Deal
 from ..messages import Message, Term, register, text
-from ..sheet import POOL, SEATS, Hand
-from .base import ADVERSARIES, PAIRINGS, Deal, Variant, add_error, others
+from ..seats import ADVERSARIES, PAIRINGS, POOL, SEATS, others
+from .base import Variant
+from .checks import add_error
 from .declaration import (
     ALL_PASS,
     BOOLEAN,
@@ -368,10 +371,10 @@ def settle_no_trump_bid(deal: Deal) -> None:
     amount = TABLE_NO_1[hand.bid].no_trump
     assert amount is not None
     if hand.conceded or hand.tricks[bidder] == NO_TRUMP_BIDS[hand.bid]:
-        deal.pay_each(ADVERSARIES[bidder], bidder, amount, "contract")
+        deal.each_pays(ADVERSARIES[bidder], bidder, amount, "contract")
         deal.pay(POOL, bidder, deal.pools.take_all(), "pool")
     else:
-        deal.collect_from_each(ADVERSARIES[bidder], bidder, amount, "contract")
+        deal.pays_each(bidder, ADVERSARIES[bidder], amount, "contract")
         pay_into_pool(deal, (bidder,), amount)
 
 
@@ -386,14 +389,14 @@ def settle_solo(deal: Deal) -> None:
     taken = hand.tricks[bidder]
     adversaries = ADVERSARIES[bidder]
     if hand.conceded or taken >= needed:
-        deal.pay_each(adversaries, bidder, value, "contract")
+        deal.each_pays(adversaries, bidder, value, "contract")
         if not hand.conceded:
-            deal.pay_each(adversaries, bidder, EXTRA_TRICK * (taken - needed), "overtricks")
-        deal.pay_each(adversaries, bidder, HONOURS_BONUS[hand.honours], "honours")
+            deal.each_pays(adversaries, bidder, EXTRA_TRICK * (taken - needed), "overtricks")
+        deal.each_pays(adversaries, bidder, HONOURS_BONUS[hand.honours], "honours")
         deal.pay(POOL, bidder, deal.pools.take_all(), "pool")
     else:
         loss = value + EXTRA_TRICK * (needed - taken)
-        deal.collect_from_each(adversaries, bidder, loss, "contract")
+        deal.pays_each(bidder, adversaries, loss, "contract")
         pay_into_pool(deal, (bidder,), loss)
 
 

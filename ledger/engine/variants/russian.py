@@ -36,9 +36,12 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards import Hand
+from ..deal import Deal, split_joint
 from ..messages import Message, register, text
-from ..sheet import POOL, SEATS, Hand
-from .base import ADVERSARIES, PAIRINGS, Belle, Deal, Errors, Variant, add_error, others, split_joint
+from ..seats import ADVERSARIES, PAIRINGS, POOL, SEATS, others
+from .base import Belle, Variant
+from .checks import Errors, add_error
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -299,7 +302,7 @@ def row_of(hand: Hand, number: int, partie: Belle, options: Any) -> str:
 # --- the basket ---------------------------------------------------------------------------------
 def form_basket(deal: Deal, each: int) -> None:
     """Each of the four, the dealer included, puts `each` into an empty basket (reason `ante`)."""
-    deal.pay_each(SEATS, POOL, each, "ante")
+    deal.each_pays(SEATS, POOL, each, "ante")
     deal.pools.feed(4 * each)
 
 
@@ -307,7 +310,7 @@ def all_pass(deal: Deal) -> None:
     """All four passed: the basket C doubles; floor(C/4) from each, C mod 4 more from the dealer."""
     basket = deal.pools.total
     share, rest = divmod(basket, 4)
-    deal.pay_each(SEATS, POOL, share, "pool")
+    deal.each_pays(SEATS, POOL, share, "pool")
     deal.pay(deal.dealer, POOL, rest, "pool")
     deal.pools.feed(basket)
 
@@ -323,10 +326,10 @@ def alone(deal: Deal, made: bool, amount: int) -> None:
     buyer = deal.hand.bidder
     assert buyer is not None
     if made:
-        deal.pay_each(ADVERSARIES[buyer], buyer, amount, "contract")
+        deal.each_pays(ADVERSARIES[buyer], buyer, amount, "contract")
         deal.pay(POOL, buyer, deal.pools.take_all(), "pool")  # he takes the basket
     else:
-        deal.collect_from_each(ADVERSARIES[buyer], buyer, amount, "contract")
+        deal.pays_each(buyer, ADVERSARIES[buyer], amount, "contract")
         deal.pay(buyer, POOL, deal.pools.double(), "pool")  # a labet, his alone
 
 
@@ -414,14 +417,14 @@ class Russian(Variant):
         short = [seat for seat, quota in quotas if tricks[seat] < quota]
         if pair_tricks == 0:
             lead, follow = split_joint(R_T2[row][0] * tour)
-            deal.collect_from_each(opponents, buyer, lead, "contract")
-            deal.collect_from_each(opponents, supporter, follow, "contract")
+            deal.pays_each(buyer, opponents, lead, "contract")
+            deal.pays_each(supporter, opponents, follow, "contract")
         elif len(short) == 1:
-            deal.collect_from_each(opponents, short[0], R_T2[row][pair_tricks] * tour, "contract")
+            deal.pays_each(short[0], opponents, R_T2[row][pair_tricks] * tour, "contract")
         else:
             for seat, quota in quotas:
                 amount = (KONSOLYATSIYA + SHORT_TRICK * (quota - tricks[seat])) * RATE[row] * tour
-                deal.collect_from_each(opponents, seat, amount, "contract")
+                deal.pays_each(seat, opponents, amount, "contract")
         labet(deal, short)
 
     @staticmethod
@@ -432,10 +435,10 @@ class Russian(Variant):
         taken = deal.hand.tricks[buyer]
         opponents = ADVERSARIES[buyer]
         if made:
-            deal.pay_each(opponents, buyer, R_T5[row][taken] * tour, "contract")
+            deal.each_pays(opponents, buyer, R_T5[row][taken] * tour, "contract")
             deal.pay(POOL, buyer, deal.pools.take_all(), "pool")  # he takes the basket
         else:
-            deal.collect_from_each(opponents, buyer, R_T6[row][taken] * tour, "contract")
+            deal.pays_each(buyer, opponents, R_T6[row][taken] * tour, "contract")
             deal.divide_pool(opponents, "division")
 
     @staticmethod
@@ -455,7 +458,7 @@ class Russian(Variant):
         beyond = deal.hand.tricks[buyer] - NINE_CONTRACT  # over-tricks, or (negative) tricks short
         if made:
             alone(deal, made, nine.base * times)
-            deal.pay_each(ADVERSARIES[buyer], buyer, nine.extra * beyond * times, "overtricks")
+            deal.each_pays(ADVERSARIES[buyer], buyer, nine.extra * beyond * times, "overtricks")
         else:
             alone(deal, made, (nine.base - nine.extra * beyond) * times)
 
@@ -473,10 +476,10 @@ class Russian(Variant):
         if hand.bid == "misere":
             assert hand.bidder is not None
             if not made and hand.jack != hand.bidder:
-                deal.collect_from_each(ADVERSARIES[hand.bidder], hand.bidder, bonus, "jack")
+                deal.pays_each(hand.bidder, ADVERSARIES[hand.bidder], bonus, "jack")
             return
         assert hand.jack is not None
-        deal.pay_each(ADVERSARIES[hand.jack], hand.jack, bonus, "jack")
+        deal.each_pays(ADVERSARIES[hand.jack], hand.jack, bonus, "jack")
 
 
 VARIANT = Russian()
