@@ -19,17 +19,11 @@ from .variants.base import Variant
 from .variants.declaration import OPTIONAL
 
 PLAYERS = ["Ann", "Ben", "Cleo", "Dan"]
-# House rules under which every bid of every variant may be played (the French neuf, the Russian nine
-# and misère need their amounts).
-PLAYABLE_RULES: dict[str, dict[str, Any]] = {
-    "french": {
-        "neuf": {
-            "base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 20),
-            "extra": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 5),
-        }
-    },
-    "russian": {"nine": {"base": 30, "extra": 5}, "misere": 40},
-}
+
+
+def playable_rules(variant_name: str) -> dict[str, Any]:
+    """House rules under which every bid of the variant may be played (its declaration's)."""
+    return dict(get_variant(variant_name).declaration.playable_rules)
 
 
 def _tricks(rng: random.Random, total: int, bidder: int | None, variant: Variant, bid: str) -> list[int]:

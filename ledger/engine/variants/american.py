@@ -209,6 +209,7 @@ def _tables() -> tuple[Table, ...]:
 DECLARATION = Declaration(
     name="american",
     title="American Boston",
+    short_title="American",
     source='Foster\'s Complete Hoyle, "Boston" (Part 21), with the club decimal tables and the classic ones.',
     options=(
         Option(
@@ -218,6 +219,7 @@ DECLARATION = Declaration(
             "american.option.table",
             "american.option.table.help",
             choices=("decimal", "classic"),
+            choice_labels=("decimal", "classic"),
         ),
         Option("ante", INTEGER, 5, "american.option.ante", "american.option.ante.help", minimum=0),
         Option(

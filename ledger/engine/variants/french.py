@@ -242,6 +242,14 @@ def _tables() -> tuple[Table, ...]:
 DECLARATION = Declaration(
     name="french",
     title="French Boston",
+    short_title="French",
+    playable_rules={
+        "neuf": {
+            "base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 20),
+            "extra": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 5),
+        }
+    },
+    sample_deals=40,
     source='Foster\'s Complete Hoyle, "French Boston" and its table of payments.',
     options=(
         Option(

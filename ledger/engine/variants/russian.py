@@ -63,13 +63,6 @@ from .declaration import (
 STARSHAYA, MLADSHAYA = "starshaya", "mladshaya"  # the tariff's two rows, and `third_suit_rate`'s values
 RATE = {MLADSHAYA: 1, STARSHAYA: 2}  # r: старшая pays double
 
-SUIT_NAMES = {
-    "clubs": "clubs (трефы)",
-    "diamonds": "diamonds (бубны)",
-    "hearts": "hearts (черви)",
-    "spades": "spades (пики)",
-}
-
 # The contracts: what each must take.
 PAIR_CONTRACT = 8  # buyer and supporter together (прикуп купленный)
 BUYER_QUOTA, SUPPORTER_QUOTA = 5, 3  # who pays when the pair fails
@@ -132,7 +125,6 @@ BID_LABELS = {
     "misere": "misère (мизер)",
     "pass": "all pass (пас)",
 }
-BID_NAMES = BID_LABELS
 FIELDS = {
     "simple": {"bidder": R, "trump": R, "tricks": R, "partner": O, "jack": R, "revoke": O, "turned": R},
     "solo": {"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
@@ -167,6 +159,10 @@ register(
         "russian.forbidden.partner": "a {bid} is played alone, without a supporter: leave the partner empty",
         "russian.forbidden.misere_trump": "a misère is played without trumps: leave the trump empty",
         "russian.forbidden.pass": "when all four pass the cards are thrown in: leave the {field} empty",
+        "russian.revoke_without_buyer": (
+            "a revoke is priced only on the buyer's side: choose the buyer, or record an opponent's revoke as an "
+            "adjustment"
+        ),
         "russian.option.basket": "Basket",
         "russian.option.basket.help": "what each of the four puts in when the basket is formed",
         "russian.option.third_suit_rate": "Rate of a third suit",
@@ -222,6 +218,9 @@ def _tables() -> tuple[Table, ...]:
 DECLARATION = Declaration(
     name="russian",
     title="Russian Boston (Бостон)",
+    short_title="Russian",
+    playable_rules={"nine": {"base": 30, "extra": 5}, "misere": 40},
+    sample_deals=40,
     source="«Бостон правила карточной игры» and its «Тариф платежей».",
     options=(
         Option("basket", INTEGER, 10, "russian.option.basket", "russian.option.basket.help", minimum=1),
@@ -232,6 +231,7 @@ DECLARATION = Declaration(
             "russian.option.third_suit_rate",
             "russian.option.third_suit_rate.help",
             choices=(MLADSHAYA, STARSHAYA),
+            choice_labels=("младшая", "старшая"),
         ),
         Option(
             "nine",
@@ -356,10 +356,17 @@ class Russian(Variant):
     def check_hand(
         self, hand: Hand, number: int, options: Any, state: Belle, broken: AbstractSet[str], errors: Errors
     ) -> None:
-        """A revoke is priced only on the buyer's side (rules.md §4.3)."""
-        if hand.revoke is None or "bidder" in broken or "partner" in broken:
+        """A revoke is priced only on the buyer's side (rules.md §4.3).
+
+        Without the buyer (missing or broken) the revoke is still named, as §0.10 asks for every broken
+        field, unless it is the supporter's (the buyer's side whoever bought): words that hold whether it
+        was the buyer's or an opponent's (docs/decisions.md, issue 28)."""
+        if hand.revoke is None or "partner" in broken:
             return
-        if hand.revoke not in (hand.bidder, hand.partner):
+        if hand.bidder is None:
+            if hand.revoke != hand.partner:
+                add_error(errors, "revoke", text("russian.revoke_without_buyer"))
+        elif hand.revoke not in (hand.bidder, hand.partner):
             add_error(errors, "revoke", text("hand.revoke_opponent"))
 
     # settling (rules.md §4.7)
