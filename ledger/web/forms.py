@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 from django.http import QueryDict
 from django.utils.translation import gettext
 
-from .catalog import HouseRule, RuleInput, house_rules, value_text, variant_choices
+from .catalog import HouseRule, RuleInput, house_rules, variant_choices
 
 
 def rule_input_name(variant: str, path: str) -> str:
@@ -53,7 +53,7 @@ def _scalar(item: RuleInput, raw: str | None) -> tuple[Any, str | None]:
         for choice in item.choices:
             if str(choice) == text:
                 return choice, None
-        return None, gettext("choose one of %(choices)s") % {"choices": ", ".join(value_text(c) for c in item.choices)}
+        return None, gettext("choose one of %(choices)s") % {"choices": ", ".join(item.word(c) for c in item.choices)}
     if item.kind == "int":
         if not text:
             return (None, None) if item.optional else (None, gettext("a whole number is needed"))

@@ -290,8 +290,8 @@ def _rule_input(item: catalog.RuleInput, variant: str, posted: Any) -> dict[str,
         "id": name.replace(".", "-"),
         "value": value,
         "checked": checked,
-        "choices": [{"value": str(c), "selected": str(c) == value} for c in item.choices],
-        "default": catalog.value_text(item.default),
+        "choices": [{"value": str(c), "word": item.word(c), "selected": str(c) == value} for c in item.choices],
+        "default": item.word(item.default),
     }
 
 
