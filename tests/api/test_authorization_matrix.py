@@ -54,6 +54,7 @@ class Rule:
 
     who: str
     body: Callable[[World, Target], Any] | None = None
+    also: frozenset[str] = frozenset()  # answers that say nothing of authorization (a health check's 503)
 
 
 @dataclass
@@ -150,6 +151,7 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/api/docs/", "GET"): Rule("public"),
     ("/api/", "GET"): Rule("nobody"),  # the JSON 404 of every unknown path under /api/
     # the pages (docs/web.md)
+    ("/health/", "GET"): Rule("public", also=frozenset({"503"})),  # 503 while no Celery worker beats (REDIS_URL set)
     ("/admin/login/", "GET"): Rule("public"),
     ("/admin/login/", "POST"): Rule("public", lambda w, t: {"username": "visitor", "password": "wrong"}),
     ("/i18n/setlang/", "POST"): Rule("public", lambda w, t: {"language": "en", "next": "/"}),
@@ -251,7 +253,7 @@ def expected(caller: Caller, target: Target, rule: Rule, api: bool) -> set[str]:
     may name nothing: 403 for the autocomplete's missing parameters, 404 for object 1)."""
     if rule.who == "staff":
         return {OK, R403, R404} if caller.user is not None and caller.user.is_staff else {ADMIN_LOGIN}
-    return {_expected(caller, target, rule, api)}
+    return {_expected(caller, target, rule, api), *rule.also}
 
 
 def _expected(caller: Caller, target: Target, rule: Rule, api: bool) -> str:
