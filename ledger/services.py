@@ -52,25 +52,18 @@ from .models import (
     Seat,
     Session,
 )
+from .names import clean_name
 from .selectors import club_role, role_check, sheet_of, token_hash
 
 # The database stores amounts as 64-bit integers; the engine's integers are unbounded.
 MAX_AMOUNT = 10**15
-NAME_MAX = 100
 
 
 # --- clubs, members, players -----------------------------------------------------------------------
 
 
 def _clean_name(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidRequest.field(field, "a name must be a non-empty string")
-    name = value.strip()
-    if len(name) > NAME_MAX:
-        raise InvalidRequest.field(field, f"a name has at most {NAME_MAX} characters")
-    if any(ord(c) < 32 for c in name):
-        raise InvalidRequest.field(field, "a name must not contain control characters")
-    return name
+    return clean_name(value, field)  # NFC, no invisible or direction characters (ledger/names.py)
 
 
 def club_create(*, actor: User, name: str) -> Club:
