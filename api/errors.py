@@ -17,7 +17,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
-from django.views import csrf, defaults
+from django.views import csrf
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
@@ -27,6 +27,7 @@ from ledger import exceptions as ledger
 from ledger.engine import EngineError
 from ledger.i18n import error_body as engine_error_body
 from ledger.i18n import refusals
+from ledger.web import errors as pages
 
 LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.InvalidRequest: 400,
@@ -52,32 +53,6 @@ DRF_CODES: list[tuple[type[drf.APIException], str]] = [
     (drf.UnsupportedMediaType, "unsupported_media_type"),
     (drf.NotAcceptable, "not_acceptable"),
 ]
-
-
-class PreconditionRequired(drf.APIException):
-    status_code = 428
-    default_code = "if_match_required"
-    default_detail = refusals.IF_MATCH_REQUIRED
-
-
-class IdempotencyKeyRequired(drf.APIException):
-    status_code = 400
-    default_code = "idempotency_key_required"
-    default_detail = refusals.IDEMPOTENCY_KEY_REQUIRED
-
-
-class IdempotencyConflict(drf.APIException):
-    """409 idempotency_in_flight or 422 idempotency_key_reused."""
-
-    def __init__(self, code: str) -> None:
-        self.default_code = code
-        if code == "idempotency_in_flight":
-            self.status_code = 409
-            detail = str(refusals.IDEMPOTENCY_IN_FLIGHT)
-        else:
-            self.status_code = 422
-            detail = str(refusals.IDEMPOTENCY_KEY_REUSED)
-        super().__init__(detail, code)
 
 
 def error_body(code: str, message: str, fields: dict[str, list[str]] | None = None, **extra: Any) -> dict[str, Any]:
@@ -107,7 +82,8 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 def _drf_body(exc: drf.APIException) -> dict[str, Any]:
     code = next((c for cls, c in DRF_CODES if isinstance(exc, cls)), None) or str(exc.default_code)
     if isinstance(exc, drf.ValidationError):
-        fields = _flatten(exc.detail)
+        # Our serializers' and views' own words in the request's language (DRF's are already in it).
+        fields = {name: [refusals.ledger_text(m) for m in msgs] for name, msgs in _flatten(exc.detail).items()}
         message = "; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in fields.items())
         return error_body(code, message or str(refusals.NOT_VALID), fields)
     detail = exc.detail
@@ -211,19 +187,19 @@ def outage_response(request: HttpRequest) -> HttpResponse:
 def handler400(request: HttpRequest, exception: Exception) -> Any:
     if is_api(request):
         return JsonResponse(error_body("invalid_request", str(refusals.BAD_REQUEST)), status=400)
-    return defaults.bad_request(request, exception)
+    return pages.bad_request(request, exception)
 
 
 def handler403(request: HttpRequest, exception: Exception) -> Any:
     if is_api(request):
         return JsonResponse(error_body("permission_denied", str(refusals.FORBIDDEN)), status=403)
-    return defaults.permission_denied(request, exception)
+    return pages.permission_denied(request, exception)
 
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> Any:
     if is_api(request):
         return api_not_found(request)
-    return defaults.page_not_found(request, exception)
+    return pages.page_not_found(request, exception)
 
 
 def handler500(request: HttpRequest) -> Any:
@@ -231,4 +207,4 @@ def handler500(request: HttpRequest) -> Any:
         return outage_response(request)
     if is_api(request):
         return server_error_json()
-    return defaults.server_error(request)
+    return pages.server_error(request)

@@ -78,6 +78,8 @@ MIDDLEWARE = [
     "ledger.i18n.middleware.AccountLanguageMiddleware",  # a logged-in user's own language, before the cookie
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The site's error pages under DEBUG too, never Django's technical ones (ledger/web/errors.py).
+    "ledger.web.errors.ErrorPageMiddleware",
     # Last, so it sees a view's exception first: a JSON 500 for /api/, even under DEBUG.
     "api.middleware.ApiErrorMiddleware",
 ]
@@ -138,9 +140,6 @@ if STATIC_ROOT.is_dir():  # after `collectstatic`, WhiteNoise serves the pages' 
         MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
         "whitenoise.middleware.WhiteNoiseMiddleware",
     )
-# The scorer: a complete deal records itself this many seconds after its payments are shown (a scorer
-# can turn it off on the phone; docs/decisions.md, "A complete deal records itself").
-SCORER_AUTO_RECORD_SECONDS = 3
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
