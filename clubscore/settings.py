@@ -138,6 +138,11 @@ if STATIC_ROOT.is_dir():  # after `collectstatic`, WhiteNoise serves the pages' 
 # The scorer: a complete deal records itself this many seconds after its payments are shown (a scorer
 # can turn it off on the phone; docs/decisions.md, "A complete deal records itself").
 SCORER_AUTO_RECORD_SECONDS = 3
+# The live channel (issue 25, ledger/live.py): a stream's heartbeat, its length (the browser reconnects),
+# and the reconnection delay it asks for.
+LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
+LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "300"))
+LIVE_RETRY_MS = 1000
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
