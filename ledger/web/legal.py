@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.engine.sheet import SUITS
+from ledger.engine.cards import SUITS
 from ledger.engine.variants import get_variant
 from ledger.engine.variants.declaration import (
     ALL_PASS,
