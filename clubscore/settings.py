@@ -141,6 +141,11 @@ if STATIC_ROOT.is_dir():  # after `collectstatic`, WhiteNoise serves the pages' 
         MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
         "whitenoise.middleware.WhiteNoiseMiddleware",
     )
+# The live channel (issue 25, ledger/live.py): a stream's heartbeat, its length (the browser reconnects),
+# and the reconnection delay it asks for.
+LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
+LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "300"))
+LIVE_RETRY_MS = 1000
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

@@ -17,7 +17,20 @@ from ledger.engine import settle
 from ledger.engine.sheet import SHEET_FORMAT
 
 from .exceptions import NotFound, PermissionDenied
-from .models import Club, DeviceToken, Hand, HandRevision, Membership, Player, Role, Seat, Session
+from .models import (
+    BoardLink,
+    Club,
+    DealCheck,
+    DeviceToken,
+    Hand,
+    HandRevision,
+    Membership,
+    Player,
+    Role,
+    Seat,
+    SeatLink,
+    Session,
+)
 from .names import look_alikes
 
 # Whoever asks: reads take an anonymous user too, who is a member of no club (so sees nothing).
@@ -210,3 +223,76 @@ def token_list(*, user: Reader) -> QuerySet[DeviceToken]:
 def session_first_hand(*, session: Session) -> Any:
     """Deal 1 as recorded (its turned suit is belle for the rest of a French or Russian game), or None."""
     return Hand.objects.filter(session=session, number=1).values_list("raw", flat=True).first()
+
+
+# --- the whole table (issue 25) --------------------------------------------------------------------
+
+SEAT_LINK_AFTER_CLOSE = dt.timedelta(hours=24)
+
+
+def deal_checks(*, session: Session, history: bool = False) -> QuerySet[DealCheck]:
+    """The seats' live checks of the session's deals (with `history`, the cleared ones too), by deal and seat."""
+    qs = DealCheck.objects.filter(session=session).select_related("by", "settled_by")
+    if not history:
+        qs = qs.filter(cleared_at__isnull=True)
+    return qs.order_by("number", "seat", "id")
+
+
+def open_disputes(*, session: Session) -> QuerySet[DealCheck]:
+    """The disputes the treasurer has still to resolve or overrule (a close waits for them)."""
+    return deal_checks(session=session).filter(state=DealCheck.State.DISPUTED, outcome="")
+
+
+def seat_of(*, session: Session, user: Reader) -> int | None:
+    """The seat the user's own player holds at this table, or None."""
+    return Seat.objects.filter(session=session, player__user_id=user_id(user)).values_list("seat", flat=True).first()
+
+
+def seat_link_get(*, key: str) -> SeatLink:
+    """The live seat link with this key: not revoked, its session open or closed less than 24 hours ago.
+    Anything else is NotFound, as if there were no such link."""
+    link = SeatLink.objects.select_related("session").filter(key_hash=token_hash(key)).first()
+    if link is None or link.revoked_at is not None:
+        raise NotFound("not found")
+    closed_at = link.session.closed_at
+    if link.session.status == Session.Status.CLOSED and (
+        closed_at is None or timezone.now() >= closed_at + SEAT_LINK_AFTER_CLOSE
+    ):
+        raise NotFound("not found")
+    return link
+
+
+def seat_links(*, user: Reader, session: Session) -> QuerySet[SeatLink]:
+    """The session's seat links that are not revoked (scorers)."""
+    club_role(user=user, club_id=session.club_id, role=Role.SCORER)
+    return SeatLink.objects.filter(session=session, revoked_at__isnull=True).order_by("seat", "id")
+
+
+def board_link_get(*, key: str) -> BoardLink:
+    link = BoardLink.objects.select_related("club").filter(key_hash=token_hash(key)).first()
+    if link is None or link.revoked_at is not None:
+        raise NotFound("not found")
+    return link
+
+
+def board_links(*, user: Reader, club_id: int) -> QuerySet[BoardLink]:
+    club_role(user=user, club_id=club_id, role=Role.ADMIN)
+    return BoardLink.objects.filter(club_id=club_id, revoked_at__isnull=True).order_by("id")
+
+
+def board_sessions(*, club_id: int) -> list[Session]:
+    """Every open table of the club, oldest first, with `open_disputes` (a count) on each. No reader:
+    the callers have checked the club (a member, or a board link of the club)."""
+    from django.db.models import Count, Q
+
+    return list(
+        _sessions()
+        .filter(club_id=club_id, status=Session.Status.OPEN)
+        .annotate(
+            open_disputes=Count(
+                "checks",
+                filter=Q(checks__state=DealCheck.State.DISPUTED, checks__cleared_at__isnull=True, checks__outcome=""),
+            )
+        )
+        .order_by("opened_at", "id")
+    )

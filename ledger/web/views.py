@@ -405,9 +405,23 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
             "claimed_by": Session.objects.filter(carry_pools_from=found).values_list("pk", flat=True).first(),
             "evening_paid": money_selectors.evening_paid(session=found) if close else None,
             "can_keep_books": books.may_keep_books(context["role"]),
+            **_disputes(found, context["names"]),
         }
     )
     return render(request, "web/settlement.html", context)
+
+
+def _disputes(found: Session, names: list[str]) -> dict[str, Any]:
+    """The close page's disputes (issue 25): the open ones, which the treasurer resolves or overrules
+    before the close, and the settled ones, with who and when."""
+    disputed = [c for c in selectors.deal_checks(session=found, history=True) if c.state == "disputed"]
+    open_ = [
+        {"number": c.number, "seat": c.seat, "name": names[c.seat], "check": c}
+        for c in disputed
+        if c.cleared_at is None and not c.outcome
+    ]
+    settled = [{"number": c.number, "seat": c.seat, "name": names[c.seat], "check": c} for c in disputed if c.outcome]
+    return {"disputes": open_, "settled_disputes": settled}
 
 
 def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
