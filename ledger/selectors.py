@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -19,6 +20,7 @@ from ledger.engine.variants.declaration import ALL_PASS, TRICKS
 
 from .exceptions import NotFound, PermissionDenied
 from .models import Club, DeviceToken, Hand, HandRevision, Membership, Player, Role, Seat, Session
+from .names import look_alikes
 
 # Whoever asks: reads take an anonymous user too, who is a member of no club (so sees nothing).
 Reader = AbstractBaseUser | AnonymousUser
@@ -66,9 +68,15 @@ def club_get(*, user: Reader, club_id: int, role: str = Role.PLAYER) -> ClubWith
     return Club.objects.annotate(role=Value(found, output_field=CharField())).get(pk=club_id)
 
 
-def player_list(*, user: Reader, club_id: int) -> QuerySet[Player]:
+def player_list(*, user: Reader, club_id: int, looks_like: str | None = None) -> QuerySet[Player]:
+    """The club's players; with `looks_like`, those whose name looks like it without being it."""
     club_role(user=user, club_id=club_id)
-    return Player.objects.filter(club_id=club_id).order_by("name", "id")
+    players = Player.objects.filter(club_id=club_id).order_by("name", "id")
+    if looks_like is None:
+        return players
+    wanted = unicodedata.normalize("NFC", looks_like.strip())
+    alike = look_alikes(wanted, players.values_list("name", flat=True))
+    return players.filter(name__in=alike)
 
 
 def _sessions() -> QuerySet[Session]:
@@ -83,10 +91,13 @@ def session_list(
     player: int | None = None,
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
+    variant: str | None = None,
 ) -> QuerySet[Session]:
     qs = _sessions().filter(club__memberships__user_id=user_id(user))
     if club is not None:
         qs = qs.filter(club_id=club)
+    if variant is not None:
+        qs = qs.filter(variant=variant)
     if status is not None:
         qs = qs.filter(status=status)
     if player is not None:

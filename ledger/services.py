@@ -41,7 +41,6 @@ from .exceptions import (
     StaleNumber,
     VersionMismatch,
 )
-from .followup import followup_request
 from .models import (
     Club,
     DeviceToken,
@@ -53,25 +52,18 @@ from .models import (
     Seat,
     Session,
 )
+from .names import clean_name
 from .selectors import club_role, role_check, sheet_of, token_hash
 
 # The database stores amounts as 64-bit integers; the engine's integers are unbounded.
 MAX_AMOUNT = 10**15
-NAME_MAX = 100
 
 
 # --- clubs, members, players -----------------------------------------------------------------------
 
 
 def _clean_name(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidRequest.field(field, "a name must be a non-empty string")
-    name = value.strip()
-    if len(name) > NAME_MAX:
-        raise InvalidRequest.field(field, f"a name has at most {NAME_MAX} characters")
-    if any(ord(c) < 32 for c in name):
-        raise InvalidRequest.field(field, "a name must not contain control characters")
-    return name
+    return clean_name(value, field)  # NFC, no invisible or direction characters (ledger/names.py)
 
 
 def club_create(*, actor: User, name: str) -> Club:
@@ -363,7 +355,7 @@ def session_close(
         session.closed_at = timezone.now()
         _check_close_amounts(settlement["close"])
         _write_projection(session, hands, settled, run)
-        followup_request(session=session)
+        _followup_request(session)
     return session, settlement
 
 
@@ -385,7 +377,7 @@ def session_reopen(*, actor: User, session_id: int, expected_version: int | None
         hands = list(Hand.objects.filter(session=session).order_by("number"))
         _, run, settled = _replay(session, [h.raw for h in hands])
         _write_projection(session, hands, settled, run)
-        followup_request(session=session)
+        _followup_request(session)
     return session
 
 
@@ -480,8 +472,17 @@ def session_import(*, actor: User, club_id: int, sheet: Any, closed_at: Any = No
         _write_projection(session, hands, settled, run, bump=False, fresh=hands)
         if closed:
             _check_close_amounts(settlement["close"])
-            followup_request(session=session)
+            _followup_request(session)
     return session
+
+
+def _followup_request(session: Session) -> None:
+    """Inside the writing transaction: the session's background work is due, and goes to Celery once the
+    transaction commits (`ledger.tasks.followup_request`). Imported at the first write that needs it, so a
+    process that never closes a session never imports Celery (clubscore/__init__.py)."""
+    from .tasks import followup_request
+
+    followup_request(session=session)
 
 
 # --- hands -----------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from ledger.engine.variants.declaration import (
 )
 from ledger.i18n import bids_said, label, prose
 
-SUIT_FIELDS = frozenset({"trump", "turned"})  # the hand fields that name a suit (ledger.engine.sheet's domains)
+SUIT_FIELDS = frozenset({"trump", "turned"})  # the hand fields that name a suit (the engine's suit domains)
 
 
 def bids_allowed(name: str, rules: dict[str, Any], number: int) -> list[str]:

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from ledger.engine import settle
+from ledger.engine.cards import Hand
 from ledger.engine.samples import random_sheet
-from ledger.engine.sheet import Hand
 from ledger.engine.variants import fontainebleau, french, get_variant, russian, variant_names
 from ledger.stats.figures import CONTRACTS, contract_outcome, session_figures
 
