@@ -15,6 +15,8 @@ from django.utils import timezone
 
 from ledger.engine import settle
 from ledger.engine.sheet import SHEET_FORMAT
+from ledger.engine.variants import get_variant
+from ledger.engine.variants.declaration import ALL_PASS, TRICKS
 
 from .exceptions import NotFound, PermissionDenied
 from .models import (
@@ -296,3 +298,27 @@ def board_sessions(*, club_id: int) -> list[Session]:
         )
         .order_by("opened_at", "id")
     )
+def deal_legal(*, variant: str, rules: dict[str, Any], number: int, first: Any) -> dict[str, Any]:
+    """What deal `number` may be under a session's rules, read from the variant's declaration: the one
+    reader of it (the session API's `next_legal`, the scorer's deal table). Each bid, in rank order, with
+    its label, every hand field's mode (`required`, `optional`, `forbidden`), its trumps (with
+    `trumps_turned` where the deal's turned suit is allowed as well) and how its tricks add up (`tricks`:
+    `total`, 12 for a bid with a discard, else 13; `exact`, whether the four counts must make the total).
+    `first`: deal 1 as recorded, if it is (belle). The labels are the engine's English: the edge says
+    them in the request's language (`ledger.i18n.bids_said`)."""
+    found = get_variant(variant)
+    state = found.recall(first)
+    bids = found.legal_bids(number, found.parse_options(rules or {}), state)
+    for entry in bids:
+        bid = found.declaration.bid[entry["code"]]
+        entry["tricks"] = {"total": 12 if bid.discard else 13, "exact": bid.kind in (ALL_PASS, TRICKS)}
+    return {"number": number, "bids": bids}
+
+
+def next_legal(*, session: Session) -> dict[str, Any] | None:
+    """What the session's next deal may be (`deal_legal`), or None when no deal may follow."""
+    if session.next_deal is None:
+        return None
+    number = session.next_deal["number"]
+    first = session_first_hand(session=session) if number > 1 else None
+    return deal_legal(variant=session.variant, rules=session.rules or {}, number=number, first=first)
