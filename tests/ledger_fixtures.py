@@ -19,9 +19,9 @@ from clubscore.celery import app
 from ledger import selectors, services
 from ledger.engine import EngineError, settle
 from ledger.engine.samples import random_hand, random_sheet
-from ledger.engine.variants import get_variant, variant_names
+from ledger.engine.variants import get_variant
 from ledger.models import Club, Hand, Player, Role, Session
-from tests.conftest import EXAMPLES, example_names, load_json
+from tests.conftest import EXAMPLES, load_json
 
 PASSWORD = "bars-pass-1234"
 
@@ -141,16 +141,6 @@ def assert_projection(session: Session) -> None:
     assert session.balances == settlement["balances"]
     assert session.pools == settlement["pools"]
     assert session.closing == settlement.get("close")
-
-
-def known_example_names() -> list[Any]:
-    """The example sheets with a settlement, each skipped while its variant is not in the engine."""
-    out = []
-    for name in example_names():
-        variant = load_json(EXAMPLES / f"{name}.sheet.json")["variant"]
-        marks = [] if variant in variant_names() else [pytest.mark.skip(reason=f"{variant} is not in the engine yet")]
-        out.append(pytest.param(name, marks=marks))
-    return out
 
 
 def example_sheet(name: str) -> dict[str, Any]:
