@@ -35,6 +35,7 @@ from rest_framework.views import APIView
 from ledger import display, money, selectors
 from ledger.display import party_name
 from ledger.engine.variants import get_variant
+from ledger.i18n import refusals
 from ledger.models import MoneyEntry, MoneyTransaction, Role, Session
 from ledger.money import selectors as money_selectors
 from ledger.money import services as money_services
@@ -333,7 +334,7 @@ class PaymentRecordApi(APIView):
         parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.UUID, OpenApiParameter.HEADER, required=True)],
     )
     def post(self, request: Request, club_id: int) -> Response:
-        key = idempotency_key(request)
+        key = idempotency_key(request, refusals.IDEMPOTENCY_KEY_REQUIRED_PAYMENT)
         return idempotent(request, self, key, lambda claim: (self._record(request, club_id, key), False))
 
     def _record(self, request: Request, club_id: int, key: uuid.UUID) -> Response:

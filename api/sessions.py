@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from ledger import selectors, services
 from ledger.engine import settle
 from ledger.engine.errors import sheet_error
-from ledger.engine.variants import get_variant
+from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import SessionClosed
 from ledger.followup import background_state
 from ledger.i18n import bids_said
@@ -198,6 +198,7 @@ class SessionListApi(APIView):
     class FilterSerializer(Strict):
         club = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         status = serializers.ChoiceField(required=False, choices=["open", "closed"])
+        variant = serializers.ChoiceField(required=False, choices=list(variant_names()))
         player = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         date_from = serializers.DateField(required=False, input_formats=["iso-8601"])
         date_to = serializers.DateField(required=False, input_formats=["iso-8601"])
@@ -210,6 +211,7 @@ class SessionListApi(APIView):
         parameters=[
             OpenApiParameter("club", int),
             OpenApiParameter("status", str, enum=["open", "closed"]),
+            OpenApiParameter("variant", str, enum=list(variant_names())),
             OpenApiParameter("player", int),
             OpenApiParameter("date_from", dt.date),
             OpenApiParameter("date_to", dt.date),

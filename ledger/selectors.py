@@ -81,10 +81,13 @@ def session_list(
     player: int | None = None,
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
+    variant: str | None = None,
 ) -> QuerySet[Session]:
     qs = _sessions().filter(club__memberships__user_id=user_id(user))
     if club is not None:
         qs = qs.filter(club_id=club)
+    if variant is not None:
+        qs = qs.filter(variant=variant)
     if status is not None:
         qs = qs.filter(status=status)
     if player is not None:

@@ -41,7 +41,6 @@ from .exceptions import (
     StaleNumber,
     VersionMismatch,
 )
-from .followup import followup_request
 from .models import (
     Club,
     DeviceToken,
@@ -363,7 +362,7 @@ def session_close(
         session.closed_at = timezone.now()
         _check_close_amounts(settlement["close"])
         _write_projection(session, hands, settled, run)
-        followup_request(session=session)
+        _followup_request(session)
     return session, settlement
 
 
@@ -385,7 +384,7 @@ def session_reopen(*, actor: User, session_id: int, expected_version: int | None
         hands = list(Hand.objects.filter(session=session).order_by("number"))
         _, run, settled = _replay(session, [h.raw for h in hands])
         _write_projection(session, hands, settled, run)
-        followup_request(session=session)
+        _followup_request(session)
     return session
 
 
@@ -480,8 +479,17 @@ def session_import(*, actor: User, club_id: int, sheet: Any, closed_at: Any = No
         _write_projection(session, hands, settled, run, bump=False, fresh=hands)
         if closed:
             _check_close_amounts(settlement["close"])
-            followup_request(session=session)
+            _followup_request(session)
     return session
+
+
+def _followup_request(session: Session) -> None:
+    """Inside the writing transaction: the session's background work is due, and goes to Celery once the
+    transaction commits (`ledger.tasks.followup_request`). Imported at the first write that needs it, so a
+    process that never closes a session never imports Celery (clubscore/__init__.py)."""
+    from .tasks import followup_request
+
+    followup_request(session=session)
 
 
 # --- hands -----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
 from clubscore.celery import app
-from ledger import selectors, services
+from ledger import login_limits, selectors, services
 from ledger.engine import EngineError, settle
 from ledger.engine.samples import random_hand, random_sheet
 from ledger.engine.variants import get_variant
@@ -56,6 +56,23 @@ def background_work_in_process() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def fresh_cache() -> None:
     cache.clear()  # throttle histories live in the cache
+    login_limits.local_cache.clear()  # and the login limits' own, while the cache is down
+
+
+@pytest.fixture
+def login_rates(settings: Any) -> None:
+    """The production login limits (20 attempts a minute per address, 10 failures per username and
+    address), the other scopes out of the way, and a fast password hasher."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            "user": "1000/min",
+            "anon": "1000/min",
+            "login": "20/min",
+            "login_username": "10/min",
+        },
+    }
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import views, views_books
+from . import login, views, views_books
 
 pages = [
     path("", views.home, name="home"),
@@ -30,7 +30,8 @@ pages = [
 
 urlpatterns = [
     path("", include((pages, "web"))),  # the pages, reversed as "web:<name>"
-    # Django's session login and logout, without a namespace: `LOGIN_URL = "login"` names the first.
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    # Django's session login (under the login limits, issue 29) and logout, without a namespace:
+    # `LOGIN_URL = "login"` names the first.
+    path("login/", login.login, name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

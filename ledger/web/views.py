@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -33,7 +34,7 @@ from ledger.models import Role, Session
 from ledger.money import selectors as money_selectors
 
 from . import books, catalog, legal, reads
-from .forms import parse_new_session, rule_input_name
+from .forms import parse_new_session, parse_past_filters, rule_input_name
 
 DEAL_LOOKAHEAD = 60  # deals past the recorded ones the scorer can number while offline
 
@@ -129,6 +130,17 @@ def home(request: AuthedRequest) -> HttpResponse:
 def club(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id)
     sessions = selectors.session_list(user=request.user, club=club_id)
+    players = list(selectors.player_list(user=request.user, club_id=club_id))
+    past = parse_past_filters(request.GET, variants=set(variant_names()), players={p.pk for p in players})
+    closed = selectors.session_list(
+        user=request.user,
+        club=club_id,
+        status=Session.Status.CLOSED,
+        player=past.player,
+        variant=past.variant,
+        date_from=past.date_from,
+        date_to=past.date_to,
+    )
     return render(
         request,
         "web/club.html",
@@ -137,11 +149,17 @@ def club(request: AuthedRequest, club_id: int) -> HttpResponse:
             "role": found.role,
             "can_score": _may(found.role, Role.SCORER),
             "open_sessions": list(sessions.filter(status=Session.Status.OPEN)),
-            "recent_sessions": list(sessions.filter(status=Session.Status.CLOSED)[:20]),
-            "players": list(selectors.player_list(user=request.user, club_id=club_id)),
+            "past": past,
+            "past_page": Paginator(closed, PAST_PAGE).get_page(request.GET.get("page")),
+            "variant_choices": catalog.variant_choices(),
+            "players": players,
             **_club_money(request, club_id, found.role),
         },
+        status=400 if past.errors else 200,
     )
+
+
+PAST_PAGE = 20  # past sessions a page of the club's list
 
 
 BOARD_PERIODS = [("all", _("All time")), ("year", _("This year")), ("month", _("This month"))]
@@ -323,7 +341,6 @@ def score(request: AuthedRequest, session_id: int) -> HttpResponse:
             "settle": "/api/v1/settle/",
         },
         "service_worker": reverse("web:service-worker"),
-        "auto_record_seconds": settings.SCORER_AUTO_RECORD_SECONDS,
         "pages": {
             "sheet": reverse("web:sheet", args=[found.pk]),
             "settlement": reverse("web:settlement", args=[found.pk]),

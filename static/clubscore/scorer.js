@@ -23,10 +23,6 @@
   const SYMBOL = { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠', none: pgettext('no trump, short', 'NT') };
   const RETRY_MS = 4000;
   const POLL_MS = 15000;
-  // A complete deal records itself this long after its preview is shown (docs/decisions.md, "A complete
-  // deal records itself"); the scorer can turn it off on this phone.
-  const AUTO_S = cfg.auto_record_seconds;
-  const AUTO_KEY = 'clubscore.autoRecord';
   const PETITE = 'petite:'; // a trump button's value for "this suit, the turned one"
 
   // The page's words, from Django's catalog (/jsi18n/); a sentence with a number is translated whole.
@@ -39,13 +35,15 @@
     save: function (n) { return fmt(gettext('Save deal %(n)s'), { n: n }); },
     saveWaiting: function (n) { return fmt(gettext('Save waiting deal %(n)s'), { n: n }); },
     stillToEnter: function (fields) { return fmt(gettext('Still to enter: %(fields)s'), { fields: fields }); },
-    recordsItself: function (n, s) {
-      return fmt(ngettext('Deal %(n)s records itself in %(s)s second unless you change it.', 'Deal %(n)s records itself in %(s)s seconds unless you change it.', s), { n: n, s: s });
-    },
     // a button's name begins with its visible text (WCAG 2.5.3): "♠ petite: spades, the turned suit"
     inPetite: function (label, suit) { return fmt(gettext('%(label)s: %(suit)s, the turned suit'), { label: label, suit: suit }); },
-    held: function (n) { return fmt(gettext('Deal %(n)s waits for you: tap Record when it is right.'), { n: n }); },
     movedOn: function (n, m) { return fmt(gettext('Another phone recorded deal %(n)s while you entered this one: check it is not the same deal before you record yours as deal %(m)s.'), { n: n, m: m }); },
+    clearedBidderCounts: gettext('New bidder: the tricks were cleared, count them again.'),
+    clearedBidderPartner: gettext('New bidder: the partner was cleared.'),
+    clearedBidderBoth: gettext('New bidder: the tricks and the partner were cleared.'),
+    clearedBidCounts: gettext('New bid: its tricks add up otherwise, so the tricks were cleared.'),
+    clearedBidPartner: gettext('New bid: it takes no partner, so the partner was cleared.'),
+    clearedBidBoth: gettext('New bid: the tricks and the partner were cleared.'),
     tricks: gettext('tricks'), notCounted: gettext('not counted yet'), tricksDone: gettext('every seat counted'),
     tricksFor: function (name) { return fmt(gettext('tricks for %(name)s'), { name: name }); },
     countFor: function (n, name) { return fmt(ngettext('%(n)s trick for %(name)s', '%(n)s tricks for %(name)s', n), { n: n, name: name }); },
@@ -100,10 +98,8 @@
     notice: null,       // a refusal not tied to a waiting deal (an amendment, an undo), shown until dismissed
     busy: false,
     loadError: null,
-    autoTimer: null,    // the count-down of a complete deal that records itself
-    autoKey: null,      // what it will record: the deal's number and fields
-    held: false,        // the scorer tapped Wait: this deal waits for Record
     formNumber: null,   // the deal number the form showed when the scorer began this deal
+    cleared: null,      // what the last change of bidder or bid cleared, said until the next change
   };
 
   function blankForm() {
@@ -347,14 +343,11 @@
     pad.entered[seat] = true;
     if (pad.auto === seat) pad.auto = null;
     pad.active = null;
-    pad.editing = false;
     afterChange();
   }
 
   function padSeat(seat) {
     state.pad.active = seat;
-    state.pad.editing = true; // the scorer goes back to a count: the deal waits for it
-    stopAutoRecord();
     renderForm();
   }
 
@@ -470,15 +463,41 @@
   }
 
   function set(name, value) {
+    const before = state.form[name];
+    const rulesBefore = rulesOf(state.form.bid);
     state.form[name] = value;
     delete state.auto[name];
-    if (name === 'bid' || name === 'bidder' || name === 'partner' || name === 'conceded') { state.pad.active = null; state.pad.editing = false; }
-    afterChange();
+    if (name === 'bid' || name === 'bidder' || name === 'partner' || name === 'conceded') state.pad.active = null;
+    afterChange((name === 'bid' || name === 'bidder') && before !== value && before !== null && before !== ''
+      ? clearBroken(name, rulesBefore) : null);
   }
 
-  function afterChange() {
+  /* A new bidder or bid after the counts: the answers given for the old one that no longer fit are
+   * cleared, and the form says so (a count entered for the old bidder would pay the new one). A new
+   * bidder clears the counts (the pad asked them from the old bidder round) and a partner who is now the
+   * bidder; a new bid clears the counts when its tricks add up otherwise, and a partner it takes none of. */
+  function clearBroken(name, rulesBefore) {
+    const f = state.form;
+    const r = rulesOf(f.bid);
+    const counted = state.pad.entered.some(function (done, seat) { return done && seat !== state.pad.auto; });
+    let counts = false;
+    if (counted) {
+      if (name === 'bidder') counts = true;
+      else counts = !r || !('tricks' in r.fields) || !rulesBefore || r.tricks.total !== rulesBefore.tricks.total
+        || r.tricks.exact !== rulesBefore.tricks.exact;
+    }
+    const partner = f.partner !== null && (name === 'bidder' ? f.partner === f.bidder : !(r && r.partner));
+    if (counts) resetPad();
+    if (partner) f.partner = null;
+    if (!counts && !partner) return null;
+    if (name === 'bidder') return counts && partner ? T.clearedBidderBoth : counts ? T.clearedBidderCounts : T.clearedBidderPartner;
+    return counts && partner ? T.clearedBidBoth : counts ? T.clearedBidCounts : T.clearedBidPartner;
+  }
+
+  /* `cleared`: what this change cleared, said until the next change. */
+  function afterChange(cleared) {
+    state.cleared = cleared || null;
     began();
-    stopAutoRecord();
     state.keepErrors = false;
     derive();
     clearErrors();
@@ -551,7 +570,10 @@
     record.setAttribute('aria-describedby', 'record-hint');
     const missingWords = missing.map(function (m) { return inSentence(V.field_labels[m] || m); }).join(', ');
     $('record-hint').textContent = missing.length && f.bid ? T.stillToEnter(missingWords) : '';
-    renderAutoRecord();
+    renderMovedOn();
+    const note = $('cleared-note');
+    note.textContent = state.cleared || '';
+    note.hidden = !state.cleared;
   }
 
   // A field's label inside a sentence: "Bidder" becomes "bidder", but a card keeps its capital (♦J, not ♦j).
@@ -598,9 +620,8 @@
   }
 
   function resetForm() {
-    stopAutoRecord();
-    state.held = false;
     state.formNumber = null;
+    state.cleared = null;
     state.form = blankForm();
     state.auto = {};
     resetPad();
@@ -709,7 +730,6 @@
     }
     if (navigator.onLine === false) {
       box.replaceChildren(el('p', { class: 'muted', text: T.noPreview }));
-      armAutoRecord();
       return;
     }
     const hand = buildHand();
@@ -727,7 +747,6 @@
       state.online = false;
       renderStatus();
       box.replaceChildren(el('p', { class: 'muted', text: T.noPreview }));
-      armAutoRecord();
       return;
     }
     const error = CS.errorOf(res);
@@ -753,72 +772,24 @@
     parts.push(transfersList(settled.transfers, settled.pools));
     box.replaceChildren.apply(box, parts);
     box.dataset.hand = JSON.stringify(hand); // what this preview is of
-    armAutoRecord();
   }
 
-  // --- a complete deal records itself ----------------------------------------------------------------
-
-  function autoRecordOn() {
-    try { return localStorage.getItem(AUTO_KEY) !== 'off'; } catch (err) { return true; }
-  }
+  // --- the deal number moving on under the scorer ----------------------------------------------------
 
   /* The deal number the form showed at the scorer's first choice of this deal. */
   function began() {
     if (state.mode === 'new' && state.formNumber === null && nextDeal()) state.formNumber = nextDeal().number;
   }
 
-  /* Once a new deal is complete and its payments are shown (offline: once it is complete), it records
-   * itself AUTO_S seconds later: the Record tap of every deal saved, the preview still seen before the deal is
-   * recorded. Any change starts again; Wait, "More" open, another phone's deal meanwhile, or the setting
-   * off leave it to the Record button. */
-  function armAutoRecord() {
-    stopAutoRecord();
-    const deal = nextDeal();
-    if (!autoRecordOn() || state.held || state.mode !== 'new' || state.busy || !deal || conflictAt()) return;
-    if (!form || form.hidden || $('more-fields').open || state.pad.editing || !state.form.bid || missingRequired().length) return;
-    if (state.formNumber !== null && state.formNumber !== deal.number) return; // renderAutoRecord says why
-    const key = deal.number + ' ' + JSON.stringify(buildHand());
-    state.autoKey = key;
-    state.autoTimer = setTimeout(function () {
-      state.autoTimer = null;
-      const now = nextDeal();
-      const still = now && now.number + ' ' + JSON.stringify(buildHand());
-      state.autoKey = null;
-      if (still === key && !state.busy && !state.held && state.mode === 'new' && !missingRequired().length) onRecord();
-      else renderAutoRecord();
-    }, AUTO_S * 1000);
-    $('record').classList.remove('counting');
-    void $('record').offsetWidth; // the bar under Record starts again from full
-    renderAutoRecord();
-  }
-
-  function stopAutoRecord() {
-    clearTimeout(state.autoTimer);
-    state.autoTimer = null;
-    state.autoKey = null;
-    renderAutoRecord();
-  }
-
-  function holdAutoRecord() {
-    state.held = true;
-    stopAutoRecord();
-  }
-
-  function renderAutoRecord() {
-    const line = $('auto-line');
+  /* Another phone recorded the deal this one began as: said beside Record, so that the scorer checks it
+   * is not the same deal before recording it under the next number. */
+  function renderMovedOn() {
+    const line = $('moved-line');
     if (!line) return;
     const deal = nextDeal();
-    const counting = state.autoTimer !== null;
     const moved = state.mode === 'new' && deal && state.formNumber !== null && state.formNumber !== deal.number;
-    root.dataset.autoRecord = counting ? 'counting' : (state.held ? 'held' : '');
-    $('record').classList.toggle('counting', counting);
-    $('hold').hidden = !counting;
-    let text = '';
-    if (counting && deal) text = T.recordsItself(deal.number, AUTO_S);
-    else if (moved && state.form.bid) text = T.movedOn(state.formNumber, deal.number);
-    else if (state.held && deal && state.form.bid && !missingRequired().length) text = T.held(deal.number);
-    $('auto-text').textContent = text;
-    line.hidden = !text;
+    line.textContent = moved && state.form.bid ? T.movedOn(state.formNumber, deal.number) : '';
+    line.hidden = !line.textContent;
   }
 
   /* An amendment's preview: each seat's change in that deal and its total, before and after. */
@@ -841,7 +812,6 @@
   // --- recording -------------------------------------------------------------------------------------
 
   async function onRecord() {
-    stopAutoRecord();
     if (state.busy) return;
     if (state.mode === 'amend') return amend();
     const hand = buildHand();
@@ -948,13 +918,12 @@
           if (done(item)) { resetForm(); }
           break;
         }
-        if (done(item) && res.status === 400) {
+        if (res.status === 400 && done(item)) {
           // Entered just now and refused: back to the form, the server's words beside the fields.
           q = loadQueue();
           if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
           showErrors(error || { message: T.refused(res.status), fields: {} });
           state.keepErrors = true; // the server's refusal stays until the scorer changes the deal
-          state.held = true; // and the deal does not record itself again: the scorer taps Record
           break;
         }
         // A conflict or a refusal of a deal that waited: stop and show it until the scorer decides.
@@ -1013,7 +982,6 @@
   // --- undo ----------------------------------------------------------------------------------------
 
   async function onUndo() {
-    if (state.autoTimer !== null) holdAutoRecord(); // undoing the last deal: this one waits
     const q = loadQueue();
     if (!state.undoArmed) {
       state.undoArmed = true;
@@ -1054,7 +1022,6 @@
   // --- amend an earlier deal ---------------------------------------------------------------------------
 
   function startAmend(number) {
-    stopAutoRecord();
     const hand = state.hands[number - 1];
     state.mode = 'amend';
     state.amending = number;
@@ -1068,7 +1035,6 @@
   }
 
   function startFix() {
-    stopAutoRecord();
     const q = loadQueue();
     state.mode = 'fix';
     state.form = formFromHand(q[0].hand);
@@ -1136,7 +1102,8 @@
       ]));
       buttons.push(discardButton(item, T.keepTheirs, 'primary'));
       if (next) {
-        buttons.push(el('button', { type: 'button', class: 'secondary', onclick: function () { renumberQueue(next.number); flush(); } },
+        // Mine goes to the queue's head as the next deal, once: the form is emptied, so no tap records it again.
+        buttons.push(el('button', { type: 'button', class: 'secondary', onclick: function () { renumberQueue(next.number); resetForm(); flush(); } },
           [T.recordMineNext(next.number)]));
       }
     } else if (item && error.code === 'session_closed') {
@@ -1167,7 +1134,7 @@
       if (q.length && q[0].key === item.key) q.shift();
       saveQueue(q);
       if (state.session && state.session.next) renumberQueue(state.session.next.number);
-      if (state.mode === 'fix') resetForm();
+      resetForm(); // a dropped deal is never left in the form, one tap from being recorded
       notify(fmt(gettext('Your deal %(n)s was discarded.'), { n: item.hand.number }), null);
       flush();
     } }, [label || gettext('Discard mine')]);
@@ -1330,17 +1297,6 @@
   if (form) {
     $('f-conceded').addEventListener('change', function (e) { set('conceded', e.target.checked); });
     $('record').addEventListener('click', onRecord);
-    $('record').style.setProperty('--auto-record', AUTO_S + 's'); // the bar's run, as long as the count-down
-    $('hold').addEventListener('click', holdAutoRecord);
-    // "More" opened: the scorer adds a rare field, the deal waits; closed again, the count-down restarts.
-    $('more-fields').addEventListener('toggle', function () { if ($('more-fields').open) stopAutoRecord(); else schedulePreview(); });
-    const toggle = $('f-auto');
-    toggle.checked = autoRecordOn();
-    toggle.addEventListener('change', function () {
-      try { localStorage.setItem(AUTO_KEY, toggle.checked ? 'on' : 'off'); } catch (err) { /* private mode: this page only */ }
-      state.held = false;
-      if (toggle.checked) schedulePreview(); else stopAutoRecord();
-    });
     form.addEventListener('submit', function (e) { e.preventDefault(); onRecord(); });
   }
   if ($('undo')) $('undo').addEventListener('click', onUndo);

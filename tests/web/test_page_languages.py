@@ -259,6 +259,7 @@ def pages(scene: Scene) -> Iterator[tuple[str, str, str | None, int]]:
     yield "login", reverse("login"), None, 200
     yield "403", reverse("web:books", args=[club]), "lena", 403
     yield "404", reverse("web:session", args=[closed + 1000]), "zoya", 404
+    yield "404, no such address", "/no/such/page/", "zoya", 404
 
 
 def render(address: str, language: str, who: str | None, status: int) -> str:

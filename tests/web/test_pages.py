@@ -107,7 +107,7 @@ def test_club_page_lists_open_and_recent_sessions(
     record_all(admin, closed, AMERICAN_HANDS)
     close(admin, closed)
     html = client_for(scorer).get(f"/clubs/{club.pk}/").content.decode()
-    open_part, recent_part = html.split('id="recent-h"')
+    open_part, recent_part = html.split('id="past-h"')
     assert f"/sessions/{open_one.pk}/" in open_part.split('id="open-h"')[1]
     assert f"/sessions/{closed.pk}/settlement/" in recent_part
     assert f"/sessions/{closed.pk}/" not in open_part.split('id="open-h"')[1]
