@@ -298,6 +298,8 @@ def board_sessions(*, club_id: int) -> list[Session]:
         )
         .order_by("opened_at", "id")
     )
+
+
 def deal_legal(*, variant: str, rules: dict[str, Any], number: int, first: Any) -> dict[str, Any]:
     """What deal `number` may be under a session's rules, read from the variant's declaration: the one
     reader of it (the session API's `next_legal`, the scorer's deal table). Each bid, in rank order, with

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from ledger.engine import EngineError, settle
-from ledger.engine.variants import get_variant
+from ledger.engine.variants import get_variant, variant_names
 from ledger.selectors import deal_legal
 from ledger.web.legal import bids_allowed
 from tests.ledger_fixtures import open_session
@@ -68,7 +68,7 @@ def test_a_simple_is_played_in_belle_or_the_turned_suit(variant: str) -> None:
 
 
 def test_every_offered_bid_has_its_engine_fields_and_trick_total() -> None:
-    for variant in ("american", "fontainebleau", "french", "russian"):
+    for variant in variant_names():
         engine = get_variant(variant)
         for bid, rules in bid_rules(variant, {"honours": True} if variant == "fontainebleau" else {}).items():
             assert {f for f, mode in rules["fields"].items() if mode != "forbidden"} == set(engine.fields[bid])

@@ -267,7 +267,7 @@ def test_carried_pools_can_be_claimed_once(
 # --- the scorer page -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", ["american", "fontainebleau", "french", "russian"])
+@pytest.mark.parametrize("variant", variant_names())
 def test_scorer_page_carries_the_variants_own_tables(
     client_for: Any, scorer: Any, admin: Any, club: Any, players: list[Player], variant: str
 ) -> None:
