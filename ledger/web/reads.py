@@ -196,6 +196,11 @@ class Payment:
     text: str
     payer_party: str = ""  # the money ledger's party (a player id or "pool"), for the books' form
     payee_party: str = ""
+    paid: int | None = None  # what the payments tied to this transfer add up to, once it is in the ledger
+
+    @property
+    def left(self) -> int:
+        return max(self.cents - (self.paid or 0), 0)
 
 
 def payments(*, close: dict[str, Any], names: list[str], player_ids: list[int] | None = None) -> list[Payment]:

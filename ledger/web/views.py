@@ -388,9 +388,15 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
             "claimed_by": Session.objects.filter(carry_pools_from=found).values_list("pk", flat=True).first(),
             "evening_paid": money_selectors.evening_paid(session=found) if close else None,
             "can_keep_books": books.may_keep_books(context["role"]),
+            "history": found.events.select_related("by").order_by("at", "id"),
         }
     )
-    return render(request, "web/settlement.html", context)
+    if context["evening_paid"]:
+        for line, paid in zip(context["payments"], context["evening_paid"].transfers, strict=False):
+            line.paid = paid.paid
+    response = render(request, "web/settlement.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -86,14 +88,20 @@ def test_a_payment_recorded_and_reversed_from_the_page(
     client = client_for(treasurer)
     url = f"/clubs/{club.pk}/books/"
     form = {"action": "pay", "from": ann.pk, "to": cleo.pk, "currency": "USD", "status": "partly_paid", "note": "cash"}
-    refused = client.post(url, {**form, "amount": "0.31"}, follow=True)
-    assert "the payer owes 30 USD minor units" in refused.content.decode()
-    assert client.post(url, {**form, "amount": "0.205"}, follow=True).content.decode().count("USD has 2 decimals") == 1
+    asked = client.post(url, {**form, "amount": "0.31"})  # Ann owes Cleo 0.30 overall: asked, not refused
+    assert asked.status_code == 400
+    html = asked.content.decode()
+    assert 'id="pay-confirm" role="alert" data-confirm="overpay"' in html and "minor units" not in html
+    assert "Ann's balance goes from \u2212$0.30 to +$0.01, Cleo's from +$0.90 to +$0.59" in unescape(html)
+    assert 'value="0.31"' in html  # what was typed is kept
+    decimals = client.post(url, {**form, "amount": "0.205"})
+    assert decimals.content.decode().count("US dollars have 2 decimals") == 1
+    assert 'aria-invalid="true" aria-describedby="pay-amount-errors"' in decimals.content.decode()
     assert not MoneyTransaction.objects.filter(kind="partly_paid").exists()
     done = client.post(url, {**form, "amount": "0.20"}, follow=True)
     tx = MoneyTransaction.objects.get(kind="partly_paid")
     assert (tx.note, tx.created_by, tx.entries.get(amount__gt=0).amount) == ("cash", treasurer, 20)
-    assert f"Recorded: payment #{tx.pk}." in done.content.decode()
+    assert f"Recorded: Ann \u2192 Cleo: $0.20 (payment #{tx.pk})." in done.content.decode()
     reversed_ = client.post(url, {"action": "reverse", "transaction": tx.pk, "note": "wrong person"}, follow=True)
     html = reversed_.content.decode()
     assert f"Payment #{tx.pk} is reversed." in html
@@ -168,3 +176,137 @@ def test_a_settlement_link_fills_the_payment_as_the_language_writes_it(
     query = f"?from={players[1].pk}&to={players[2].pk}&cents=115&currency=USD"
     html = client_for(treasurer).get(f"/clubs/{club.pk}/books/{query}", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert f'id="pay-amount" inputmode="decimal" required autocomplete="off" size="10" value="{amount}"' in html
+
+
+def record_link_queries(html: str) -> list[str]:
+    return [
+        unescape(q) for q in re.findall(r'class="no-print record-link" href="/clubs/\d+/books/\?([^"#]+)#record"', html)
+    ]
+
+
+def test_each_transfer_is_recorded_from_the_settlements_links_and_only_those_count(
+    client_for: Any, admin: Any, club: Any, players: list[Player], treasurer: Any
+) -> None:
+    _ann, ben, _cleo, dan = players
+    session = closed_with_money(admin, club, players)
+    client = client_for(treasurer)
+    settlement = f"/sessions/{session.pk}/settlement/"
+    html = client.get(settlement).content.decode()
+    assert "This evening's transfers as printed" in unescape(html)
+    queries = record_link_queries(html)
+    assert len(queries) == 3 and all(f"session={session.pk}" in q for q in queries)
+    client.post(
+        f"/clubs/{club.pk}/books/",
+        {"action": "pay", "from": ben.pk, "to": dan.pk, "amount": "0.55", "currency": "USD", "status": "paid"},
+    )  # free: not this evening's
+    assert 'data-paid="0" data-owed="145"' in client.get(settlement).content.decode()
+    for query in queries:
+        page = client.get(f"/clubs/{club.pk}/books/?{query}").content.decode()
+        assert 'id="pay-evening"' in page
+        fields = dict(re.findall(r'<input type="hidden" name="(key|session)" value="([^"]*)"', page))
+        amount = re.search(r'id="pay-amount"[^>]* value="([^"]*)"', page).group(1)
+        params = dict(p.split("=") for p in query.split("&"))
+        done = client.post(
+            f"/clubs/{club.pk}/books/",
+            {
+                "action": "pay",
+                "from": params["from"],
+                "to": params["to"],
+                "currency": "USD",
+                "status": "paid",
+                "amount": amount,
+                **fields,
+            },
+        )
+        assert done.status_code == 302, unescape(done.content.decode())
+    html = client.get(settlement).content.decode()
+    assert 'data-paid="145" data-owed="145"' in html and record_link_queries(html) == []
+    assert MoneyTransaction.objects.filter(for_session=session).count() == 3
+
+
+def test_the_same_form_twice_records_once_and_another_tab_is_asked_first(
+    client_for: Any, admin: Any, club: Any, players: list[Player], treasurer: Any
+) -> None:
+    _ann, ben, cleo, _dan = players
+    closed_with_money(admin, club, players)
+    client = client_for(treasurer)
+    url = f"/clubs/{club.pk}/books/"
+    form = {"action": "pay", "from": ben.pk, "to": cleo.pk, "currency": "USD", "status": "paid", "amount": "0,20"}
+    first_key, second_key = (
+        re.search(r'name="key" value="([^"]+)"', client.get(url).content.decode()).group(1) for _ in range(2)
+    )
+    assert first_key != second_key  # a key per rendered form
+    assert client.post(url, {**form, "key": first_key}).status_code == 302
+    assert client.post(url, {**form, "key": first_key}).status_code == 302  # posted twice: one payment
+    assert MoneyTransaction.objects.filter(kind="paid").count() == 1
+    asked = client.post(url, {**form, "key": second_key})
+    assert asked.status_code == 400 and 'data-confirm="duplicate"' in asked.content.decode()
+    assert MoneyTransaction.objects.filter(kind="paid").count() == 1
+    assert client.post(url, {**form, "key": second_key, "duplicate_ok": "yes"}).status_code == 302
+    assert MoneyTransaction.objects.filter(kind="paid").count() == 2
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "cents"),
+    [
+        ("fr", "0,10", 10),
+        ("ru", "0,10", 10),
+        ("fr", "1\u202f000,50", 100050),
+        ("ru", "1 000,50", 100050),
+        ("en", "1,000.50", 100050),
+        ("fr", "0,105", None),
+        ("ru", "0,105", None),
+        ("en", "0.105", None),
+    ],
+)
+def test_amounts_as_each_language_types_them(
+    client_for: Any,
+    admin: Any,
+    club: Any,
+    players: list[Player],
+    treasurer: Any,
+    language: str,
+    typed: str,
+    cents: int | None,
+) -> None:
+    _ann, ben, cleo, _dan = players
+    closed_with_money(admin, club, players, "EUR")
+    form = {
+        "action": "pay",
+        "from": ben.pk,
+        "to": cleo.pk,
+        "currency": "EUR",
+        "status": "paid",
+        "amount": typed,
+        "overpay": "yes",
+    }
+    answer = client_for(treasurer).post(f"/clubs/{club.pk}/books/", form, HTTP_ACCEPT_LANGUAGE=language)
+    if cents is None:
+        assert answer.status_code == 400
+        html = answer.content.decode()
+        assert f'value="{typed}"' in html and 'aria-invalid="true"' in html  # kept, and named at the field
+        assert (
+            html.index('id="pay-amount"') < html.index('class="field-errors"') < html.index('id="pay-currency"') + 400
+        )
+        assert not MoneyTransaction.objects.filter(kind="paid").exists()
+    else:
+        assert answer.status_code == 302
+        assert MoneyTransaction.objects.get(kind="paid").entries.get(amount__gt=0).amount == cents
+
+
+def test_money_pages_and_exports_are_never_stored(
+    client_for: Any, admin: Any, club: Any, players: list[Player], treasurer: Any
+) -> None:
+    session = closed_with_money(admin, club, players)
+    client = client_for(treasurer)
+    for url in [
+        f"/clubs/{club.pk}/books/",
+        f"/sessions/{session.pk}/settlement/",
+        f"/players/{players[0].pk}/statement/",
+        f"/sessions/{session.pk}/export.csv",
+        f"/sessions/{session.pk}/export.json",
+        f"/api/v1/players/{players[0].pk}/statement/?format=csv",
+    ]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "no-store" in response.get("Cache-Control", ""), url
