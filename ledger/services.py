@@ -370,7 +370,7 @@ def session_close(
         session.close = close
         session.closing = settlement["close"]
         session.closed_by = actor
-        session.closed_at = closed_at or _played_at(session) or timezone.now()
+        session.closed_at = closed_at or played_at(session) or timezone.now()
         _check_close_amounts(settlement["close"])
         _write_projection(session, hands, settled, run)
         followup_request(session=session)
@@ -384,8 +384,8 @@ def session_close(
     return session, settlement
 
 
-def _played_at(session: Session) -> datetime | None:
-    """The date the session's last reopen undid (None if it was never closed)."""
+def played_at(session: Session) -> datetime | None:
+    """The date the session's last reopen undid, which its next close keeps (None if never closed)."""
     last = session.events.filter(kind=SessionEvent.Kind.REOPEN).order_by("-at", "-id").first()
     return last.played_at if last else None
 

@@ -5,6 +5,7 @@ field it names. What a page does after loading (recording, previews, polling) it
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from functools import wraps
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, cast
@@ -18,6 +19,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.timezone import localtime
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
@@ -388,7 +390,9 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
             "claimed_by": Session.objects.filter(carry_pools_from=found).values_list("pk", flat=True).first(),
             "evening_paid": money_selectors.evening_paid(session=found) if close else None,
             "can_keep_books": books.may_keep_books(context["role"]),
-            "history": found.events.select_related("by").order_by("at", "id"),
+            "history": list(found.events.select_related("by").order_by("at", "id")),
+            "played_at": services.played_at(found) if not close else None,
+            "tied_payments": found.payments_for.filter(reversed_by__isnull=True).count() if close else 0,
         }
     )
     if context["evening_paid"]:
@@ -408,8 +412,16 @@ def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
             messages.error(request, gettext("Not closed: tick “Every deal is recorded” to confirm the close."))
         elif action == "close":
             pools = request.POST.get("pools", "divide")
-            services.session_close(actor=request.user, session_id=found.pk, pools=pools, expected_version=version)
+            services.session_close(
+                actor=request.user,
+                session_id=found.pk,
+                pools=pools,
+                expected_version=version,
+                closed_at=_played_on(found, request.POST.get("played_on", "")),
+            )
             messages.success(request, gettext("The session is closed and settled."))
+        elif action == "reopen" and request.POST.get("confirm") != "yes":
+            messages.error(request, gettext("Not reopened: tick the box that says what reopening undoes."))
         elif action == "reopen":
             services.session_reopen(actor=request.user, session_id=found.pk, expected_version=version)
             messages.success(request, gettext("The session is open again."))
@@ -420,6 +432,15 @@ def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
     except (LedgerError, EngineError) as exc:
         messages.error(request, refusal_text(exc))
     return redirect("web:settlement", session_id=found.pk)
+
+
+def _played_on(found: Session, typed: str) -> datetime | None:
+    """The date a close gives the evening: None (the service keeps the date a reopen undid, or takes
+    now) unless the treasurer typed another day than that one."""
+    kept = services.played_at(found)
+    if not typed or (kept is not None and timezone.localdate(kept).isoformat() == typed):
+        return None
+    return services.parse_closed_at(typed, closed=True)
 
 
 # --- players -----------------------------------------------------------------------------------------

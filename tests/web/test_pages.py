@@ -391,7 +391,7 @@ def test_treasurer_closes_and_reopens_from_the_page(
     assert closed.status_code == 302
     assert fresh(session).status == Session.Status.CLOSED and fresh(session).close == {"pools": "carry"}
     reopened = client.post(
-        f"/sessions/{session.pk}/settlement/", {"action": "reopen", "version": fresh(session).version}
+        f"/sessions/{session.pk}/settlement/", {"action": "reopen", "version": fresh(session).version, "confirm": "yes"}
     )
     assert reopened.status_code == 302 and fresh(session).status == Session.Status.OPEN
 
