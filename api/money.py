@@ -20,8 +20,6 @@ account: the money of the pools its tables carried over).
 
 from __future__ import annotations
 
-import csv
-import io
 import uuid
 from typing import Any
 
@@ -35,6 +33,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledger import display, money, selectors
+from ledger.csvfile import csv_text
 from ledger.display import party_name
 from ledger.engine.variants import get_variant
 from ledger.models import MoneyEntry, MoneyTransaction, Role, Session
@@ -377,35 +376,17 @@ class PaymentsRoute(Route):
     operations = {"get": PaymentListApi, "post": PaymentRecordApi}
 
 
-def _cell(value: Any) -> Any:
-    """A spreadsheet cell: text a spreadsheet would run as a formula gets a leading '."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r") and not _number(value):
-        return "'" + value
-    return value
-
-
-def _number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 class CSVRenderer(BaseRenderer):
-    """Rows of dicts (`STATEMENT_COLUMNS`) as RFC 4180 CSV in UTF-8, with a header line."""
+    """Rows of dicts (`STATEMENT_COLUMNS`) as RFC 4180 CSV in UTF-8, with a header line, by the one CSV
+    writer (`ledger.csvfile`: text a spreadsheet would run as a formula is escaped, numbers are not)."""
 
     media_type = "text/csv"
     format = "csv"
     charset = "utf-8"
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=STATEMENT_COLUMNS, lineterminator="\r\n")
-        writer.writeheader()
-        for row in data:
-            writer.writerow({k: _cell(v) for k, v in row.items()})
-        return buffer.getvalue().encode("utf-8")
+        rows = ([row.get(k, "") for k in STATEMENT_COLUMNS] for row in data)
+        return csv_text(STATEMENT_COLUMNS, rows, for_people=False).encode("utf-8")
 
 
 class StatementQuery(ListQuery):

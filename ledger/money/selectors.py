@@ -186,9 +186,10 @@ class TransferPaid:
 
 @dataclass
 class DebtorPaid:
-    name: str
+    name: str  # "pool" for the club's pool account: the page says it in words
     owed: int  # what the evening's transfers have him pay
     paid: int  # of which is paid by payments tied to them
+    party: Party = POOL
 
 
 @dataclass
@@ -240,7 +241,7 @@ def evening_paid(*, session: Session) -> EveningPaid | None:
         transfers.append(TransferPaid(payer, payee, name(payer), name(payee), int(t["cents"]), paid))
     debtors: dict[Party, DebtorPaid] = {}
     for t in transfers:
-        d = debtors.setdefault(t.payer, DebtorPaid(t.payer_name, 0, 0))
+        d = debtors.setdefault(t.payer, DebtorPaid(t.payer_name, 0, 0, t.payer))
         d.owed += t.cents
         d.paid += min(t.paid, t.cents)
     return EveningPaid(

@@ -203,6 +203,11 @@ class Payment:
         return max(self.cents - (self.paid or 0), 0)
 
 
+def pool_name() -> str:
+    """The pool as a settlement's transfers name it."""
+    return gettext("the pool (held by the club)")
+
+
 def payments(*, close: dict[str, Any], names: list[str], player_ids: list[int] | None = None) -> list[Payment]:
     currency = close.get("currency")
     if not currency:
@@ -210,7 +215,7 @@ def payments(*, close: dict[str, Any], names: list[str], player_ids: list[int] |
     names = [*names]
 
     def who(party: Any) -> str:
-        return gettext("the pool (held by the club)") if party == "pool" else names[party]
+        return pool_name() if party == "pool" else names[party]
 
     def ledger_party(party: Any) -> str:
         return "pool" if party == "pool" else str(player_ids[party]) if player_ids else ""

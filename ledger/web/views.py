@@ -32,6 +32,7 @@ from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.i18n import error_body as engine_error_body
 from ledger.i18n.refusals import ledger_text
 from ledger.models import Role, Session
+from ledger.money import POOL
 from ledger.money import selectors as money_selectors
 
 from . import books, catalog, legal, reads
@@ -398,6 +399,9 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
     if context["evening_paid"]:
         for line, paid in zip(context["payments"], context["evening_paid"].transfers, strict=False):
             line.paid = paid.paid
+        for debtor in context["evening_paid"].debtors:
+            if debtor.party == POOL:
+                debtor.name = reads.pool_name()
     response = render(request, "web/settlement.html", context)
     response["Cache-Control"] = "no-store"
     return response

@@ -4,8 +4,6 @@ money ledger's services (a payment, its reversal) or, for the import page, its s
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import uuid
 from dataclasses import dataclass, field
@@ -14,10 +12,12 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.timezone import localtime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger import selectors
+from ledger.csvfile import Amount, csv_text
 from ledger.currency import money_text, parse_money
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role, Session
@@ -28,6 +28,7 @@ from ledger.templatetags.clubscore import day as day_text
 from . import books, catalog, reads
 from .views import AuthedRequest, _session_context, page, refusal_fields, refusal_text
 
+CSV_TYPE = "text/csv; charset=utf-8"
 STATUS_CHOICES = [("paid", _("Paid")), ("partly_paid", _("Partly paid")), ("written_off", _("Written off"))]
 
 
@@ -257,10 +258,43 @@ def statement(request: AuthedRequest, player_id: int) -> HttpResponse:
             "player": found.player,
             "club": found.player.club,
             "can_keep_books": books.may_keep_books(role),
-            "csv_url": f"/api/v1/players/{found.player.pk}/statement/?format=csv",
+            "csv_url": reverse("web:statement-csv", args=[found.player.pk]),
         },
     )
     response["Cache-Control"] = "no-store"  # money: never kept by a shared browser or a proxy (issue 29)
+    return response
+
+
+@page
+def statement_csv(request: AuthedRequest, player_id: int) -> HttpResponse:
+    """The player's statement as the page shows it, for a spreadsheet in the page's language: a table per
+    currency in the page's order, dates in the club's time, kinds in words."""
+    found = books.statement(user=request.user, player_id=player_id)
+    header = [
+        gettext("Currency"),
+        gettext("Date"),
+        gettext("What"),
+        gettext("Amount"),
+        gettext("Balance"),
+        gettext("Session"),
+        gettext("Note"),
+    ]
+    rows = [
+        [
+            table.currency,
+            localtime(line.entry.transaction.created_at).strftime("%Y-%m-%d %H:%M"),
+            line.description,
+            Amount(line.entry.amount, table.currency),
+            Amount(line.balance, table.currency),
+            line.entry.transaction.session_id or "",
+            line.entry.transaction.note,
+        ]
+        for table in found.tables
+        for line in table.lines
+    ]
+    response = HttpResponse(csv_text(header, rows, for_people=True).encode("utf-8"), content_type=CSV_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="statement-{found.player.pk}.csv"'
+    response["Cache-Control"] = "no-store"
     return response
 
 
@@ -288,32 +322,51 @@ def session_export(request: AuthedRequest, session_id: int, fmt: str) -> HttpRes
         context = _session_context(request, found)
         settlement = selectors.session_settlement(session=found)
         rows = reads.sheet_rows(session=found, names=context["names"], settlement=settlement)
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\r\n")
+        hands = {h.number: h.raw for h in selectors.hand_list(session=found)}
         names = context["names"]
-        writer.writerow(
-            ["deal", "dealer", "double", "bidder", "partner", "bid", "trump", "tricks"]
-            + [f"{n} change" for n in names]
-            + [f"{n} total" for n in names]
-            + ["pools"]
-        )
+        header = [
+            gettext("Deal"),
+            gettext("Dealer"),
+            gettext("Double deal"),
+            gettext("Bidder"),
+            gettext("Partner"),
+            gettext("Bid"),
+            gettext("Trump"),
+            gettext("Turned"),
+            gettext("Honours"),
+            gettext("Jack of diamonds (♦J)"),
+            gettext("Conceded"),
+            *[gettext("%(name)s: tricks") % {"name": n} for n in names],
+            *[gettext("%(name)s: change") % {"name": n} for n in names],
+            *[gettext("%(name)s: total") % {"name": n} for n in names],
+            gettext("Pools"),
+        ]
+        yes = gettext("yes")
+        lines = []
         for r in rows:
-            writer.writerow(
+            raw = hands.get(r.number, {})
+            tricks = raw.get("tricks") or [None] * 4
+            jack = raw.get("jack")
+            lines.append(
                 [
                     r.number,
                     r.dealer,
-                    "yes" if r.double else "",
+                    yes if r.double else "",
                     r.bidder,
                     r.partner,
                     r.bid,
                     r.trump,
-                    r.tricks_all,
+                    reads.trump_text(raw.get("turned")),
+                    raw.get("honours", ""),
+                    names[jack] if isinstance(jack, int) and 0 <= jack < 4 else "",
+                    yes if r.conceded else "",
+                    *tricks,
                     *r.deltas,
                     *r.balances,
                     " ".join(str(p) for p in r.pools),
                 ]
             )
-        response = HttpResponse(buffer.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(csv_text(header, lines, for_people=True).encode("utf-8"), content_type=CSV_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     response["Cache-Control"] = "no-store"
     return response

