@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from ledger import services
 from ledger.models import Club, Session
+from tests.api.test_import_history import SHEET
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.ledger_fixtures import PASSWORD, example_sheet
 
@@ -23,18 +24,7 @@ PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 900}
 SIZES = [pytest.param(PHONE, id="390px"), pytest.param(WIDE, id="1280px")]
 
-AMERICAN: dict[str, Any] = {
-    "format": "clubscore-sheet/1",
-    "variant": "american",
-    "players": ["Ann", "Ben", "Cleo", "Dan"],
-    "first_dealer": 0,
-    "stake": {"currency": "EUR", "per_counter": "0.10"},
-    "hands": [
-        {"bid": "seven", "bidder": 1, "trump": "clubs", "tricks": [3, 6, 2, 2]},
-        {"bid": "seven", "bidder": 2, "trump": "hearts", "tricks": [2, 2, 7, 2]},
-    ],
-    "close": {"pools": "divide"},
-}
+AMERICAN = SHEET  # a two-deal American evening, closed (the import tests' sheet)
 
 
 def club_past(admin: Any, club: Club) -> Session:
