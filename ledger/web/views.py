@@ -165,19 +165,36 @@ def club(request: AuthedRequest, club_id: int) -> HttpResponse:
 PAST_PAGE = 20  # past sessions a page of the club's list
 
 
-BOARD_PERIODS = [("all", _("All time")), ("year", _("This year")), ("month", _("This month"))]
+BOARD_PERIODS = [
+    ("all", _("All time")),
+    ("year", _("This year")),
+    ("month", _("This month")),
+    ("past-year", _("A past year")),
+    ("past-month", _("A past month")),
+]
 BOARD_MEASURES = [("rating", _("Rating")), ("money", _("Money")), ("success", _("Success rate"))]
 
 
 def _club_money(request: HttpRequest, club_id: int, role: str) -> dict[str, Any]:
     """The club page's money parts: the leaderboard's currencies (most used first) and the books' links."""
+    dates = _board_dates(request, club_id)
     return {
-        "board_periods": BOARD_PERIODS,
+        "board_periods": BOARD_PERIODS if dates["board_years"] else BOARD_PERIODS[:3],
         "board_measures": BOARD_MEASURES,
+        **dates,
         "currencies": books.club_currencies(user=request.user, club_id=club_id),
         "can_keep_books": books.may_keep_books(role),
         "own_player": books.own_player(user=request.user, club_id=club_id),
     }
+
+
+def _board_dates(request: HttpRequest, club_id: int) -> dict[str, Any]:
+    """The years and months a past leaderboard may be asked for: those of the club's closed sessions
+    (by their closing day, as the statistics date them), newest first."""
+    closed = selectors.session_list(user=request.user, club=club_id, status=Session.Status.CLOSED)
+    months = list(closed.order_by().dates("closed_at", "month", order="DESC"))
+    years = sorted({m.year for m in months}, reverse=True)
+    return {"board_years": years, "board_months": months}
 
 
 @page
