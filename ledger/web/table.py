@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ledger import selectors, services
 from ledger.engine.variants import get_variant
-from ledger.exceptions import LedgerError, NotFound
+from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.live import live_tag
 from ledger.models import DealCheck, Role, SeatLink, Session
 
@@ -333,7 +333,7 @@ def dispute_settle(request: AuthedRequest, session_id: int) -> HttpResponse:
         )
     except ValueError:
         raise Http404("no such dispute") from None
-    except NotFound:
+    except (NotFound, PermissionDenied):  # a member below treasurer: 403, not a message on the close page
         raise
     except LedgerError as exc:
         messages.error(request, refusal_text(exc))

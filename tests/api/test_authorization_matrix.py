@@ -36,7 +36,7 @@ from rest_framework.views import APIView
 
 from api.common import Route
 from ledger import services
-from ledger.models import Club, Player, Role, Session
+from ledger.models import Club, DealCheck, Player, Role, Session
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, make_user, open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +55,8 @@ class Rule:
     who: str
     body: Callable[[World, Target], Any] | None = None
     also: frozenset[str] = frozenset()  # answers that say nothing of authorization (a health check's 503)
+    prepare: Callable[[World, Target], dict[str, str]] | None = None  # a fresh object for each cell: its path values
+    anonymous: str | None = None  # what an anonymous caller gets when it is not the login (a stream's 404)
 
 
 @dataclass
@@ -65,6 +67,7 @@ class Target:
     players: list[Player]
     token_id: int  # a device token of the club's admin
     owner: Any
+    links: dict[str, str]  # a link's kind ("seat link", "board link", "revoked ..."): its key
 
 
 @dataclass
@@ -111,6 +114,32 @@ def _login(world: World, t: Target) -> dict[str, Any]:
     return {"username": "visitor", "password": PASSWORD, "device": "matrix"}
 
 
+def _reason() -> dict[str, Any]:
+    return {"reason": "not what was played"}
+
+
+def _settle_form(world: World, t: Target) -> dict[str, Any]:
+    return {"number": 1, "seat": 1, "outcome": "resolved"}
+
+
+def _a_dispute(world: World, t: Target) -> dict[str, str]:
+    """An open dispute of deal 1 by seat 1 (through a seat link), for the treasurer to settle."""
+    _, link = services.seat_link_issue(actor=t.owner, session_id=t.session.pk, seat=1)
+    services.deal_check(session_id=t.session.pk, number=1, state=DealCheck.State.CONFIRMED, link=link)
+    services.deal_check(session_id=t.session.pk, number=1, state=DealCheck.State.DISPUTED, reason="x", link=link)
+    return {}
+
+
+def _a_seat_link(world: World, t: Target) -> dict[str, str]:
+    _, link = services.seat_link_issue(actor=t.owner, session_id=t.session.pk, seat=2)
+    return {"link_id": str(link.pk)}
+
+
+def _a_board_link(world: World, t: Target) -> dict[str, str]:
+    _, link = services.board_link_issue(actor=t.owner, club_id=t.club.pk)
+    return {"link_id": str(link.pk)}
+
+
 API = "/api/v1/"
 POLICY: dict[tuple[str, str], Rule] = {
     # api.md, "Who may do what" and "Resources"
@@ -144,6 +173,20 @@ POLICY: dict[tuple[str, str], Rule] = {
     (f"{API}clubs/<id:club_id>/payments/", "GET"): Rule(Role.TREASURER),
     (f"{API}clubs/<id:club_id>/payments/", "POST"): Rule(Role.TREASURER, _payment),
     (f"{API}players/<id:player_id>/statement/", "GET"): Rule("self or treasurer"),
+    # the whole table (issue 25): a seat's word for the seated player himself, links
+    (f"{API}sessions/<id:session_id>/hands/<id:number>/confirm/", "POST"): Rule("seated", lambda w, t: {}),
+    (f"{API}sessions/<id:session_id>/hands/<id:number>/dispute/", "POST"): Rule("seated", lambda w, t: _reason()),
+    (f"{API}sessions/<id:session_id>/hands/<id:number>/disputes/<seat:seat>/settle/", "POST"): Rule(
+        Role.TREASURER, lambda w, t: {"outcome": "resolved"}, prepare=_a_dispute
+    ),
+    (f"{API}sessions/<id:session_id>/checks/", "GET"): Rule(Role.PLAYER),
+    (f"{API}sessions/<id:session_id>/seat-links/", "POST"): Rule(Role.SCORER, lambda w, t: {"seat": 1}),
+    (f"{API}sessions/<id:session_id>/seat-links/<id:link_id>/", "DELETE"): Rule(Role.SCORER, prepare=_a_seat_link),
+    (f"{API}seat/<key:key>/", "GET"): Rule("seat link"),
+    (f"{API}seat/<key:key>/hands/<id:number>/confirm/", "POST"): Rule("seat link", lambda w, t: {}),
+    (f"{API}seat/<key:key>/hands/<id:number>/dispute/", "POST"): Rule("seat link", lambda w, t: _reason()),
+    (f"{API}clubs/<id:club_id>/board-links/", "POST"): Rule(Role.ADMIN, lambda w, t: {"name": "matrix"}),
+    (f"{API}clubs/<id:club_id>/board-links/<id:link_id>/", "DELETE"): Rule(Role.ADMIN, prepare=_a_board_link),
     (f"{API}settle/", "POST"): Rule("public", lambda w, t: _sheet(["Ann", "Ben", "Cleo", "Dan"])),
     (f"{API}variants/", "GET"): Rule("public"),
     (f"{API}variants/<str:name>/", "GET"): Rule("public"),
@@ -174,6 +217,25 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/clubs/<int:club_id>/import/", "GET"): Rule(Role.TREASURER),
     ("/sessions/<int:session_id>/export.json", "GET"): Rule(Role.PLAYER),
     ("/sessions/<int:session_id>/export.csv", "GET"): Rule(Role.PLAYER),
+    ("/players/<int:player_id>/statement.csv", "GET"): Rule("self or treasurer"),
+    # the whole table (issue 25); its streams answer 404, not the login, to whoever may not read them
+    ("/sessions/<int:session_id>/follow/", "GET"): Rule(Role.PLAYER),
+    ("/sessions/<int:session_id>/follow/rows/", "GET"): Rule(Role.PLAYER),
+    ("/sessions/<int:session_id>/join/", "GET"): Rule(Role.PLAYER),
+    ("/sessions/<int:session_id>/disputes/", "POST"): Rule(Role.TREASURER, _settle_form, prepare=_a_dispute),
+    ("/t/<int:session_id>/", "GET"): Rule(Role.PLAYER),
+    ("/s/<str:key>/", "GET"): Rule("seat link"),
+    ("/s/<str:key>/rows/", "GET"): Rule("seat link"),
+    ("/clubs/<int:club_id>/board/", "GET"): Rule(Role.PLAYER),
+    ("/clubs/<int:club_id>/board/tables/", "GET"): Rule(Role.PLAYER),
+    ("/clubs/<int:club_id>/board/links/", "GET"): Rule(Role.ADMIN),
+    ("/clubs/<int:club_id>/board/links/", "POST"): Rule(Role.ADMIN, lambda w, t: {"label": "matrix"}),
+    ("/b/<str:key>/", "GET"): Rule("board link"),
+    ("/b/<str:key>/tables/", "GET"): Rule("board link"),
+    ("/live/sessions/<int:session_id>/", "GET"): Rule(Role.PLAYER, anonymous=R404),
+    ("/live/seat/<str:key>/", "GET"): Rule("seat link"),
+    ("/live/clubs/<int:club_id>/", "GET"): Rule(Role.PLAYER, anonymous=R404),
+    ("/live/board/<str:key>/", "GET"): Rule("board link"),
     ("/rules/", "GET"): Rule("public"),
     ("/sw.js", "GET"): Rule("public"),
     ("/rules/<slug:variant>/", "GET"): Rule("public"),
@@ -233,7 +295,7 @@ def cells() -> tuple[list[tuple[str, str, Rule]], list[str]]:
 VALUES = {"number": "1", "name": "american", "variant": "american", "object_id": "1", "content_type_id": "1", "id": "1"}
 
 
-def path_for(route: str, target: Target) -> str:
+def path_for(route: str, target: Target, extra: dict[str, str] | None = None) -> str:
     values = {
         **VALUES,
         "club_id": str(target.club.pk),
@@ -242,6 +304,8 @@ def path_for(route: str, target: Target) -> str:
         "token_id": str(target.token_id),
         "app_label": "auth",
         "url": "nothing/",
+        "seat": "1",
+        **(extra or {}),
     }
     path = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: values[m[1]], route)  # a regex pattern's groups
     path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m[1]], path)
@@ -262,7 +326,7 @@ def _expected(caller: Caller, target: Target, rule: Rule, api: bool) -> str:
     if rule.who == "public":
         return OK
     if caller.user is None:
-        return R401 if api else LOGIN
+        return rule.anonymous or (R401 if api else LOGIN)
     if rule.who == "user":
         return OK
     if rule.who == "owner":
@@ -270,6 +334,8 @@ def _expected(caller: Caller, target: Target, rule: Rule, api: bool) -> str:
     role = caller.clubs.get(target.club.pk)
     if role is None:
         return R404
+    if rule.who == "seated":
+        return OK if target.player.user_id == caller.user.pk else R403
     if rule.who == "self or treasurer":
         return OK if target.player.user_id == caller.user.pk or Role.rank(role) >= Role.rank(Role.TREASURER) else R403
     return OK if Role.rank(role) >= Role.rank(rule.who) else R403
@@ -318,13 +384,24 @@ def world(settings: Any) -> World:
         session = open_session(admin, club, players)
         record_all(admin, session, AMERICAN_HANDS[:2])
         _, token = services.token_issue(user=admin, device="target")
-        targets.append(Target(club, session, players[0], players, token.pk, admin))
+        links = {}
+        for kind in ("seat link", "revoked seat link"):  # seat 0: Ann's, as the matrix's seated player
+            links[kind], seat_link = services.seat_link_issue(actor=admin, session_id=session.pk, seat=0)
+        services.seat_link_revoke(actor=admin, session_id=session.pk, link_id=seat_link.pk)
+        for kind in ("board link", "revoked board link"):
+            links[kind], board_link = services.board_link_issue(actor=admin, club_id=club.pk)
+        services.board_link_revoke(actor=admin, club_id=club.pk, link_id=board_link.pk)
+        links["no link"] = "x" * 24
+        targets.append(Target(club, session, players[0], players, token.pk, admin, links))
         callers += [Caller(f"{role} of club {letter}", users[role], {club.pk: role}) for role in ROLES]
     return World(targets, callers, iter(range(10**6)))
 
 
-def send(world: World, caller: Caller, target: Target, route: str, method: str, rule: Rule) -> Any:
-    path = path_for(route, target)
+def send(
+    world: World, caller: Caller, target: Target, route: str, method: str, rule: Rule, key: str | None = None
+) -> Any:
+    extra = rule.prepare(world, target) if rule.prepare else {}
+    path = path_for(route, target, {**extra, "key": key} if key else extra)
     body = rule.body(world, target) if rule.body else None
     if path.startswith("/api/"):
         client = APIClient()
@@ -344,6 +421,8 @@ def send(world: World, caller: Caller, target: Target, route: str, method: str, 
         browser.force_login(caller.user)
     if method == "GET":
         return browser.get(path)
+    if method != "POST":
+        return browser.generic(method, path)
     return browser.post(path, body or {})
 
 
@@ -367,6 +446,8 @@ def test_every_cell_of_the_matrix_answers_as_the_policy_says(world: World) -> No
     wrong = []
     count = 0
     for route, method, rule in table:
+        if rule.who in LINKS:
+            continue
         clubless = rule.who in ("staff", "public", "nobody")  # the same answer for either club's objects
         for target in world.targets[:1] if clubless else world.targets:
             for caller in world.callers:
@@ -379,3 +460,37 @@ def test_every_cell_of_the_matrix_answers_as_the_policy_says(world: World) -> No
                     wrong.append(f"{cell}: {got}, not {' or '.join(sorted(want))}")
     assert not wrong, f"{len(wrong)} of {count} cells:\n" + "\n".join(wrong)
     assert count >= 1000  # every pattern x 10 callers (x 2 clubs where the club matters)
+
+
+LINKS = ("seat link", "board link")
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def test_a_link_opens_its_own_kind_of_path_only_and_nothing_else(world: World) -> None:
+    """Seat and board links are callers of their own: the key in the path. A seat link reads its session
+    and confirms or disputes for its seat (seat 0 here: the key names the seat, no path can name another);
+    a board link reads its club's board. Through any link, another kind's path, a revoked link, a key
+    that is no link, or a method the path does not declare (a write through a board link, anything but
+    a confirm or a dispute through a seat link) answers 404, whoever asks. A page's undeclared method
+    may answer 405 instead (Django's `require_GET`), but the same 405 for every key: it is answered
+    before the key is read, so it says nothing of any link."""
+    table, _ = cells()
+    declared = {(r, m) for r, m, _ in table}
+    wrong, count = [], 0
+    for route in sorted({r for r, _, rule in table if rule.who in LINKS}):
+        for method in METHODS:
+            rule = POLICY.get((route, method), Rule("nobody"))
+            for target in world.targets:
+                for kind, key in target.links.items():
+                    for caller in (world.callers[0], world.callers[-1]):  # anonymous, and a member of club B
+                        want = {OK} if (route, method) in declared and kind == rule.who else {R404}
+                        api = route.startswith("/api/")
+                        if not api and (route, method) not in declared:
+                            want = {"405"}
+                        got = answer(send(world, caller, target, route, method, rule, key), api)
+                        count += 1
+                        if got not in want:
+                            cell = f"{method} {route} through {target.club.name}'s {kind} by {caller.name}"
+                            wrong.append(f"{cell}: {got}, not {' or '.join(want)}")
+    assert not wrong, f"{len(wrong)} of {count} cells:\n" + "\n".join(wrong)
+    assert count >= 900
