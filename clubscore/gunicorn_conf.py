@@ -20,6 +20,10 @@ bind = os.environ.get("WEB_BIND", "127.0.0.1:8001")
 workers = int(os.environ.get("WEB_WORKERS") or os.cpu_count() or 2)
 worker_class = "uvicorn_worker.UvicornWorker"
 wsgi_app = "clubscore.asgi:application"
+# The master imports the app once and forks ready workers: after a `kill -9` of the master, the new
+# one answers seconds sooner than workers each importing Django on a busy machine. (So an upgrade
+# restarts the master, `supervisorctl restart web`: a HUP would fork the old code again.)
+preload_app = True
 reuse_port = True  # the new master binds while the old one's workers finish and close
 timeout = 30  # a worker that stops answering its master's heartbeat is replaced
 graceful_timeout = 20  # a restart lets requests in flight finish (an event stream is cut, it reconnects)

@@ -154,6 +154,30 @@ class Session(models.Model):
         return self.followup_done_version < self.followup_version
 
 
+class SessionEvent(models.Model):
+    """A close or a reopen of a session, with who and when (append-only: the session's history).
+
+    `played_at`: the evening's date that the close gave it (a reopen's: the date it undid), so that
+    closing again keeps it unless the treasurer gives another."""
+
+    class Kind(models.TextChoices):
+        CLOSE = "close"
+        REOPEN = "reopen"
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    version = models.PositiveIntegerField()  # the session's version after the event
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+    played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=["close", "reopen"]), name="session_event_kind_known")
+        ]
+
+
 class Seat(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
@@ -328,6 +352,10 @@ class MoneyTransaction(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     client_key = models.UUIDField(null=True, blank=True)  # a payment's key, as its treasurer sent it
+    # A payment tied to one transfer of one evening (the settlement's "record" link); null: a free one.
+    for_session = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.PROTECT, related_name="payments_for"
+    )
 
     class Meta:
         ordering = ["id"]
@@ -360,6 +388,10 @@ class MoneyTransaction(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["session", "close_version"], condition=Q(kind="close"), name="money_one_close_per_version"
+            ),
+            models.CheckConstraint(
+                condition=Q(for_session__isnull=True) | Q(kind__in=["paid", "partly_paid", "written_off"]),
+                name="money_only_payments_for_session",
             ),
         ]
         indexes = [models.Index(fields=["club", "kind"], name="money_transaction_club_kind")]

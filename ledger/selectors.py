@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -14,6 +15,8 @@ from django.utils import timezone
 
 from ledger.engine import settle
 from ledger.engine.sheet import SHEET_FORMAT
+from ledger.engine.variants import get_variant
+from ledger.engine.variants.declaration import ALL_PASS, TRICKS
 
 from .exceptions import NotFound, PermissionDenied
 from .models import (
@@ -30,6 +33,7 @@ from .models import (
     SeatLink,
     Session,
 )
+from .names import look_alikes
 
 # Whoever asks: reads take an anonymous user too, who is a member of no club (so sees nothing).
 Reader = AbstractBaseUser | AnonymousUser
@@ -77,9 +81,15 @@ def club_get(*, user: Reader, club_id: int, role: str = Role.PLAYER) -> ClubWith
     return Club.objects.annotate(role=Value(found, output_field=CharField())).get(pk=club_id)
 
 
-def player_list(*, user: Reader, club_id: int) -> QuerySet[Player]:
+def player_list(*, user: Reader, club_id: int, looks_like: str | None = None) -> QuerySet[Player]:
+    """The club's players; with `looks_like`, those whose name looks like it without being it."""
     club_role(user=user, club_id=club_id)
-    return Player.objects.filter(club_id=club_id).order_by("name", "id")
+    players = Player.objects.filter(club_id=club_id).order_by("name", "id")
+    if looks_like is None:
+        return players
+    wanted = unicodedata.normalize("NFC", looks_like.strip())
+    alike = look_alikes(wanted, players.values_list("name", flat=True))
+    return players.filter(name__in=alike)
 
 
 def _sessions() -> QuerySet[Session]:
@@ -288,3 +298,29 @@ def board_sessions(*, club_id: int) -> list[Session]:
         )
         .order_by("opened_at", "id")
     )
+
+
+def deal_legal(*, variant: str, rules: dict[str, Any], number: int, first: Any) -> dict[str, Any]:
+    """What deal `number` may be under a session's rules, read from the variant's declaration: the one
+    reader of it (the session API's `next_legal`, the scorer's deal table). Each bid, in rank order, with
+    its label, every hand field's mode (`required`, `optional`, `forbidden`), its trumps (with
+    `trumps_turned` where the deal's turned suit is allowed as well) and how its tricks add up (`tricks`:
+    `total`, 12 for a bid with a discard, else 13; `exact`, whether the four counts must make the total).
+    `first`: deal 1 as recorded, if it is (belle). The labels are the engine's English: the edge says
+    them in the request's language (`ledger.i18n.bids_said`)."""
+    found = get_variant(variant)
+    state = found.recall(first)
+    bids = found.legal_bids(number, found.parse_options(rules or {}), state)
+    for entry in bids:
+        bid = found.declaration.bid[entry["code"]]
+        entry["tricks"] = {"total": 12 if bid.discard else 13, "exact": bid.kind in (ALL_PASS, TRICKS)}
+    return {"number": number, "bids": bids}
+
+
+def next_legal(*, session: Session) -> dict[str, Any] | None:
+    """What the session's next deal may be (`deal_legal`), or None when no deal may follow."""
+    if session.next_deal is None:
+        return None
+    number = session.next_deal["number"]
+    first = session_first_hand(session=session) if number > 1 else None
+    return deal_legal(variant=session.variant, rules=session.rules or {}, number=number, first=first)

@@ -57,26 +57,20 @@ from .models import (
     Seat,
     SeatLink,
     Session,
+    SessionEvent,
 )
+from .names import NAME_MAX, clean_name
 from .selectors import club_role, role_check, sheet_of, token_hash
 
 # The database stores amounts as 64-bit integers; the engine's integers are unbounded.
 MAX_AMOUNT = 10**15
-NAME_MAX = 100
 
 
 # --- clubs, members, players -----------------------------------------------------------------------
 
 
 def _clean_name(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidRequest.field(field, "a name must be a non-empty string")
-    name = value.strip()
-    if len(name) > NAME_MAX:
-        raise InvalidRequest.field(field, f"a name has at most {NAME_MAX} characters")
-    if any(ord(c) < 32 for c in name):
-        raise InvalidRequest.field(field, "a name must not contain control characters")
-    return name
+    return clean_name(value, field)  # NFC, no invisible or direction characters (ledger/names.py)
 
 
 def club_create(*, actor: User, name: str) -> Club:
@@ -348,9 +342,18 @@ def _claimable_pools(source: Session | None, club_id: int, variant: str, stake: 
 
 
 def session_close(
-    *, actor: User, session_id: int, pools: str = "divide", expected_version: int | None
+    *,
+    actor: User,
+    session_id: int,
+    pools: str = "divide",
+    expected_version: int | None,
+    closed_at: datetime | None = None,
 ) -> tuple[Session, dict[str, Any]]:
-    """Close the session (treasurers and above): the engine settles it; returns it and its settlement."""
+    """Close the session (treasurers and above): the engine settles it; returns it and its settlement.
+
+    The evening keeps its date: closing again after a reopen dates it as the close the reopen undid
+    (an imported evening of 9 May 2025 stays of 9 May 2025) unless `closed_at` gives another; a first
+    close is dated now. Each close is kept in the session's history (`SessionEvent`), with who and when."""
     if pools not in ("divide", "carry"):
         raise InvalidRequest.field("pools", '`pools` must be "divide" or "carry"')
     with transaction.atomic(durable=True):
@@ -366,12 +369,25 @@ def session_close(
         session.close = close
         session.closing = settlement["close"]
         session.closed_by = actor
-        session.closed_at = timezone.now()
+        session.closed_at = closed_at or played_at(session) or timezone.now()
         _check_close_amounts(settlement["close"])
         _write_projection(session, hands, settled, run)
         _followup_request(session)
         announce(session)
+        SessionEvent.objects.create(
+            session=session,
+            kind=SessionEvent.Kind.CLOSE,
+            version=session.version,
+            by=actor,
+            played_at=session.closed_at,
+        )
     return session, settlement
+
+
+def played_at(session: Session) -> datetime | None:
+    """The date the session's last reopen undid, which its next close keeps (None if never closed)."""
+    last = session.events.filter(kind=SessionEvent.Kind.REOPEN).order_by("-at", "-id").first()
+    return last.played_at if last else None
 
 
 def session_reopen(*, actor: User, session_id: int, expected_version: int | None) -> Session:
@@ -384,6 +400,7 @@ def session_reopen(*, actor: User, session_id: int, expected_version: int | None
         claimant = Session.objects.filter(carry_pools_from=session).values_list("pk", flat=True).first()
         if claimant is not None:
             raise PoolsClaimed(f"session {claimant} claimed the pools this session carried")
+        played_at = session.closed_at
         session.status = Session.Status.OPEN
         session.close = None
         session.closing = None
@@ -394,6 +411,9 @@ def session_reopen(*, actor: User, session_id: int, expected_version: int | None
         _write_projection(session, hands, settled, run)
         _followup_request(session)
         announce(session)
+        SessionEvent.objects.create(
+            session=session, kind=SessionEvent.Kind.REOPEN, version=session.version, by=actor, played_at=played_at
+        )
     return session
 
 
@@ -469,6 +489,10 @@ def session_import(*, actor: User, club_id: int, sheet: Any, closed_at: Any = No
             opened_at=now,
         )
         Seat.objects.bulk_create(Seat(session=session, seat=i, player=p) for i, p in enumerate(players))
+        if closed:
+            SessionEvent.objects.create(
+                session=session, kind=SessionEvent.Kind.CLOSE, version=1, by=actor, played_at=now, at=timezone.now()
+            )
         hands = Hand.objects.bulk_create(
             Hand(session=session, number=s["number"], raw=_without_number(raw), settled=s, recorded_by=actor)
             for raw, s in zip(parsed.hands, settled, strict=True)

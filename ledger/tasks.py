@@ -80,3 +80,13 @@ def heartbeat() -> float:
     from clubscore.health import write_heartbeat
 
     return write_heartbeat()
+
+
+@app.task(acks_late=True, soft_time_limit=1800, time_limit=1900)
+def nightly_backup() -> str:
+    """Celery beat, nightly when BACKUP_DIR is set: one snapshot (`manage.py backup`), the last BACKUP_KEEP kept."""
+    from django.conf import settings
+
+    from ledger.backup import backup_write
+
+    return str(backup_write(folder=str(settings.BACKUP_DIR), keep=settings.BACKUP_KEEP))

@@ -70,6 +70,12 @@ LEDGER = (
     pgettext_lazy("ledger", "a player's statement is for the player and the club's treasurers"),
     pgettext_lazy("ledger", "a name must be a non-empty string"),
     pgettext_lazy("ledger", "a name must not contain control characters"),
+    pgettext_lazy(
+        "ledger", "a name must not contain invisible or direction characters (zero-width, soft hyphen, BOM, bidi marks)"
+    ),
+    pgettext_lazy(
+        "ledger", "a name must not contain U+FFFD (�), the mark of text that was not UTF-8: save the file as UTF-8"
+    ),
     pgettext_lazy("ledger", "the club already has a player of this name"),
     pgettext_lazy("ledger", "four different players, in seat order"),
     pgettext_lazy("ledger", "the four players must have different names"),

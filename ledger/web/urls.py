@@ -19,6 +19,7 @@ pages = [
     path("sessions/<int:session_id>/settlement/", views.settlement, name="settlement"),
     path("players/<int:player_id>/", views.player, name="player"),
     path("players/<int:player_id>/statement/", views_books.statement, name="statement"),
+    path("players/<int:player_id>/statement.csv", views_books.statement_csv, name="statement-csv"),
     path("clubs/<int:club_id>/books/", views_books.club_books, name="books"),
     path("clubs/<int:club_id>/import/", views_books.history_import, name="import"),
     path("sessions/<int:session_id>/export.json", views_books.session_export, {"fmt": "json"}, name="export-json"),
