@@ -80,7 +80,8 @@ class Stack:
         script = (
             f'set -a; . "{self.env["CLUBSCORE_ENV_FILE"]}"; {url}set +a; exec "{ROOT}/.venv/bin/python" manage.py "$@"'
         )
-        done = subprocess.run(["sh", "-c", script, "sh", *args], cwd=ROOT, capture_output=True, text=True)
+        # self.env: not the suite's DJANGO_SETTINGS_MODULE (its fast password hasher is not the stack's)
+        done = subprocess.run(["sh", "-c", script, "sh", *args], cwd=ROOT, env=self.env, capture_output=True, text=True)
         assert done.returncode == 0, done.stdout + done.stderr
         return done.stdout
 
@@ -204,7 +205,7 @@ def test_the_stack_serves_survives_upgrades_and_restores(stack: Stack, tmp_path:
         page.fill("#id_username", "admin")
         page.fill("#id_password", PASSWORD)
         page.click("button[type=submit]")
-        page.wait_for_url(f"**/sessions/{session_id}/score/")
+        page.wait_for_url(f"**/sessions/{session_id}/score/", wait_until="commit", timeout=60_000)
         scorer = Scorer(page, touch=True).open(session)
         page.wait_for_function("navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready")
         scorer.enter(AMERICAN_HANDS[0])
