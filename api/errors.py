@@ -37,6 +37,7 @@ LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.SessionNotClosed: 409,
     ledger.NotLastHand: 409,
     ledger.PoolsClaimed: 409,
+    ledger.DisputesOpen: 409,
     ledger.StaleNumber: 409,
     ledger.VersionMismatch: 412,
 }

@@ -129,6 +129,7 @@ LANGUAGES = [("en", "English"), ("fr", "Français"), ("ru", "Русский")]
 # (docs/i18n.md, "The engine's refusals and the API"), so ledger/i18n/ has a catalog of its own.
 LOCALE_PATHS = [BASE_DIR / "ledger" / "i18n" / "locale", BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # remembered for a year, not only for the browser's session
+LANGUAGE_COOKIE_SAMESITE = "Lax"  # as the session and CSRF cookies (issue 29, point 9)
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -140,6 +141,11 @@ if STATIC_ROOT.is_dir():  # after `collectstatic`, WhiteNoise serves the pages' 
         MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
         "whitenoise.middleware.WhiteNoiseMiddleware",
     )
+# The live channel (issue 25, ledger/live.py): a stream's heartbeat, its length (the browser reconnects),
+# and the reconnection delay it asks for.
+LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
+LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "300"))
+LIVE_RETRY_MS = 1000
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -215,7 +221,7 @@ REST_FRAMEWORK = {
         "user": os.environ.get("THROTTLE_USER", "2000/min"),
         "anon": os.environ.get("THROTTLE_ANON", "300/min"),
         "login": os.environ.get("THROTTLE_LOGIN", "20/min"),  # login attempts per client address
-        "login_username": os.environ.get("THROTTLE_LOGIN_USERNAME", "10/min"),  # failed logins per username
+        "login_username": os.environ.get("THROTTLE_LOGIN_USERNAME", "10/min"),  # failures per username and address
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # A client is counted by the connection's address; X-Forwarded-For only through this many proxies.

@@ -70,6 +70,12 @@ LEDGER = (
     pgettext_lazy("ledger", "a player's statement is for the player and the club's treasurers"),
     pgettext_lazy("ledger", "a name must be a non-empty string"),
     pgettext_lazy("ledger", "a name must not contain control characters"),
+    pgettext_lazy(
+        "ledger", "a name must not contain invisible or direction characters (zero-width, soft hyphen, BOM, bidi marks)"
+    ),
+    pgettext_lazy(
+        "ledger", "a name must not contain U+FFFD (�), the mark of text that was not UTF-8: save the file as UTF-8"
+    ),
     pgettext_lazy("ledger", "the club already has a player of this name"),
     pgettext_lazy("ledger", "four different players, in seat order"),
     pgettext_lazy("ledger", "the four players must have different names"),
@@ -85,6 +91,18 @@ LEDGER = (
     pgettext_lazy("ledger", 'a party is a player id of the club or "pool"'),
     pgettext_lazy("ledger", "this party has no money in the club's ledger"),
     pgettext_lazy("ledger", "a payment goes from one party to another"),
+    # the whole table (issue 25)
+    pgettext_lazy("ledger", "a deal is disputed: the treasurer resolves or overrules each dispute before the close"),
+    pgettext_lazy("ledger", "only a player seated at this table confirms or disputes its deals"),
+    pgettext_lazy("ledger", "say in a few words what is not right"),
+    pgettext_lazy("ledger", "a check is confirmed or disputed"),
+    pgettext_lazy("ledger", '`outcome` must be "resolved" or "overruled"'),
+    pgettext_lazy("ledger", "this dispute is already settled"),
+    pgettext_lazy("ledger", "a note is a string"),
+    pgettext_lazy("ledger", "a label is a string"),
+    pgettext_lazy("ledger", "a seat is 0, 1, 2 or 3"),
+    pgettext_lazy("ledger", "no such seat link"),
+    pgettext_lazy("ledger", "no such board link"),
 )
 
 # The ledger's refusals with a number or a name in them, as the services word them: matched against the
@@ -120,6 +138,10 @@ TEMPLATES = (
     gettext_noop("`{name}` goes with period={same}, not period={period}"),
     gettext_noop("`{name}` must be in the years {first} to {last}"),
     gettext_noop("adjustment {i}: `note` has at most {limit} characters"),
+    gettext_noop("deal {number} is disputed by seat {seat}"),
+    gettext_noop("no open dispute of seat {seat} on deal {number}"),
+    gettext_noop("a reason has at most {limit} characters"),
+    gettext_noop("a note has at most {limit} characters"),
     gettext_noop(
         "the club has sessions in several currencies in this period: choose one with `currency` ({currencies})"
     ),

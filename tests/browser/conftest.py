@@ -124,9 +124,10 @@ def login(page: Any, username: str, to: str = "/") -> None:
     page.wait_for_url(f"**{to}")
 
 
-def screenshot(page: Any, name: str) -> Path:
+def screenshot(page: Any, name: str, full_page: bool = True) -> Path:
+    """The whole page, or (`full_page=False`) the screen as the scorer sees it."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     print(f"screenshot: {path}")
     return path

@@ -13,6 +13,7 @@ from ledger import services
 from ledger.models import Club, Player, Session
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
+from tests.browser.test_evening import EVENINGS
 from tests.browser.test_scorer import FRENCH_PAIR_HAND, THREE, raw_hands
 from tests.ledger_fixtures import open_session
 
@@ -177,3 +178,51 @@ def test_a_new_bid_with_the_same_tricks_keeps_the_counts(new_page: Any, table: S
     thumb.record()
     thumb.wait_recorded(1)
     assert raw_hands(table) == [six]
+
+
+@pytest.mark.parametrize("variant", ["american", "french", "russian", "fontainebleau"])
+def test_amend_from_the_confirmation_then_a_conflict(
+    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player], variant: str
+) -> None:
+    """Each variant at 390 px: a deal recorded, one count fixed from its confirmation on one screen (the
+    pad fills the last seat, the before/after preview), then a conflict with another phone kept theirs."""
+    session = open_session(admin, club, players, variant=variant)
+    thumb = scorer_on(new_page, session)
+    page = thumb.page
+    first, theirs, mine = (entry[1] for entry in EVENINGS[variant][:3])
+    thumb.enter(first)
+    thumb.record()
+    thumb.wait_recorded(1)
+    expect(page.locator("#confirmation")).to_contain_text("Deal 1 recorded: ")
+    # One count was wrong: the bidder took one fewer, the last seat of the pad one more.
+    thumb.taps = thumb.swipes = 0
+    bidder = first["bidder"]
+    seats = [bidder] + ([first["partner"]] if "partner" in first else [])
+    order = seats + [(bidder + i) % 4 for i in range(4) if (bidder + i) % 4 not in seats]
+    tricks = list(first["tricks"])
+    tricks[bidder] -= 1
+    tricks[order[-1]] += 1
+    amended = {**first, "tricks": tricks}
+    thumb.tap("#confirm-amend")
+    expect(page.locator("#deal-title")).to_have_text("Amending deal 1")
+    thumb.tap(f'.pad-seat[data-seat="{bidder}"]')
+    thumb.tap(f'#pad-keys button[data-count="{tricks[bidder]}"]')
+    thumb.wait_preview(amended)
+    expect(page.locator("#preview .change-table tbody tr")).to_have_count(4)
+    assert thumb.bar_in_view()
+    screenshot(page, f"390-scorer-amend-{variant}", full_page=False)
+    thumb.record()  # "Save deal 1", on the bar
+    expect(page.locator("#confirmation")).to_contain_text("Deal 1 amended: ")
+    assert (thumb.taps, thumb.swipes) == (4, 0)
+    assert raw_hands(session) == [amended]
+    # Deal 2: another phone records another deal 2 first; keeping theirs leaves nothing to record again.
+    thumb.enter(mine)
+    services.hand_record(actor=admin, session_id=session.pk, hand=theirs)
+    thumb.record()
+    expect(page.locator("#conflict")).to_contain_text("another phone recorded deal 2 first, and it differs")
+    screenshot(page, f"390-scorer-conflict-{variant}", full_page=False)
+    thumb.tap("#conflict button.primary")
+    expect(page.locator("#deal-title")).to_have_text("Deal 3")
+    form_is_empty(thumb)
+    nothing_recorded(thumb, session, hands=2, taps=2)
+    assert raw_hands(session) == [amended, theirs]

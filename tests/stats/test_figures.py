@@ -60,7 +60,7 @@ def _side_paid(hand: dict[str, Any], settled: dict[str, Any]) -> tuple[bool, boo
     return received, paid
 
 
-@pytest.mark.parametrize("variant", ["american", "fontainebleau", "french", "russian"])
+@pytest.mark.parametrize("variant", variant_names())
 def test_made_is_what_the_engine_pays_as_made(variant: str) -> None:
     checked = 0
     for hand, settled in _deals(variant, 60, seed=len(variant)):

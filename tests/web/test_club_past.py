@@ -13,19 +13,12 @@ from django.test import Client
 
 from ledger import services
 from ledger.models import Club, Player, Session
+from tests.api.test_import_history import SHEET
 from tests.ledger_fixtures import example_sheet
 
 pytestmark = pytest.mark.django_db
 
-AMERICAN: dict[str, Any] = {
-    "format": "clubscore-sheet/1",
-    "variant": "american",
-    "players": ["Ann", "Ben", "Cleo", "Dan"],
-    "first_dealer": 0,
-    "stake": {"currency": "EUR", "per_counter": "0.10"},
-    "hands": [{"bid": "seven", "bidder": 1, "trump": "clubs", "tricks": [3, 6, 2, 2]}],
-    "close": {"pools": "divide"},
-}
+AMERICAN = SHEET  # a two-deal American evening, closed (the import tests' sheet)
 
 
 def imported(admin: Any, club: Club, day: str, sheet: dict[str, Any] | None = None, **names: str) -> Session:

@@ -9,18 +9,16 @@ refusal are the variant's (`Variant.forbidden_message` and its kin); the order o
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import product
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from ..cards import SUIT_SYMBOLS, SUITS, Adjustment, Hand, is_int
 from ..errors import INVALID_HAND, OPTION_REQUIRED, EngineError
 from ..messages import Message, Term, Words, text, words_or
 from ..seats import POOL, SEATS, is_seat
-from .declaration import ALL_PASS, BELLE_OR_PETITE, FORBIDDEN, REQUIRED, TABLE_FIELDS, TRICKS, Bid
-
-if TYPE_CHECKING:  # the variant calls these checks; they call back only its words
-    from .base import Belle, Variant
+from .declaration import ALL_PASS, BELLE_OR_PETITE, FORBIDDEN, REQUIRED, TABLE_FIELDS, TRICKS, Bid, Declaration
 
 Errors = dict[str, list[str]]  # field -> what is wrong with it, in the player's words
 ADJUSTMENT_KEYS = frozenset({"from", "to", "counters", "note"})
@@ -74,6 +72,30 @@ class HandChecks(NamedTuple):
     game_limit: int  # the last deal of the game without the extra one (when there is an extra deal)
 
 
+class Variant(Protocol):
+    """What the checks ask of the variant whose hand it is: its declaration and its words (`base.Variant`
+    is one; the checks never import it, so that `base` may import them)."""
+
+    @property
+    def declaration(self) -> Declaration: ...
+    @property
+    def bids(self) -> tuple[str, ...]: ...
+    @property
+    def no_trump(self) -> bool: ...
+    @property
+    def domains(self) -> dict[str, Domain]: ...
+    @property
+    def switches(self) -> tuple[str, ...]: ...
+    def game_limit_error(self, number: int, options: Any) -> str | None: ...
+    def bid_label(self, bid: str) -> str: ...
+    def invalid_message(self, name: str, bid: Bid | None) -> Message: ...
+    def required_message(self, name: str, bid: Bid) -> Message: ...
+    def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message: ...
+    def check_hand(
+        self, hand: Hand, number: int, options: Any, state: Any, broken: AbstractSet[str], errors: Errors
+    ) -> None: ...
+
+
 def domains(variant: Variant) -> dict[str, Domain]:
     """field -> the values it can take: seats, suits, honours 0, 3 or 4, yes or no, four trick counts."""
     trumps = (*SUITS, "none") if variant.no_trump else SUITS
@@ -106,7 +128,7 @@ def bid_checks(variant: Variant) -> dict[tuple[bool, ...], dict[str, BidCheck]]:
     return out
 
 
-def validate_hand(variant: Variant, raw: Any, number: int, state: Belle | None, checks: HandChecks) -> Hand:
+def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: HandChecks) -> Hand:
     """All of a hand's checks but the adjustments against the pools (§0.10, step 2)."""
     options = checks.options
     if checks.last_deal is not None and number > checks.last_deal:
