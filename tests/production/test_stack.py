@@ -187,6 +187,7 @@ def back_within(stack: Stack, program: str, old: int, seconds: float) -> tuple[f
 
 
 def test_the_stack_serves_survives_upgrades_and_restores(stack: Stack, tmp_path: Path) -> None:
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import expect, sync_playwright
 
     from tests.browser.scorer_driver import Scorer
@@ -241,7 +242,17 @@ def test_the_stack_serves_survives_upgrades_and_restores(stack: Stack, tmp_path:
         started = time.monotonic()
         upgrade = stack.production()
         for number in (3, 4):
-            scorer.enter(dict(AMERICAN_HANDS[number - 1], number=number))
+            for attempt in range(3):
+                # The page re-renders its form when the session changes on the server or its live
+                # channel reconnects (the restart): a button tapped then is gone. Enter the deal again
+                # from the top, as a scorer would; Record is tapped only on a whole entry.
+                try:
+                    scorer.enter(dict(AMERICAN_HANDS[number - 1], number=number))
+                    break
+                except PlaywrightError:
+                    assert attempt < 2, "the form kept changing under the scorer"
+                    print(f"deal {number}: the form re-rendered during the entry; entered again")
+                    page.wait_for_timeout(1000)
             scorer.record()
             expect(page.locator("#scorer")).to_have_attribute("data-entered", str(number - 1), timeout=60_000)
         out, _ = upgrade.communicate(timeout=300)
