@@ -205,7 +205,7 @@ def payments(*, close: dict[str, Any], names: list[str], player_ids: list[int] |
     names = [*names]
 
     def who(party: Any) -> str:
-        return gettext("the pool (held by the club)") if party == "pool" else names[party]
+        return gettext("the club's pool") if party == "pool" else names[party]
 
     def ledger_party(party: Any) -> str:
         return "pool" if party == "pool" else str(player_ids[party]) if player_ids else ""
