@@ -36,7 +36,8 @@ from ledger.i18n import refusals
 from ledger.models import IdempotencyRecord
 
 from .common import actor
-from .errors import IdempotencyConflict, IdempotencyKeyRequired, exception_handler
+from .errors import exception_handler
+from .exceptions import IdempotencyConflict, IdempotencyKeyRequired
 
 logger = logging.getLogger(__name__)
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)

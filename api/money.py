@@ -7,6 +7,8 @@ payments, and each player's statement.
   that square them (treasurers).
 - `GET, POST /api/v1/clubs/{club}/payments/`: the recorded payments and write-offs, newest first; record
   one (treasurers; `Idempotency-Key` required, as for a hand: a payment is never recorded twice).
+  `session` ties it to that evening's transfer `from` -> `to`; beyond what is owed it is refused (400,
+  field `cents`, saying what it does to both balances) unless `overpay` is true.
 - `GET /api/v1/players/{id}/statement/`: the player's entries, oldest first, each with the running
   balance in its currency (the player themself, and the club's treasurers). JSON, paginated, or the
   whole statement as CSV with `?format=csv` or `Accept: text/csv`. Refusals are always JSON.
@@ -18,8 +20,6 @@ account: the money of the pools its tables carried over).
 
 from __future__ import annotations
 
-import csv
-import io
 import uuid
 from typing import Any
 
@@ -33,6 +33,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledger import display, money, selectors
+from ledger.csvfile import csv_text
 from ledger.display import party_name
 from ledger.engine.variants import get_variant
 from ledger.i18n import refusals
@@ -156,6 +157,18 @@ PaymentIn = type(
         "cents": WholeNumber(min_value=1, max_value=money.MAX_CENTS, help_text="minor units"),
         "status": serializers.ChoiceField(choices=list(money.PAYMENT_STATUSES)),
         "note": Text(required=False, allow_blank=True, max_length=money.NOTE_MAX),
+        "session": serializers.IntegerField(
+            required=False,
+            min_value=1,
+            max_value=MAX_ID,
+            help_text="the evening whose transfer `from` -> `to` this pays (the settlement's record link); "
+            "left out: a free payment",
+        ),
+        "overpay": serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="true: record it even beyond what is owed (the refusal says what it does to both balances)",
+        ),
     },
 )
 
@@ -187,6 +200,9 @@ TransactionOut = type(
         "close_version": serializers.IntegerField(allow_null=True),
         "reverses": serializers.IntegerField(source="reverses_id", allow_null=True),
         "note": serializers.CharField(),
+        "for_session": serializers.IntegerField(
+            source="for_session_id", allow_null=True, help_text="payments: the evening whose transfer it pays"
+        ),
         "recorded_by": Username(source="created_by", allow_null=True),
         "recorded_at": Timestamp(source="created_at"),
         "entries": serializers.SerializerMethodField(),
@@ -351,6 +367,8 @@ class PaymentRecordApi(APIView):
             status=data["status"],
             note=data.get("note", ""),
             client_key=key,
+            session_id=data.get("session"),
+            overpay=data.get("overpay", False),
         )
         return Response(self.OutputSerializer(tx).data, status=201)
 
@@ -359,35 +377,17 @@ class PaymentsRoute(Route):
     operations = {"get": PaymentListApi, "post": PaymentRecordApi}
 
 
-def _cell(value: Any) -> Any:
-    """A spreadsheet cell: text a spreadsheet would run as a formula gets a leading '."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r") and not _number(value):
-        return "'" + value
-    return value
-
-
-def _number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 class CSVRenderer(BaseRenderer):
-    """Rows of dicts (`STATEMENT_COLUMNS`) as RFC 4180 CSV in UTF-8, with a header line."""
+    """Rows of dicts (`STATEMENT_COLUMNS`) as RFC 4180 CSV in UTF-8, with a header line, by the one CSV
+    writer (`ledger.csvfile`: text a spreadsheet would run as a formula is escaped, numbers are not)."""
 
     media_type = "text/csv"
     format = "csv"
     charset = "utf-8"
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=STATEMENT_COLUMNS, lineterminator="\r\n")
-        writer.writeheader()
-        for row in data:
-            writer.writerow({k: _cell(v) for k, v in row.items()})
-        return buffer.getvalue().encode("utf-8")
+        rows = ([row.get(k, "") for k in STATEMENT_COLUMNS] for row in data)
+        return csv_text(STATEMENT_COLUMNS, rows, for_people=False).encode("utf-8")
 
 
 class StatementQuery(ListQuery):
@@ -419,7 +419,8 @@ class StatementApi(JsonOrCsvView):
         if getattr(request.accepted_renderer, "format", None) == "csv":
             filename = f"statement-player-{player.pk}.csv"
             rows = list(display.statement_rows(player=player))
-            return Response(rows, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+            disposition = f'attachment; filename="{filename}"'
+            return Response(rows, headers={"Content-Disposition": disposition, "Cache-Control": "no-store"})
         paginator = Pagination()
         page = paginator.paginate_queryset(money_selectors.statement_entries(player=player), request, view=self)
         balances = money_selectors.statement_balances(player=player)
@@ -431,4 +432,4 @@ class StatementApi(JsonOrCsvView):
             "previous": paginator.get_previous_link(),
             "results": page,
         }
-        return Response(self.OutputSerializer(statement).data)
+        return Response(self.OutputSerializer(statement).data, headers={"Cache-Control": "no-store"})

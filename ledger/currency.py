@@ -11,8 +11,11 @@ script (`Intl.NumberFormat`) writes them. Ungrouped text is data (CSV, a form's 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from django.utils import formats
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 
 from ledger.engine.closing import MINOR_UNIT_EXPONENTS, minor_unit_exponent
 
@@ -78,25 +81,108 @@ def units_table() -> dict[str, int]:
     return {"default": DEFAULT_EXPONENT, **MINOR_UNIT_EXPONENTS}
 
 
+# The names of the usual currencies in the words of a refusal ("euros have 2 decimals"); any other by its code.
+CURRENCY_NAMES = {
+    "EUR": pgettext_lazy("currency, plural", "euros"),
+    "USD": pgettext_lazy("currency, plural", "US dollars"),
+    "GBP": pgettext_lazy("currency, plural", "pounds sterling"),
+    "JPY": pgettext_lazy("currency, plural", "yen"),
+    "RUB": pgettext_lazy("currency, plural", "roubles"),
+    "CHF": pgettext_lazy("currency, plural", "Swiss francs"),
+    "KWD": pgettext_lazy("currency, plural", "Kuwaiti dinars"),
+}
+# What a person may group thousands with: the site's own signs (a comma in English, a no-break space
+# in French and Russian, the narrow one the pages' script writes) and the spaces people type.
+SPACES = (" ", NBSP, "\u202f", "\u2009", "\u2007")
+_GROUPED = re.compile(r"^[1-9]\d{0,2}(?:G\d{3})+$")
+
+
+def currency_name(currency: str) -> str:
+    """The currency in words, plural (`euros`), or its code when it has no name here."""
+    name = CURRENCY_NAMES.get(currency)
+    return str(name) if name is not None else currency
+
+
+def _decimal_sign() -> str:
+    return str(formats.get_format("DECIMAL_SEPARATOR"))
+
+
+def parse_decimal(
+    text: str, decimals: int, *, what: Callable[[int], str], example: str, invalid: str = ""
+) -> tuple[int, str]:
+    """The one reader of amounts typed by a person: (whole, fraction digits) of a decimal written as the
+    active language writes it (`1,234.50` in English, `1 234,50` in French and Russian), or ValueError
+    in words. Either sign is taken as the decimal one when the language's is absent and the other
+    cannot be grouping (`12,5` on an English page, `12.5` on a French one), so a decimal is never
+    read as thousands: `0,105` is 0.105 (refused for euros, which have 2 decimals), never 105.
+
+    `what(decimals)` is the refusal of too many decimals; `invalid` (with `%(example)s`) the other one.
+    """
+    bad = ValueError((invalid or gettext("write an amount such as %(example)s")) % {"example": example})
+    cleaned = (text or "").strip()
+    point = _decimal_sign()
+    other = "," if point == "." else "."
+    group = "," if point == "." else ""
+    for space in SPACES:
+        cleaned = cleaned.replace(space, "G")
+    if group:
+        head = cleaned.split(point)[0]
+        if "," in head and _GROUPED.match(head.replace(",", "G")):
+            cleaned = cleaned.replace(",", "G")
+    if point not in cleaned and cleaned.count(other) == 1:
+        cleaned = cleaned.replace(other, point)
+    whole, sep, part = cleaned.partition(point)
+    if "G" in whole:
+        if not _GROUPED.match(whole):
+            raise bad
+        whole = whole.replace("G", "")
+    if not (whole.isascii() and part.isascii()) or (not whole.isdigit() and not (whole == "" and part.isdigit())):
+        raise bad
+    if (part and not part.isdigit()) or (sep and not part and not whole):
+        raise bad
+    if len(part) > decimals:
+        raise ValueError(what(decimals))
+    return int(whole or "0"), part
+
+
+def _currency_decimals(currency: str) -> Callable[[int], str]:
+    def what(exponent: int) -> str:
+        name = currency_name(currency)
+        if not exponent:
+            return gettext("%(currency)s have no decimals") % {"currency": name}
+        return ngettext("%(currency)s have %(n)d decimal", "%(currency)s have %(n)d decimals", exponent) % {
+            "currency": name,
+            "n": exponent,
+        }
+
+    return what
+
+
 def parse_money(text: str, currency: str) -> int:
-    """A decimal amount typed in the currency (`12.50`, `12,50`, `1 234`) as minor units; ValueError
-    with the reason when it is not one, or has more decimals than the currency's minor unit."""
+    """An amount of the currency typed by a person (`12.50`, `12,50`, `1 234,50`, `€12.50`) as minor
+    units, in the active language (`parse_decimal`); ValueError in words when it is not one, or has
+    more decimals than the currency (`euros have 2 decimals`). What `money_text` writes it reads back."""
     exponent = minor_units(currency)
-    cleaned = (text or "").strip().replace("\u00a0", "").replace(" ", "").replace("_", "")
-    if cleaned.count(",") == 1 and "." not in cleaned and 0 < len(cleaned.split(",")[1]) <= exponent:
-        cleaned = cleaned.replace(",", ".")  # a decimal comma (12,50), not a thousands one (1,234)
-    cleaned = cleaned.replace(",", "")
-    whole, _, part = cleaned.partition(".")
-    if (not whole.isdigit() and not (whole == "" and part.isdigit())) or (part and not part.isdigit()):
-        example = money_text(1250 * 10**exponent // 100, currency)
-        raise ValueError(
-            gettext("write an amount of %(currency)s such as %(example)s") % {"currency": currency, "example": example}
-        )
-    if len(part) > exponent:
-        raise ValueError(
-            ngettext("%(currency)s has %(n)d decimal", "%(currency)s has %(n)d decimals", exponent)
-            % {"currency": currency, "n": exponent}
-            if exponent
-            else gettext("%(currency)s has no decimals") % {"currency": currency}
-        )
-    return int(whole or "0") * 10**exponent + int(part.ljust(exponent, "0") or "0")
+    cleaned = (text or "").strip()
+    for mark in (SIGNS.get(currency, ""), currency):
+        if mark and cleaned.startswith(mark):
+            cleaned = cleaned[len(mark) :]
+        elif mark and cleaned.endswith(mark):
+            cleaned = cleaned[: -len(mark)]
+    example = money_text(1250 * 10**exponent // 100, currency)
+    whole, part = parse_decimal(cleaned, exponent, what=_currency_decimals(currency), example=example)
+    return whole * 10**exponent + int(part.ljust(exponent, "0") or "0")
+
+
+STAKE_DECIMALS = 6  # `scoresheet.md`: a counter's value has 1 to 6 decimals
+
+
+def parse_stake(text: str) -> str:
+    """The value of one counter typed by a person (`0,05` in French), as the sheet writes it (`0.05`)."""
+
+    def what(_decimals: int) -> str:
+        return gettext("a counter's value has at most %(n)d decimals") % {"n": STAKE_DECIMALS}
+
+    invalid = gettext("the value of one counter is a decimal such as %(example)s")
+    whole, part = parse_decimal(text, STAKE_DECIMALS, what=what, example=decimal_text("0.01"), invalid=invalid)
+    return f"{whole}.{part}" if part else str(whole)

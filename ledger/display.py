@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from ledger.currency import money_text
+from ledger.csvfile import Amount
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player
 from ledger.money.selectors import statement_entries
 
@@ -60,9 +60,9 @@ def statement_rows(*, player: Player) -> Iterator[dict[str, Any]]:
             "close_version": tx.close_version or "",
             "currency": tx.currency,
             "amount_minor": entry.amount,
-            "amount": money_text(entry.amount, tx.currency, grouped=False, minus="-"),
+            "amount": Amount(entry.amount, tx.currency),
             "balance_minor": entry.balance,  # type: ignore[attr-defined]
-            "balance": money_text(entry.balance, tx.currency, grouped=False, minus="-"),  # type: ignore[attr-defined]
+            "balance": Amount(entry.balance, tx.currency),  # type: ignore[attr-defined]
             "description": describe(entry),
             "note": tx.note,
         }

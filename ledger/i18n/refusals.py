@@ -1,4 +1,4 @@
-"""The API's own refusal words (api/errors.py) and the ledger's fixed ones, in this package's catalog.
+"""The API's own refusal words (api/exceptions.py, api/errors.py) and the ledger's fixed ones, in its catalog.
 
 They live here, not in api/ or ledger/, so that `makemessages` files them with the engine's words
 (ledger/i18n/locale) and not in the pages' catalog. `code`, `hand` and the field keys never change;
@@ -28,6 +28,9 @@ TOO_LARGE = pgettext_lazy("api", "the request body is larger than {limit} bytes"
 NO_SUCH_RESOURCE = pgettext_lazy("api", "no such resource: {path}")
 CSRF_FAILED = pgettext_lazy("api", "CSRF check failed: {reason}")
 SERVER_ERROR = pgettext_lazy("api", "the server failed to answer; the error is logged")
+SERVICE_UNAVAILABLE = pgettext_lazy(
+    "api", "the service is unavailable for a moment: send the same request again shortly"
+)
 BAD_REQUEST = pgettext_lazy("api", "bad request")
 FORBIDDEN = pgettext_lazy("api", "forbidden")
 
@@ -67,6 +70,12 @@ LEDGER = (
     pgettext_lazy("ledger", "a player's statement is for the player and the club's treasurers"),
     pgettext_lazy("ledger", "a name must be a non-empty string"),
     pgettext_lazy("ledger", "a name must not contain control characters"),
+    pgettext_lazy(
+        "ledger", "a name must not contain invisible or direction characters (zero-width, soft hyphen, BOM, bidi marks)"
+    ),
+    pgettext_lazy(
+        "ledger", "a name must not contain U+FFFD (�), the mark of text that was not UTF-8: save the file as UTF-8"
+    ),
     pgettext_lazy("ledger", "the club already has a player of this name"),
     pgettext_lazy("ledger", "four different players, in seat order"),
     pgettext_lazy("ledger", "the four players must have different names"),
@@ -82,6 +91,18 @@ LEDGER = (
     pgettext_lazy("ledger", 'a party is a player id of the club or "pool"'),
     pgettext_lazy("ledger", "this party has no money in the club's ledger"),
     pgettext_lazy("ledger", "a payment goes from one party to another"),
+    # the whole table (issue 25)
+    pgettext_lazy("ledger", "a deal is disputed: the treasurer resolves or overrules each dispute before the close"),
+    pgettext_lazy("ledger", "only a player seated at this table confirms or disputes its deals"),
+    pgettext_lazy("ledger", "say in a few words what is not right"),
+    pgettext_lazy("ledger", "a check is confirmed or disputed"),
+    pgettext_lazy("ledger", '`outcome` must be "resolved" or "overruled"'),
+    pgettext_lazy("ledger", "this dispute is already settled"),
+    pgettext_lazy("ledger", "a note is a string"),
+    pgettext_lazy("ledger", "a label is a string"),
+    pgettext_lazy("ledger", "a seat is 0, 1, 2 or 3"),
+    pgettext_lazy("ledger", "no such seat link"),
+    pgettext_lazy("ledger", "no such board link"),
 )
 
 # The ledger's refusals with a number or a name in them, as the services word them: matched against the
@@ -117,6 +138,10 @@ TEMPLATES = (
     gettext_noop("`{name}` goes with period={same}, not period={period}"),
     gettext_noop("`{name}` must be in the years {first} to {last}"),
     gettext_noop("adjustment {i}: `note` has at most {limit} characters"),
+    gettext_noop("deal {number} is disputed by seat {seat}"),
+    gettext_noop("no open dispute of seat {seat} on deal {number}"),
+    gettext_noop("a reason has at most {limit} characters"),
+    gettext_noop("a note has at most {limit} characters"),
     gettext_noop(
         "the club has sessions in several currencies in this period: choose one with `currency` ({currencies})"
     ),

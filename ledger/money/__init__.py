@@ -20,8 +20,14 @@ Invariants (django-hordak style). `services.py` is the only code that writes the
    close_version) (UNIQUE) and at most one reversal of any transaction (one-to-one). `session_money_post`
    computes what the session's current state expects and posts only the difference, under the session's
    row lock, so running it twice, or in two workers at once, has the effect of running it once.
-5. A payment (paid, partly paid, written off) moves money from an account that owes to one that is
-   owed, never more than either's open balance (checked under row locks on both accounts).
+5. A payment (paid, partly paid, written off) records cash handed over, or a debt given up: it moves
+   money from the payer's account to the payee's whatever their balances from other evenings, so an
+   evening's transfers can always be paid as printed. It is either tied to one transfer of one evening
+   (`for_session`: the settlement's "record" link; the settlement's "paid" counts only these) or free
+   (between members, or a member and the pool). Beyond what is owed (the transfer less what is tied to
+   it; for a free one the least of what the payer owes and the payee is owed) it is recorded only when
+   confirmed (`overpay`), which leaves the payer owed and the payee owing the difference. Checked under
+   row locks on both accounts. Only payments carry `for_session` (CHECK).
 6. Accounts: one per player of the club who ever had money in it, and one pool account per club whose
    balance is the money of the carried pools (a close with pools left adds to it; the session that claims
    them takes it out again).

@@ -5,14 +5,14 @@ statements and the carried pools nobody has claimed. Scoped like `ledger.selecto
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from django.db.models import F, QuerySet, Sum, Window
+from django.db.models import F, Q, QuerySet, Sum, Window
 
 from ledger.engine.settle_up import settle_up
 from ledger.exceptions import NotFound, PermissionDenied
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
-from ledger.selectors import Reader, club_role
+from ledger.selectors import Reader, club_role, session_players
 
 from . import POOL, Party
 
@@ -171,10 +171,25 @@ def has_pool_account(*, club_id: int) -> bool:
 
 
 @dataclass
+class TransferPaid:
+    payer: Party
+    payee: Party
+    payer_name: str
+    payee_name: str
+    cents: int  # the evening's transfer, as printed
+    paid: int  # what the payments tied to it add up to (reversed ones left out)
+
+    @property
+    def left(self) -> int:
+        return max(self.cents - self.paid, 0)
+
+
+@dataclass
 class DebtorPaid:
-    name: str
-    owed: int  # what the evening left him owing
-    paid: int  # of which is squared now
+    name: str  # "pool" for the club's pool account: the page says it in words
+    owed: int  # what the evening's transfers have him pay
+    paid: int  # of which is paid by payments tied to them
+    party: Party = POOL
 
 
 @dataclass
@@ -183,6 +198,7 @@ class EveningPaid:
     owed: int
     paid: int
     debtors: list[DebtorPaid]
+    transfers: list[TransferPaid] = field(default_factory=list)
 
     @property
     def percent(self) -> int:
@@ -190,41 +206,61 @@ class EveningPaid:
 
 
 def evening_paid(*, session: Session) -> EveningPaid | None:
-    """How much of the session's money result is paid: None while it has no close in the ledger.
+    """How much of the session's transfers is paid: None while it has no close in the ledger.
 
-    Read, not stored: a player's payments (and winnings of later evenings netted against his debts)
-    square his oldest debts first, so the part of an evening's debt still open is what he owes now
-    beyond the debts of the evenings after it."""
-    close = (
-        MoneyTransaction.objects.filter(session=session, kind=MoneyTransaction.Kind.CLOSE, reversed_by__isnull=True)
-        .prefetch_related("entries__account__player")
-        .order_by("-pk")
-        .first()
-    )
-    if close is None:
+    Only the payments tied to one of this evening's transfers count (invariant 5), each up to the
+    transfer it pays: money netted against other evenings squares the club's books, not tonight's
+    settlement."""
+    session = Session.objects.filter(pk=session.pk).first() or session  # as it stands now
+    close = MoneyTransaction.objects.filter(
+        session=session, kind=MoneyTransaction.Kind.CLOSE, reversed_by__isnull=True
+    ).first()
+    closing = session.closing or {}
+    if close is None or session.status != Session.Status.CLOSED or not closing.get("currency"):
         return None
-    debtors = []
-    for entry in close.entries.all():
-        if entry.amount >= 0 or entry.account.kind != MoneyAccount.Kind.PLAYER:
-            continue
-        owed = -entry.amount
-        mine = MoneyEntry.objects.filter(account=entry.account, transaction__currency=close.currency)
-        owes_now = -(mine.aggregate(total=Sum("amount"))["total"] or 0)
-        later_debts = -(
-            mine.filter(
-                transaction__kind=MoneyTransaction.Kind.CLOSE,
-                transaction__reversed_by__isnull=True,
-                transaction_id__gt=close.pk,
-                amount__lt=0,
-            ).aggregate(total=Sum("amount"))["total"]
-            or 0
+    seats = list(session_players(session=session))
+    accounts = {
+        party(a): a
+        for a in MoneyAccount.objects.filter(club_id=session.club_id).filter(
+            Q(player_id__in=[p.pk for p in seats]) | Q(kind=MoneyAccount.Kind.POOL)
         )
-        still_open = min(owed, max(0, owes_now - later_debts))
-        player = entry.account.player
-        debtors.append(DebtorPaid(player.name if player else POOL, owed, owed - still_open))
+    }
+
+    def who(value: object) -> Party:
+        return POOL if value == POOL else seats[int(str(value))].pk
+
+    def name(p: Party) -> str:
+        return POOL if p == POOL else next(s.name for s in seats if s.pk == p)
+
+    transfers: list[TransferPaid] = []
+    for t in closing.get("payments", []):
+        payer, payee = who(t["from"]), who(t["to"])
+        paid = 0
+        if payer in accounts and payee in accounts:
+            paid = tied_paid(session.pk, accounts[payer].pk, accounts[payee].pk, close.currency)
+        transfers.append(TransferPaid(payer, payee, name(payer), name(payee), int(t["cents"]), paid))
+    debtors: dict[Party, DebtorPaid] = {}
+    for t in transfers:
+        d = debtors.setdefault(t.payer, DebtorPaid(t.payer_name, 0, 0, t.payer))
+        d.owed += t.cents
+        d.paid += min(t.paid, t.cents)
     return EveningPaid(
         currency=close.currency,
-        owed=sum(d.owed for d in debtors),
-        paid=sum(d.paid for d in debtors),
-        debtors=debtors,
+        owed=sum(t.cents for t in transfers),
+        paid=sum(min(t.paid, t.cents) for t in transfers),
+        debtors=list(debtors.values()),
+        transfers=transfers,
     )
+
+
+def tied_paid(session_id: int, payer_account: int, payee_account: int, currency: str) -> int:
+    """What the payments tied to the session's transfer payer -> payee add up to, reversals left out."""
+    rows = MoneyEntry.objects.filter(
+        account_id=payer_account,
+        amount__gt=0,
+        transaction__for_session_id=session_id,
+        transaction__currency=currency,
+        transaction__reversed_by__isnull=True,
+        transaction__entries__account_id=payee_account,
+    ).aggregate(total=Sum("amount"))
+    return int(rows["total"] or 0)

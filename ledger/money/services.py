@@ -8,17 +8,20 @@ import uuid
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
+from ledger.currency import money_text
 from ledger.exceptions import InvalidRequest, NotFound
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
 from ledger.selectors import club_role, session_players
 
 from . import MAX_CENTS, NOTE_MAX, PAYMENT_STATUSES, POOL, Party
-from .selectors import account_balance
+from .selectors import account_balance, tied_paid
 
 # --- accounts --------------------------------------------------------------------------------------
 
@@ -188,6 +191,50 @@ def _payment_account(club_id: int, party: Party, field_name: str) -> MoneyAccoun
     return account
 
 
+class Overpayment(InvalidRequest):
+    """A payment beyond what is owed, refused until it is confirmed (`overpay`): says what it would do
+    to both balances. `owed` is what the payer owes the payee (for this evening's transfer when tied to
+    one), the balances are the two parties' open balances in the currency before and after."""
+
+    def __init__(
+        self, message: str, *, owed: int, cents: int, payer_balance: int, payee_balance: int, currency: str
+    ) -> None:
+        super().__init__(message, {"cents": [message]})
+        self.owed = owed
+        self.cents = cents
+        self.payer_balance = payer_balance
+        self.payee_balance = payee_balance
+        self.currency = currency
+
+
+class LikelyDuplicate(InvalidRequest):
+    """The same payment (parties, amount, currency, kind, evening) was recorded minutes ago: refused
+    until it is confirmed (`duplicate_ok`), so a form sent from two tabs does not pay twice."""
+
+    def __init__(self, message: str, *, earlier: MoneyTransaction) -> None:
+        super().__init__(message, {"cents": [message]})
+        self.earlier = earlier
+
+
+DUPLICATE_WINDOW = timedelta(minutes=10)
+
+
+def evening_transfer(session: Session, payer: Party, payee: Party) -> tuple[str, int] | None:
+    """(currency, minor units) of the transfer `payer` -> `payee` the session's close prints, or None."""
+    closing = session.closing or {}
+    if session.status != Session.Status.CLOSED or not closing.get("currency"):
+        return None
+    seats = [p.pk for p in session_players(session=session)]
+
+    def who(value: Any) -> Party:
+        return POOL if value == POOL else seats[value]
+
+    total = sum(
+        int(t["cents"]) for t in closing.get("payments", []) if (who(t["from"]), who(t["to"])) == (payer, payee)
+    )
+    return (str(closing["currency"]), total) if total else None
+
+
 def payment_record(
     *,
     actor: AbstractBaseUser,
@@ -199,40 +246,61 @@ def payment_record(
     status: str,
     note: str = "",
     client_key: uuid.UUID | None = None,
+    session_id: int | None = None,
+    overpay: bool = False,
+    duplicate_ok: bool = True,
 ) -> MoneyTransaction:
     """Record that `payer` paid `payee` (treasurers and above): `paid`, `partly_paid`, or `written_off`
     (the payee gave the money up). The payer's balance rises by `cents`, the payee's falls by as much.
 
-    The payer must owe and the payee be owed at least `cents` in `currency`; both accounts are locked
-    (primary-key order) while that is checked, so two payments at once cannot overpay.
+    Cash handed over is a fact, never refused for the balances of other evenings (invariant 5). With
+    `session_id` the payment is tied to that evening's transfer payer -> payee (the settlement's
+    "record" link): what is owed is that transfer less the payments already tied to it. Without, it is
+    free, and what is owed is the least of what the payer owes and the payee is owed overall. Beyond
+    what is owed it is refused (`Overpayment`, saying what it does to both balances) unless `overpay`.
+    Both accounts are locked (primary-key order) while that is checked, so two at once cannot overpay
+    unconfirmed. With `duplicate_ok` false (the books page), the same payment recorded in the last
+    minutes is refused (`LikelyDuplicate`) until confirmed.
 
-    Idempotent by `client_key` (the treasurer's key for it, unique per club and user): a retry returns
-    the payment its first attempt recorded instead of paying twice, or of refusing it because the
-    debt is now paid. The lookup runs only when the write is refused or hits the key's constraint.
+    Idempotent by `client_key` (the treasurer's key for it, unique per club and user; the API's
+    Idempotency-Key, the books form's own key): a retry returns the payment its first attempt recorded
+    instead of paying twice. The lookup runs only when the write is refused or hits the key's constraint.
     """
     if status not in PAYMENT_STATUSES:
         raise InvalidRequest.field("status", "status must be one of " + ", ".join(PAYMENT_STATUSES))
     if type(cents) is not int or not 0 < cents <= MAX_CENTS:
-        raise InvalidRequest.field("cents", f"cents must be a whole number from 1 to {MAX_CENTS}")
+        raise InvalidRequest.field("cents", "the amount must be more than 0 and less than a million billion")
     if payer == payee:
         raise InvalidRequest.field("to", "a payment goes from one party to another")
     note = _clean_note(note)
     try:
         with transaction.atomic(durable=True):
             club_role(user=actor, club_id=club_id, role=Role.TREASURER)
+            evening = _evening(club_id, session_id, payer, payee, currency)
             accounts = [_payment_account(club_id, payer, "from"), _payment_account(club_id, payee, "to")]
             ids = sorted(a.pk for a in accounts)
             list(MoneyAccount.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
-            owed_by_payer = -account_balance(accounts[0].pk, currency)
-            owed_to_payee = account_balance(accounts[1].pk, currency)
-            if owed_by_payer < cents:
-                raise InvalidRequest.field(
-                    "cents", f"the payer owes {max(owed_by_payer, 0)} {currency} minor units, less than {cents}"
+            found = _payment_by_key(actor, club_id, client_key)  # a retry, seen under the locks
+            if found is not None:
+                return found
+            payer_balance = account_balance(accounts[0].pk, currency)
+            payee_balance = account_balance(accounts[1].pk, currency)
+            if evening is not None:
+                owed = evening[1] - tied_paid(evening[0], accounts[0].pk, accounts[1].pk, currency)
+            else:
+                owed = min(-payer_balance, payee_balance)
+            owed = max(owed, 0)
+            if cents > owed and not overpay:
+                raise Overpayment(
+                    _overpay_text(owed, cents, payer_balance, payee_balance, currency, evening is not None),
+                    owed=owed,
+                    cents=cents,
+                    payer_balance=payer_balance,
+                    payee_balance=payee_balance,
+                    currency=currency,
                 )
-            if owed_to_payee < cents:
-                raise InvalidRequest.field(
-                    "cents", f"the payee is owed {max(owed_to_payee, 0)} {currency} minor units, less than {cents}"
-                )
+            if not duplicate_ok:
+                _check_duplicate(club_id, accounts, currency, cents, status, session_id)
             tx = _post(
                 club_id=club_id,
                 kind=status,
@@ -241,14 +309,69 @@ def payment_record(
                 note=note,
                 created_by=actor,
                 client_key=client_key,
+                for_session_id=session_id,
             )
             assert tx is not None
-    except (InvalidRequest, IntegrityError):
+    except IntegrityError:
         found = _payment_by_key(actor, club_id, client_key)
         if found is None:
             raise
         return found
     return tx
+
+
+def _evening(club_id: int, session_id: int | None, payer: Party, payee: Party, currency: str) -> tuple[int, int] | None:
+    """(session id, the transfer's minor units) of the evening transfer a payment is tied to, or None."""
+    if session_id is None:
+        return None
+    session = Session.objects.filter(pk=session_id, club_id=club_id).first()
+    if session is None:
+        raise InvalidRequest.field("session", f"there is no session {session_id} in this club")
+    transfer = evening_transfer(session, payer, payee)
+    if transfer is None:
+        raise InvalidRequest.field("session", f"session {session_id} has no transfer from this payer to this payee")
+    if transfer[0] != currency:
+        raise InvalidRequest.field("currency", f"session {session_id} was played for {transfer[0]}, not {currency}")
+    return session.pk, transfer[1]
+
+
+def _overpay_text(owed: int, cents: int, payer_balance: int, payee_balance: int, currency: str, tied: bool) -> str:
+    def amount(value: int) -> str:
+        return f"{money_text(value, currency, grouped=False, minus='-', signed=True)} {currency}"
+
+    what = "this evening's transfer leaves" if tied else "the payer owes the payee"
+    return (
+        f"{what} {amount(owed).lstrip('+')} to pay, less than {amount(cents).lstrip('+')}: recorded, the payer's "
+        f"balance goes from {amount(payer_balance)} to {amount(payer_balance + cents)} and the payee's from "
+        f"{amount(payee_balance)} to {amount(payee_balance - cents)}; send `overpay: true` to record it"
+    )
+
+
+def _check_duplicate(
+    club_id: int, accounts: list[MoneyAccount], currency: str, cents: int, status: str, session_id: int | None
+) -> None:
+    since = timezone.now() - DUPLICATE_WINDOW
+    earlier = (
+        MoneyTransaction.objects.filter(
+            club_id=club_id,
+            kind=status,
+            currency=currency,
+            for_session_id=session_id,
+            created_at__gte=since,
+            reversed_by__isnull=True,
+            entries__account_id=accounts[0].pk,
+            entries__amount=cents,
+        )
+        .filter(pk__in=MoneyEntry.objects.filter(account_id=accounts[1].pk, amount=-cents).values("transaction_id"))
+        .order_by("-pk")
+        .first()
+    )
+    if earlier is not None:
+        raise LikelyDuplicate(
+            f"the same payment was recorded at {earlier.created_at:%H:%M} UTC (payment {earlier.pk}); "
+            "send it again with `duplicate_ok` to record a second one",
+            earlier=earlier,
+        )
 
 
 def _payment_by_key(actor: AbstractBaseUser, club_id: int, client_key: uuid.UUID | None) -> MoneyTransaction | None:

@@ -134,22 +134,29 @@ class StatementLine:
 
 
 @dataclass
+class StatementTable:
+    currency: str
+    balance: int
+    lines: list[StatementLine]  # oldest first: the running balance reads down
+
+
+@dataclass
 class Statement:
     player: Player
     balances: dict[str, int]
-    lines: list[StatementLine]  # newest first
+    tables: list[StatementTable]  # one per currency, A-Z, the page's order and the CSV's
 
 
 def statement(*, user: Reader, player_id: int) -> Statement:
-    """The player's statement: his balance per currency and every entry with the running balance (the
-    player himself, and the club's treasurers)."""
+    """The player's statement: a table per currency of every entry with the running balance in that
+    currency (the player himself, and the club's treasurers)."""
     player = money_reads.statement_player(user=user, player_id=player_id)
-    lines = [
-        StatementLine(e, display.describe(e), e.balance)  # type: ignore[attr-defined]
-        for e in money_reads.statement_entries(player=player)
-    ]
-    lines.reverse()
-    return Statement(player, money_reads.statement_balances(player=player), lines)
+    balances = money_reads.statement_balances(player=player)
+    tables = {currency: StatementTable(currency, cents, []) for currency, cents in sorted(balances.items())}
+    for e in money_reads.statement_entries(player=player):
+        table = tables[e.transaction.currency]
+        table.lines.append(StatementLine(e, display.describe(e), e.balance))  # type: ignore[attr-defined]
+    return Statement(player, balances, list(tables.values()))
 
 
 def may_keep_books(role: str) -> bool:

@@ -16,7 +16,9 @@ from urllib.parse import urlencode
 from django.http import QueryDict
 from django.utils.translation import gettext
 
-from .catalog import HouseRule, RuleInput, house_rules, value_text, variant_choices
+from ledger.currency import parse_stake
+
+from .catalog import HouseRule, RuleInput, house_rules, variant_choices
 
 
 def rule_input_name(variant: str, path: str) -> str:
@@ -53,7 +55,7 @@ def _scalar(item: RuleInput, raw: str | None) -> tuple[Any, str | None]:
         for choice in item.choices:
             if str(choice) == text:
                 return choice, None
-        return None, gettext("choose one of %(choices)s") % {"choices": ", ".join(value_text(c) for c in item.choices)}
+        return None, gettext("choose one of %(choices)s") % {"choices": ", ".join(item.word(c) for c in item.choices)}
     if item.kind == "int":
         if not text:
             return (None, None) if item.optional else (None, gettext("a whole number is needed"))
@@ -109,13 +111,14 @@ def parse_new_session(post: QueryDict) -> NewSession:
         form.error("first_dealer", gettext("choose the first dealer"))
     currency = (post.get("stake_currency") or "").strip().upper()
     per_counter = (post.get("stake_per_counter") or "").strip()
-    if per_counter.count(",") == 1 and "." not in per_counter:
-        per_counter = per_counter.replace(",", ".")  # French and Russian write 0,05: the sheet's value is 0.05
     if currency or per_counter:
         if not (currency and per_counter):
             form.error("stake", gettext("give both the currency and the value of one counter, or neither"))
         else:
-            form.stake = {"currency": currency, "per_counter": per_counter}
+            try:  # the one reader of amounts: 0,05 in French and Russian, 0.05 in English
+                form.stake = {"currency": currency, "per_counter": parse_stake(per_counter)}
+            except ValueError as exc:
+                form.error("stake", str(exc))
     carry = (post.get("carry_pools_from") or "").strip()
     if carry:
         form.carry_pools_from = _int(carry)

@@ -196,6 +196,16 @@ class Payment:
     text: str
     payer_party: str = ""  # the money ledger's party (a player id or "pool"), for the books' form
     payee_party: str = ""
+    paid: int | None = None  # what the payments tied to this transfer add up to, once it is in the ledger
+
+    @property
+    def left(self) -> int:
+        return max(self.cents - (self.paid or 0), 0)
+
+
+def pool_name() -> str:
+    """The pool as money the club holds: one name on every page (issue 26)."""
+    return gettext("the club's pool")
 
 
 def payments(*, close: dict[str, Any], names: list[str], player_ids: list[int] | None = None) -> list[Payment]:
@@ -205,7 +215,7 @@ def payments(*, close: dict[str, Any], names: list[str], player_ids: list[int] |
     names = [*names]
 
     def who(party: Any) -> str:
-        return gettext("the club's pool") if party == "pool" else names[party]
+        return pool_name() if party == "pool" else names[party]
 
     def ledger_party(party: Any) -> str:
         return "pool" if party == "pool" else str(player_ids[party]) if player_ids else ""

@@ -5,6 +5,7 @@ field it names. What a page does after loading (recording, previews, polling) it
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from functools import wraps
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, cast
@@ -19,6 +20,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.timezone import localtime
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
@@ -31,6 +33,7 @@ from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.i18n import error_body as engine_error_body
 from ledger.i18n.refusals import ledger_text
 from ledger.models import Role, Session
+from ledger.money import POOL
 from ledger.money import selectors as money_selectors
 
 from . import books, catalog, legal, reads
@@ -307,8 +310,8 @@ def _rule_input(item: catalog.RuleInput, variant: str, posted: Any) -> dict[str,
         "id": name.replace(".", "-"),
         "value": value,
         "checked": checked,
-        "choices": [{"value": str(c), "selected": str(c) == value} for c in item.choices],
-        "default": catalog.value_text(item.default),
+        "choices": [{"value": str(c), "word": item.word(c), "selected": str(c) == value} for c in item.choices],
+        "default": item.word(item.default),
     }
 
 
@@ -358,7 +361,6 @@ def score(request: AuthedRequest, session_id: int) -> HttpResponse:
             "settle": "/api/v1/settle/",
         },
         "service_worker": reverse("web:service-worker"),
-        "auto_record_seconds": settings.SCORER_AUTO_RECORD_SECONDS,
         "pages": {
             "sheet": reverse("web:sheet", args=[found.pk]),
             "settlement": reverse("web:settlement", args=[found.pk]),
@@ -423,9 +425,34 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
             "claimed_by": Session.objects.filter(carry_pools_from=found).values_list("pk", flat=True).first(),
             "evening_paid": money_selectors.evening_paid(session=found) if close else None,
             "can_keep_books": books.may_keep_books(context["role"]),
+            **_disputes(found, context["names"]),
+            "history": list(found.events.select_related("by").order_by("at", "id")),
+            "played_at": services.played_at(found) if not close else None,
+            "tied_payments": found.payments_for.filter(reversed_by__isnull=True).count() if close else 0,
         }
     )
-    return render(request, "web/settlement.html", context)
+    if context["evening_paid"]:
+        for line, paid in zip(context["payments"], context["evening_paid"].transfers, strict=False):
+            line.paid = paid.paid
+        for debtor in context["evening_paid"].debtors:
+            if debtor.party == POOL:
+                debtor.name = reads.pool_name()
+    response = render(request, "web/settlement.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _disputes(found: Session, names: list[str]) -> dict[str, Any]:
+    """The close page's disputes (issue 25): the open ones, which the treasurer resolves or overrules
+    before the close, and the settled ones, with who and when."""
+    disputed = [c for c in selectors.deal_checks(session=found, history=True) if c.state == "disputed"]
+    open_ = [
+        {"number": c.number, "seat": c.seat, "name": names[c.seat], "check": c}
+        for c in disputed
+        if c.cleared_at is None and not c.outcome
+    ]
+    settled = [{"number": c.number, "seat": c.seat, "name": names[c.seat], "check": c} for c in disputed if c.outcome]
+    return {"disputes": open_, "settled_disputes": settled}
 
 
 def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
@@ -437,8 +464,16 @@ def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
             messages.error(request, gettext("Not closed: tick “Every deal is recorded” to confirm the close."))
         elif action == "close":
             pools = request.POST.get("pools", "divide")
-            services.session_close(actor=request.user, session_id=found.pk, pools=pools, expected_version=version)
+            services.session_close(
+                actor=request.user,
+                session_id=found.pk,
+                pools=pools,
+                expected_version=version,
+                closed_at=_played_on(found, request.POST.get("played_on", "")),
+            )
             messages.success(request, gettext("The session is closed and settled."))
+        elif action == "reopen" and request.POST.get("confirm") != "yes":
+            messages.error(request, gettext("Not reopened: tick the box that says what reopening undoes."))
         elif action == "reopen":
             services.session_reopen(actor=request.user, session_id=found.pk, expected_version=version)
             messages.success(request, gettext("The session is open again."))
@@ -449,6 +484,15 @@ def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
     except (LedgerError, EngineError) as exc:
         messages.error(request, refusal_text(exc))
     return redirect("web:settlement", session_id=found.pk)
+
+
+def _played_on(found: Session, typed: str) -> datetime | None:
+    """The date a close gives the evening: None (the service keeps the date a reopen undid, or takes
+    now) unless the treasurer typed another day than that one."""
+    kept = services.played_at(found)
+    if not typed or (kept is not None and timezone.localdate(kept).isoformat() == typed):
+        return None
+    return services.parse_closed_at(typed, closed=True)
 
 
 # --- players -----------------------------------------------------------------------------------------

@@ -4,42 +4,49 @@ money ledger's services (a payment, its reversal) or, for the import page, its s
 
 from __future__ import annotations
 
-import csv
-import io
 import json
+import uuid
+from dataclasses import dataclass, field
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.timezone import localtime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger import selectors
-from ledger.currency import decimal_text, money_text, parse_money
+from ledger.csvfile import Amount, csv_text
+from ledger.currency import money_text, parse_money
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
-from ledger.models import Role
+from ledger.models import Role, Session
 from ledger.money import POOL, Party
 from ledger.money import services as money_writes
+from ledger.templatetags.clubscore import day as day_text
 
 from . import books, catalog, reads
-from .views import AuthedRequest, _session_context, page, refusal_text
+from .views import AuthedRequest, _session_context, page, refusal_fields, refusal_text
 
+CSV_TYPE = "text/csv; charset=utf-8"
 STATUS_CHOICES = [("paid", _("Paid")), ("partly_paid", _("Partly paid")), ("written_off", _("Written off"))]
 
 
 @page
 def club_books(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.TREASURER)
-    if request.method == "POST":
-        _books_action(request, club_id)
-        return redirect("web:books", club_id=club_id)
     ledger = books.club_books(user=request.user, club_id=club_id)
     currencies = books.club_currencies(user=request.user, club_id=club_id)
     for book in ledger.currencies:
         if book.currency not in currencies:
             currencies.append(book.currency)
-    return render(
+    refused: PaymentForm | None = None
+    if request.method == "POST":
+        refused = _books_action(request, club_id, ledger)
+        if refused is None:
+            return redirect("web:books", club_id=club_id)
+    form = refused or _prefill(request, ledger, currencies)
+    response = render(
         request,
         "web/books.html",
         {
@@ -47,51 +54,92 @@ def club_books(request: AuthedRequest, club_id: int) -> HttpResponse:
             "books": ledger,
             "currencies": currencies,
             "statuses": STATUS_CHOICES,
-            "prefill": _prefill(request, ledger, currencies),
+            "form": form,
+            "evening": _evening_of(request, club_id, form.session),
         },
+        status=400 if refused else 200,
     )
+    response["Cache-Control"] = "no-store"
+    return response
 
 
-def _prefill(request: HttpRequest, ledger: books.Books, currencies: list[str]) -> dict[str, str]:
-    """The payment form filled from a settlement's "record" link (`?from=&to=&cents=&currency=`)."""
+@dataclass
+class PaymentForm:
+    """The payment form as it is shown: filled from a settlement's link, or as typed when refused."""
+
+    payer: str = ""
+    payee: str = ""
+    currency: str = ""
+    amount: str = ""
+    status: str = "paid"
+    note: str = ""
+    session: str = ""  # the evening whose transfer it pays ("": a free payment)
+    key: str = field(default_factory=lambda: str(uuid.uuid4()))  # one per rendered form (Idempotency-Key)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    confirm: str = ""  # "overpay" or "duplicate": the question the treasurer is asked
+    question: str = ""
+    overpay: bool = False
+    duplicate_ok: bool = False
+
+
+def _prefill(request: HttpRequest, ledger: books.Books, currencies: list[str]) -> PaymentForm:
+    """The payment form filled from a settlement's "record" link (`?from=&to=&cents=&currency=&session=`)."""
     parties = [value for value, _name in ledger.parties]
     payer, payee = request.GET.get("from", ""), request.GET.get("to", "")
     currency = request.GET.get("currency", "")
     cents = _int(request.GET.get("cents"))
     if currency not in currencies:
-        return {}
-    return {
-        "from": payer if payer in parties else "",
-        "to": payee if payee in parties else "",
-        "currency": currency,
+        return PaymentForm()
+    return PaymentForm(
+        payer=payer if payer in parties else "",
+        payee=payee if payee in parties else "",
+        currency=currency,
         # as the page's language writes a decimal (4,40 in French), which the form reads back
-        "amount": decimal_text(money_text(cents, currency, grouped=False)) if 0 < cents <= 10**15 else "",
-    }
+        amount=money_text(cents, currency) if 0 < cents <= 10**15 else "",
+        session=str(_int(request.GET.get("session")) or ""),
+    )
 
 
-def _books_action(request: AuthedRequest, club_id: int) -> None:
-    """Record a payment or reverse one; a refusal comes back as a message in the server's words."""
-    action = request.POST.get("action")
+def _evening_of(request: AuthedRequest, club_id: int, session: str) -> Session | None:
+    """The evening the form's payment is tied to, if it is one of the club's."""
+    number = _int(session)
+    if not number:
+        return None
+    return selectors.session_list(user=request.user, club=club_id).filter(pk=number).first()
+
+
+def _posted(request: AuthedRequest) -> PaymentForm:
+    post = request.POST
+    return PaymentForm(
+        payer=post.get("from", ""),
+        payee=post.get("to", ""),
+        currency=post.get("currency", ""),
+        amount=post.get("amount", ""),
+        status=post.get("status", "paid"),
+        note=post.get("note", ""),
+        session=post.get("session", ""),
+        key=post.get("key", "") or str(uuid.uuid4()),
+        overpay=post.get("overpay") == "yes",
+        duplicate_ok=post.get("duplicate_ok") == "yes",
+    )
+
+
+def _key(text: str) -> uuid.UUID | None:
     try:
-        if action == "pay":
-            currency = request.POST.get("currency", "")
-            try:
-                cents = parse_money(request.POST.get("amount", ""), currency)
-            except ValueError as exc:
-                messages.error(request, gettext("Amount: %(reason)s.") % {"reason": exc})
-                return
-            tx = money_writes.payment_record(
-                actor=request.user,
-                club_id=club_id,
-                payer=_party(request.POST.get("from", "")),
-                payee=_party(request.POST.get("to", "")),
-                currency=currency,
-                cents=cents,
-                status=request.POST.get("status", ""),
-                note=request.POST.get("note", ""),
-            )
-            messages.success(request, gettext("Recorded: payment #%(n)s.") % {"n": tx.pk})
-        elif action == "reverse":
+        return uuid.UUID(text)
+    except ValueError:
+        return None
+
+
+FIELD_OF = {"cents": "amount", "from": "from", "to": "to", "currency": "currency", "status": "status"}
+
+
+def _books_action(request: AuthedRequest, club_id: int, ledger: books.Books) -> PaymentForm | None:
+    """Record a payment or reverse one: None when done (a message says what), else the payment form as
+    typed, its refusals by field (next to the field, in money and names) or the question to confirm."""
+    action = request.POST.get("action")
+    if action == "reverse":
+        try:
             tx = money_writes.payment_reverse(
                 actor=request.user,
                 club_id=club_id,
@@ -99,12 +147,92 @@ def _books_action(request: AuthedRequest, club_id: int) -> None:
                 note=request.POST.get("note", ""),
             )
             messages.success(request, gettext("Payment #%(n)s is reversed.") % {"n": tx.reverses_id})
-        else:
-            messages.error(request, gettext("Nothing to do: record a payment or reverse one."))
+        except (NotFound, PermissionDenied):
+            raise
+        except LedgerError as exc:
+            messages.error(request, refusal_text(exc))
+        return None
+    if action != "pay":
+        messages.error(request, gettext("Nothing to do: record a payment or reverse one."))
+        return None
+    form = _posted(request)
+    names = dict(ledger.parties)
+    try:
+        cents = parse_money(form.amount, form.currency)
+    except ValueError as exc:
+        form.errors["amount"] = [str(exc)]
+        return form
+    if cents <= 0:
+        form.errors["amount"] = [gettext("the amount must be more than 0")]
+        return form
+    try:
+        tx = money_writes.payment_record(
+            actor=request.user,
+            club_id=club_id,
+            payer=_party(form.payer),
+            payee=_party(form.payee),
+            currency=form.currency,
+            cents=cents,
+            status=form.status,
+            note=form.note,
+            client_key=_key(form.key),
+            session_id=_int(form.session) or None,
+            overpay=form.overpay,
+            duplicate_ok=form.duplicate_ok,
+        )
+    except money_writes.Overpayment as exc:
+        form.confirm, form.question = "overpay", _overpay_question(exc, names, form)
+        return form
+    except money_writes.LikelyDuplicate as exc:
+        form.confirm = "duplicate"
+        form.question = gettext("The same payment was recorded at %(time)s (payment #%(n)s). Record a second one?") % {
+            "time": day_text(exc.earlier.created_at, "time"),
+            "n": exc.earlier.pk,
+        }
+        return form
     except (NotFound, PermissionDenied):
         raise
     except LedgerError as exc:
-        messages.error(request, refusal_text(exc))
+        for name, said in refusal_fields(exc).items():
+            form.errors.setdefault(FIELD_OF.get(name, "form"), []).extend(said)
+        return form
+    amount = money_text(cents, form.currency, with_currency=True)
+    messages.success(
+        request,
+        gettext("Recorded: %(payer)s → %(payee)s: %(amount)s (payment #%(n)s).")
+        % {"payer": names.get(form.payer, "?"), "payee": names.get(form.payee, "?"), "amount": amount, "n": tx.pk},
+    )
+    return None
+
+
+def _overpay_question(exc: money_writes.Overpayment, names: dict[str, str], form: PaymentForm) -> str:
+    def amount(cents: int, signed: bool = False) -> str:
+        return money_text(cents, exc.currency, with_currency=True, signed=signed)
+
+    words = {
+        "payer": names.get(form.payer, "?"),
+        "payee": names.get(form.payee, "?"),
+        "owed": amount(exc.owed),
+        "amount": amount(exc.cents),
+        "more": amount(exc.cents - exc.owed),
+        "payer_before": amount(exc.payer_balance, True),
+        "payer_after": amount(exc.payer_balance + exc.cents, True),
+        "payee_before": amount(exc.payee_balance, True),
+        "payee_after": amount(exc.payee_balance - exc.cents, True),
+    }
+    if form.session:
+        said = gettext("%(owed)s is left to pay of this evening's transfer %(payer)s → %(payee)s.") % words
+    else:
+        said = gettext("%(payer)s owes %(payee)s %(owed)s across every evening.") % words
+    return (
+        said
+        + " "
+        + gettext(
+            "Recording %(amount)s pays %(more)s more: %(payer)s's balance goes from %(payer_before)s to "
+            "%(payer_after)s, %(payee)s's from %(payee_before)s to %(payee_after)s."
+        )
+        % words
+    )
 
 
 def _party(text: str) -> Party:
@@ -122,7 +250,7 @@ def _int(text: str | None) -> int:
 def statement(request: AuthedRequest, player_id: int) -> HttpResponse:
     found = books.statement(user=request.user, player_id=player_id)
     role = selectors.club_role(user=request.user, club_id=found.player.club_id)
-    return render(
+    response = render(
         request,
         "web/statement.html",
         {
@@ -130,9 +258,44 @@ def statement(request: AuthedRequest, player_id: int) -> HttpResponse:
             "player": found.player,
             "club": found.player.club,
             "can_keep_books": books.may_keep_books(role),
-            "csv_url": f"/api/v1/players/{found.player.pk}/statement/?format=csv",
+            "csv_url": reverse("web:statement-csv", args=[found.player.pk]),
         },
     )
+    response["Cache-Control"] = "no-store"  # money: never kept by a shared browser or a proxy (issue 29)
+    return response
+
+
+@page
+def statement_csv(request: AuthedRequest, player_id: int) -> HttpResponse:
+    """The player's statement as the page shows it, for a spreadsheet in the page's language: a table per
+    currency in the page's order, dates in the club's time, kinds in words."""
+    found = books.statement(user=request.user, player_id=player_id)
+    header = [
+        gettext("Currency"),
+        gettext("Date"),
+        gettext("What"),
+        gettext("Amount"),
+        gettext("Balance"),
+        gettext("Session"),
+        gettext("Note"),
+    ]
+    rows = [
+        [
+            table.currency,
+            localtime(line.entry.transaction.created_at).strftime("%Y-%m-%d %H:%M"),
+            line.description,
+            Amount(line.entry.amount, table.currency),
+            Amount(line.balance, table.currency),
+            line.entry.transaction.session_id or "",
+            line.entry.transaction.note,
+        ]
+        for table in found.tables
+        for line in table.lines
+    ]
+    response = HttpResponse(csv_text(header, rows, for_people=True).encode("utf-8"), content_type=CSV_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="statement-{found.player.pk}.csv"'
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @page
@@ -140,7 +303,11 @@ def history_import(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.TREASURER)
     config = {
         "club": club_id,
-        "api": {"settle": "/api/v1/settle/", "import": "/api/v1/sessions/import/"},
+        "api": {
+            "settle": "/api/v1/settle/",
+            "import": "/api/v1/sessions/import/",
+            "players": f"/api/v1/clubs/{club_id}/players/",
+        },
         "pages": {"settlement": reverse("web:settlement", args=[0]).replace("/0/", "/{id}/")},
         "titles": {name: title for name, title in catalog.variant_choices()},
     }
@@ -159,31 +326,51 @@ def session_export(request: AuthedRequest, session_id: int, fmt: str) -> HttpRes
         context = _session_context(request, found)
         settlement = selectors.session_settlement(session=found)
         rows = reads.sheet_rows(session=found, names=context["names"], settlement=settlement)
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\r\n")
+        hands = {h.number: h.raw for h in selectors.hand_list(session=found)}
         names = context["names"]
-        writer.writerow(
-            ["deal", "dealer", "double", "bidder", "partner", "bid", "trump", "tricks"]
-            + [f"{n} change" for n in names]
-            + [f"{n} total" for n in names]
-            + ["pools"]
-        )
+        header = [
+            gettext("Deal"),
+            gettext("Dealer"),
+            gettext("Double deal"),
+            gettext("Bidder"),
+            gettext("Partner"),
+            gettext("Bid"),
+            gettext("Trump"),
+            gettext("Turned"),
+            gettext("Honours"),
+            gettext("Jack of diamonds (♦J)"),
+            gettext("Conceded"),
+            *[gettext("%(name)s: tricks") % {"name": n} for n in names],
+            *[gettext("%(name)s: change") % {"name": n} for n in names],
+            *[gettext("%(name)s: total") % {"name": n} for n in names],
+            gettext("Pools"),
+        ]
+        yes = gettext("yes")
+        lines = []
         for r in rows:
-            writer.writerow(
+            raw = hands.get(r.number, {})
+            tricks = raw.get("tricks") or [None] * 4
+            jack = raw.get("jack")
+            lines.append(
                 [
                     r.number,
                     r.dealer,
-                    "yes" if r.double else "",
+                    yes if r.double else "",
                     r.bidder,
                     r.partner,
                     r.bid,
                     r.trump,
-                    r.tricks_all,
+                    reads.trump_text(raw.get("turned")),
+                    raw.get("honours", ""),
+                    names[jack] if isinstance(jack, int) and 0 <= jack < 4 else "",
+                    yes if r.conceded else "",
+                    *tricks,
                     *r.deltas,
                     *r.balances,
                     " ".join(str(p) for p in r.pools),
                 ]
             )
-        response = HttpResponse(buffer.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(csv_text(header, lines, for_people=True).encode("utf-8"), content_type=CSV_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    response["Cache-Control"] = "no-store"
     return response

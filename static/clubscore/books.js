@@ -21,6 +21,10 @@
       form.querySelector('#pay-currency').value = currency;
       form.querySelector('#pay-amount').value = amountText(Number(item.dataset.amount), currency);
       form.querySelector('input[name=status][value=paid]').checked = true;
+      // the netted list's transfers are free payments: tied to no evening
+      form.querySelector('input[name=session]').value = '';
+      const evening = document.getElementById('pay-evening');
+      if (evening) evening.hidden = true;
       form.scrollIntoView({ block: 'start' });
       form.querySelector('#pay-note').focus();
     });

@@ -111,6 +111,26 @@ def test_a_treasurer_records_payments_once_per_idempotency_key(
     assert_ledger_balanced()
 
 
+def test_a_payment_tied_to_an_evening_and_an_overpayment_confirmed(
+    api_for: Any, treasurer: Any, club: Any, players: list[Player], settled: Session
+) -> None:
+    ann, ben, cleo, dan = players
+    client = api_for(treasurer)
+    body = {"from": ann.pk, "to": cleo.pk, "currency": "USD", "cents": 50, "status": "paid", "session": settled.pk}
+    refused = payment(client, club, body)  # the evening's transfer Ann -> Cleo is 30
+    assert_error(refused, 400, "invalid_request")
+    (message,) = refused.json()["error"]["fields"]["cents"]
+    assert "0.30 USD" in message and "overpay" in message and "minor units" not in message
+    recorded = payment(client, club, dict(body, overpay=True))
+    assert recorded.status_code == 201, recorded.json()
+    assert recorded.json()["for_session"] == settled.pk and recorded.json()["cents"] == 50
+    wrong_way = payment(client, club, dict(body, **{"from": cleo.pk, "to": ann.pk}))
+    assert "session" in wrong_way.json()["error"]["fields"]
+    free = payment(client, club, {"from": ben.pk, "to": dan.pk, "currency": "USD", "cents": 5, "status": "paid"})
+    assert free.status_code == 201 and free.json()["for_session"] is None
+    assert_ledger_balanced()
+
+
 def test_a_player_reads_their_own_statement_and_a_treasurer_anyones(
     api_for: Any, admin: Any, treasurer: Any, club: Any, players: list[Player], settled: Session, other_admin: Any
 ) -> None:

@@ -86,10 +86,17 @@ def test_how_much_of_an_evening_is_paid(
     paid = evening_paid(session=session)
     assert paid is not None
     assert (paid.currency, paid.owed, paid.paid, paid.percent) == ("USD", 145, 0, 0)
-    pay(treasurer, club, ben.pk, cleo.pk, 90, "partly_paid")
-    tx = pay(treasurer, club, ann.pk, dan.pk, 30)
+    # Tonight's transfers: Ann -> Cleo 30, Ben -> Cleo 60, Ben -> Dan 55. Only payments tied to them count.
+    pay(treasurer, club, ben.pk, cleo.pk, 40, "partly_paid", session_id=session.pk)
+    tx = pay(treasurer, club, ann.pk, cleo.pk, 30, session_id=session.pk)
+    pay(treasurer, club, ben.pk, dan.pk, 55)  # free: squares the books, not tonight's settlement
     paid = evening_paid(session=session)
-    assert (paid.owed, paid.paid, paid.percent) == (145, 120, 82)
-    assert [(d.name, d.owed, d.paid) for d in paid.debtors] == [("Ann", 30, 30), ("Ben", 115, 90)]
+    assert (paid.owed, paid.paid, paid.percent) == (145, 70, 48)
+    assert [(d.name, d.owed, d.paid) for d in paid.debtors] == [("Ann", 30, 30), ("Ben", 115, 40)]
+    assert [(t.payer_name, t.payee_name, t.cents, t.paid, t.left) for t in paid.transfers] == [
+        ("Ann", "Cleo", 30, 30, 0),
+        ("Ben", "Cleo", 60, 40, 20),
+        ("Ben", "Dan", 55, 0, 55),
+    ]
     money_services.payment_reverse(actor=treasurer, club_id=club.pk, transaction_id=tx.pk)
-    assert evening_paid(session=session).paid == 90
+    assert evening_paid(session=session).paid == 40

@@ -267,7 +267,7 @@ def test_carried_pools_can_be_claimed_once(
 # --- the scorer page -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", ["american", "fontainebleau", "french", "russian"])
+@pytest.mark.parametrize("variant", variant_names())
 def test_scorer_page_carries_the_variants_own_tables(
     client_for: Any, scorer: Any, admin: Any, club: Any, players: list[Player], variant: str
 ) -> None:
@@ -287,7 +287,7 @@ def test_scorer_page_carries_the_variants_own_tables(
     first = {k: v for k, v in config["deals"][0].items() if k not in ("bids", "legal")}
     assert first == {"number": 1, **{k: v for k, v in fresh(session).next_deal.items() if k != "number"}}
     assert config["deals"][0]["legal"] == next_legal(fresh(session))["bids"]  # the session API's, for deal 1
-    assert set(config["legal"]["bid_rules"]) == set(engine.bids)
+    assert config["legal"]["seat_fields"] == ["bidder", "partner", "jack", "revoke", "last_trick"]
     assert config["api"]["hands"] == f"/api/v1/sessions/{session.pk}/hands/"
 
 
@@ -355,7 +355,7 @@ def test_settlement_of_a_closed_session_shows_the_engines_close(
     assert [as_int(r[2]) for r in rows] == ending["division"]
     assert [as_int(r[3]) for r in rows] == ending["final"]
     payments = html[html.index('id="payments"') : html.index("</ol>", html.index('id="payments"'))]
-    assert payments.count("<li>") == len(ending["payments"]) > 0
+    assert payments.count("<li ") == len(ending["payments"]) > 0
     for p in ending["payments"]:
         payer, payee = (names[x] if x != "pool" else "the club's pool" for x in (p["from"], p["to"]))
         assert f"<strong>{payer}</strong> pays <strong>{payee}</strong>" in payments
@@ -391,7 +391,7 @@ def test_treasurer_closes_and_reopens_from_the_page(
     assert closed.status_code == 302
     assert fresh(session).status == Session.Status.CLOSED and fresh(session).close == {"pools": "carry"}
     reopened = client.post(
-        f"/sessions/{session.pk}/settlement/", {"action": "reopen", "version": fresh(session).version}
+        f"/sessions/{session.pk}/settlement/", {"action": "reopen", "version": fresh(session).version, "confirm": "yes"}
     )
     assert reopened.status_code == 302 and fresh(session).status == Session.Status.OPEN
 
