@@ -68,8 +68,9 @@ def test_the_treasurer_records_a_payment_reverses_it_and_downloads_a_statement(
     page.locator("#payment-form label", has_text="Partly paid").click()
     page.fill("#pay-note", "cash at the bar")
     page.click("text=Record the payment")
-    expect(page.locator(".messages")).to_contain_text("Recorded: payment #")
+    expect(page.locator(".messages")).to_contain_text("Recorded: ")
     tx = MoneyTransaction.objects.get(kind="partly_paid")
+    assert tx.for_session_id is None  # the netted list's transfer: a free payment
     assert (tx.note, tx.entries.get(amount__gt=0).account.player_id) == ("cash at the bar", int(payer))
     assert tx.entries.get(amount__lt=0).account.player_id == int(payee)
     line = page.locator(f'.payment-history li[data-transaction="{tx.pk}"]')
@@ -93,8 +94,9 @@ def test_the_treasurer_records_a_payment_reverses_it_and_downloads_a_statement(
     expect(page.locator("#pay-from")).to_have_value(str(players[1].pk))
     expect(page.locator("#pay-to")).to_have_value(str(players[bens["to"]].pk))
     expect(page.locator("#pay-amount")).to_have_value(f"{bens['cents'] // 100}.{bens['cents'] % 100:02d}")
+    expect(page.locator("#pay-evening")).to_contain_text(f"session #{session.pk}")
     page.click("text=Record the payment")
-    expect(page.locator(".messages")).to_contain_text("Recorded: payment #")
+    expect(page.locator(".messages")).to_contain_text("Recorded: Ben → ")
     page.goto(f"/sessions/{session.pk}/settlement/")
     euros = f"€{bens['cents'] // 100}.{bens['cents'] % 100:02d}"
     expect(page.locator("#evening-paid")).to_contain_text(f"{euros} of €1.45 paid ({bens['cents'] * 100 // 145}%)")
@@ -102,22 +104,23 @@ def test_the_treasurer_records_a_payment_reverses_it_and_downloads_a_statement(
 
     debtor = next(p for p in players if p.pk == int(payer))
     page.goto(f"/players/{debtor.pk}/statement/")
-    rows = page.locator("#statement-table tbody tr")
-    expect(rows).to_have_count(4)  # newest first: the payment from the settlement, the reversal, the payment, the close
-    expect(rows.nth(1)).to_contain_text(f"payment {tx.pk} reversed")
+    rows = page.locator("#statement-table-EUR tbody tr")
+    expect(rows).to_have_count(4)  # oldest first: the close, the payment, its reversal, the payment from the settlement
+    expect(rows.nth(2)).to_contain_text(f"payment {tx.pk} reversed")
     screenshot(page, "statement")
     no_overflow(page)
     with page.expect_download() as download:
         page.click("#statement-csv")
     text = Path(download.value.path()).read_text(encoding="utf-8")
-    table = list(csv.DictReader(io.StringIO(text)))
-    assert [r["kind"] for r in table] == ["close", "partly_paid", "reversal", "paid"]
-    assert table[1]["amount"] == f"{int(cents) // 100}.{int(cents) % 100:02d}"  # EUR's two decimals
-    assert int(table[1]["amount_minor"]) == int(cents) == -int(table[2]["amount_minor"])
-    assert table[2]["balance"] == table[0]["amount"]  # the reversal opens the debt again
-    assert int(table[3]["balance_minor"]) == -115 + bens["cents"]  # Ben owed €1.15 and paid some of it
-    assert table[1]["note"] == "cash at the bar" and table[2]["note"] == "recorded by mistake"
-    assert all(r["currency"] == "EUR" and re.fullmatch(r"-?\d+\.\d\d", r["amount"]) for r in table)
+    assert text.startswith("\ufeff")
+    table = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
+    assert [r["What"].split(" ")[0] for r in table] == ["session", "partly", "payment", "paid"]
+    assert table[1]["Amount"] == f"{int(cents) // 100}.{int(cents) % 100:02d}"  # EUR's two decimals
+    assert table[2]["Amount"] == "-" + table[1]["Amount"]
+    assert table[2]["Balance"] == table[0]["Amount"]  # the reversal opens the debt again
+    assert table[3]["Balance"] == f"-{(115 - bens['cents']) // 100}.{(115 - bens['cents']) % 100:02d}"
+    assert table[1]["Note"] == "cash at the bar" and table[2]["Note"] == "recorded by mistake"
+    assert all(r["Currency"] == "EUR" and re.fullmatch(r"-?\d+\.\d\d", r["Amount"]) for r in table)
     assert page.errors == []
 
 
@@ -137,8 +140,9 @@ def test_a_player_sees_his_own_balance_and_downloads_his_statement(
     screenshot(page, "statement-player")
     with page.expect_download() as download:
         page.click("#statement-csv")
-    table = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
-    assert [(r["kind"], r["amount"], r["balance"]) for r in table] == [("close", "-115", "-115")]
+    text = Path(download.value.path()).read_text(encoding="utf-8").removeprefix("\ufeff")
+    table = list(csv.DictReader(io.StringIO(text)))
+    assert [(r["Currency"], r["Amount"], r["Balance"]) for r in table] == [("JPY", "-115", "-115")]
     page.goto(f"/players/{players[1].pk}/")
     expect(page.locator("#statement-link")).to_be_visible()
     expect(page.locator("#rating-words")).to_have_text(re.compile(r"^about -?\d+, give or take \d+$"))
