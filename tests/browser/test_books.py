@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
@@ -263,4 +264,60 @@ def test_three_past_evenings_imported_with_their_dates_and_their_periods_on_the_
         page.click("#export-csv")
     rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
     assert len(rows) == 1 + len(exported["hands"])
+    assert page.errors == []
+
+
+DESK = {"width": 1280, "height": 900}
+
+
+@pytest.mark.parametrize(("language", "viewport"), [("fr", DESK), ("ru", PHONE)])
+def test_amounts_in_the_language_an_overpayment_confirmed_and_a_reopen_that_keeps_the_date(
+    new_page: Any,
+    live_server: Any,
+    treasurer: Any,
+    admin: Any,
+    club: Club,
+    players: list[Player],
+    language: str,
+    viewport: dict[str, int],
+) -> None:
+    session = evening(admin, club, players, "EUR")
+    page = new_page(viewport)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    login(page, "treasurer", f"/sessions/{session.pk}/settlement/")
+    ben_cleo = page.locator(f'#payments li[data-from="{players[1].pk}"][data-to="{players[2].pk}"]')
+    ben_cleo.locator(".record-link").click()
+    expect(page.locator("#pay-amount")).to_have_value("0,60")
+    page.fill("#pay-amount", "0,105")  # a decimal comma, never thousands
+    page.locator("#payment-form button.primary").click()
+    expect(page.locator("#pay-amount")).to_have_value("0,105")  # what was typed is kept
+    expect(page.locator("#pay-amount")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#pay-amount-errors .field-errors")).to_be_visible()
+    assert "2" in page.locator("#pay-amount-errors").inner_text()
+    screenshot(page, f"books-refused-{language}-{viewport['width']}")
+    page.fill("#pay-amount", "1 000,50")
+    page.locator("#payment-form button.primary").click()
+    expect(page.locator("#pay-confirm")).to_be_visible()  # beyond the transfer: asked, with both balances
+    expect(page.locator("#pay-confirm")).to_contain_text("1 000,50")
+    screenshot(page, f"books-overpay-{language}-{viewport['width']}")
+    page.click("#pay-confirm-button")
+    expect(page.locator(".messages")).to_contain_text("1 000,50")
+    tx = MoneyTransaction.objects.get(kind="paid")
+    assert (tx.for_session_id, tx.entries.get(amount__gt=0).amount) == (session.pk, 100050)
+    page.goto(f"/sessions/{session.pk}/settlement/")
+    expect(ben_cleo.locator(".record-link")).to_have_count(0)  # paid (and more)
+
+    played = fresh(session).closed_at
+    page.locator("#reopen-form button").click()  # not ticked: the browser asks for the box first
+    assert fresh(session).status == Session.Status.CLOSED
+    page.locator("#reopen-form input[name=confirm]").check()
+    page.locator("#reopen-form button").click()
+    expect(page.locator("#played-on")).to_have_value(played.date().isoformat())  # type: ignore[union-attr]
+    page.locator(".confirm-close input[name=confirm]").check()
+    page.locator(".close-form button.primary").click()
+    expect(page.locator("#session-history li")).to_have_count(3)
+    assert fresh(session).closed_at == played
+    screenshot(page, f"settlement-history-{language}-{viewport['width']}")
+    if viewport is PHONE:
+        no_overflow(page)
     assert page.errors == []
