@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledger import selectors, services
+from ledger.login_limits import login_username
 from ledger.models import DeviceToken
 
 from . import schema
@@ -49,12 +50,13 @@ class LoginApi(APIView):
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer}, auth=[])
     def post(self, request: Request) -> Response:
         data = valid(self.InputSerializer, request.data)
-        per_username = LoginUsernameThrottle()
-        per_username.attempt(data["username"])  # 429 while this username's failures fill its window
-        user = authenticate(request._request, username=data["username"], password=data["password"])
+        username = login_username(data["username"])  # compared as the page login compares it (NFKC)
+        per_username = LoginUsernameThrottle(request)
+        per_username.attempt(username)  # 429 while this username's failures from here fill its window
+        user = authenticate(request._request, username=username, password=data["password"])
         if user is None:
             raise AuthenticationFailed(gettext("wrong username or password"))
-        per_username.succeeded(data["username"])
+        per_username.succeeded(username)
         key, token = services.token_issue(user=user, device=data["device"])
         return Response(self.OutputSerializer({"token": key, "expires": token.expires_at}).data, status=201)
 

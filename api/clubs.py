@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,7 +12,7 @@ from ledger import selectors, services
 from ledger.models import Role
 
 from . import schema
-from .common import Route, Strict, Text, actor, paginated, valid
+from .common import ListQuery, Route, Strict, Text, actor, paginated, query, valid
 from .limits import NAME_MAX
 
 
@@ -66,13 +66,29 @@ class PlayerCreate(Strict):
 
 
 class PlayerListApi(APIView):
-    """The club's players (a player may or may not have a login)."""
+    """The club's players (a player may or may not have a login); with `looks_like`, only those whose
+    name a reader could take for that one (same skeleton, Unicode TR39) without being it."""
+
+    class FilterSerializer(ListQuery):
+        looks_like = serializers.CharField(required=False, max_length=NAME_MAX, trim_whitespace=False)
 
     OutputSerializer = PlayerOut
 
-    @extend_schema(responses=schema.page_of(OutputSerializer), parameters=schema.PAGE_PARAMETERS)
+    @extend_schema(
+        responses=schema.page_of(OutputSerializer),
+        parameters=[
+            OpenApiParameter(
+                "looks_like",
+                str,
+                description="a name: only the players whose name looks like it without being it"
+                " (Cyrillic А for Latin A, full-width or mathematical letters, another case)",
+            ),
+            *schema.PAGE_PARAMETERS,
+        ],
+    )
     def get(self, request: Request, club_id: int) -> Response:
-        players = selectors.player_list(user=request.user, club_id=club_id)
+        filters = valid(self.FilterSerializer, query(request))
+        players = selectors.player_list(user=request.user, club_id=club_id, looks_like=filters.get("looks_like"))
         return paginated(request, self, players, self.OutputSerializer)
 
 

@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 from ledger.exceptions import VersionMismatch
 from ledger.models import Session
 
-from .errors import PreconditionRequired
+from .exceptions import PreconditionRequired
 from .limits import REASON_MAX
 from .pagination import Pagination
 

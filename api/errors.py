@@ -8,12 +8,16 @@ of `api.md`. Django-level answers for /api/ (404, 500 and the rest) are JSON too
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404, HttpRequest, JsonResponse
-from django.views import csrf, defaults
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
+from django.views import csrf
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
@@ -23,6 +27,7 @@ from ledger import exceptions as ledger
 from ledger.engine import EngineError
 from ledger.i18n import error_body as engine_error_body
 from ledger.i18n import refusals
+from ledger.web import errors as pages
 
 LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.InvalidRequest: 400,
@@ -32,6 +37,7 @@ LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.SessionNotClosed: 409,
     ledger.NotLastHand: 409,
     ledger.PoolsClaimed: 409,
+    ledger.DisputesOpen: 409,
     ledger.StaleNumber: 409,
     ledger.VersionMismatch: 412,
 }
@@ -48,32 +54,6 @@ DRF_CODES: list[tuple[type[drf.APIException], str]] = [
     (drf.UnsupportedMediaType, "unsupported_media_type"),
     (drf.NotAcceptable, "not_acceptable"),
 ]
-
-
-class PreconditionRequired(drf.APIException):
-    status_code = 428
-    default_code = "if_match_required"
-    default_detail = refusals.IF_MATCH_REQUIRED
-
-
-class IdempotencyKeyRequired(drf.APIException):
-    status_code = 400
-    default_code = "idempotency_key_required"
-    default_detail = refusals.IDEMPOTENCY_KEY_REQUIRED
-
-
-class IdempotencyConflict(drf.APIException):
-    """409 idempotency_in_flight or 422 idempotency_key_reused."""
-
-    def __init__(self, code: str) -> None:
-        self.default_code = code
-        if code == "idempotency_in_flight":
-            self.status_code = 409
-            detail = str(refusals.IDEMPOTENCY_IN_FLIGHT)
-        else:
-            self.status_code = 422
-            detail = str(refusals.IDEMPOTENCY_KEY_REUSED)
-        super().__init__(detail, code)
 
 
 def error_body(code: str, message: str, fields: dict[str, list[str]] | None = None, **extra: Any) -> dict[str, Any]:
@@ -103,7 +83,8 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 def _drf_body(exc: drf.APIException) -> dict[str, Any]:
     code = next((c for cls, c in DRF_CODES if isinstance(exc, cls)), None) or str(exc.default_code)
     if isinstance(exc, drf.ValidationError):
-        fields = _flatten(exc.detail)
+        # Our serializers' and views' own words in the request's language (DRF's are already in it).
+        fields = {name: [refusals.ledger_text(m) for m in msgs] for name, msgs in _flatten(exc.detail).items()}
         message = "; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in fields.items())
         return error_body(code, message or str(refusals.NOT_VALID), fields)
     detail = exc.detail
@@ -168,25 +149,63 @@ def server_error_json() -> JsonResponse:
     return JsonResponse(error_body("server_error", str(refusals.SERVER_ERROR)), status=500)
 
 
+# --- the database is down or its connection was lost: 503, back in a moment (issue 27) -----------
+
+RETRY_AFTER_SECONDS = 5
+
+
+def is_outage(exc: BaseException | None) -> bool:
+    """The database did not answer (refused, restarting, the connection cut mid-request): nothing a
+    client sent is wrong, and the same request will do in a moment. Other database errors are bugs."""
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
+class _NoMessages(list[Any]):
+    """No messages shown or stored while the database is down (MessageMiddleware calls `update`)."""
+
+    def update(self, response: HttpResponse) -> list[Any]:
+        return []
+
+
+def outage_response(request: HttpRequest) -> HttpResponse:
+    """503 with `Retry-After`: the API's JSON error under /api/, else a page in the site's layout and
+    the request's language that says the service is back in a moment. The page asks nothing of the
+    database: the visitor is shown as anonymous and no message is read from the session."""
+    if is_api(request):
+        response: HttpResponse = JsonResponse(
+            error_body("service_unavailable", str(refusals.SERVICE_UNAVAILABLE)), status=503
+        )
+    else:
+        request.user = AnonymousUser()
+        request._messages = _NoMessages()  # type: ignore[attr-defined]  # they live in the session: not now
+        page = loader.get_template("503.html").render({"retry_after": RETRY_AFTER_SECONDS}, request)
+        response = HttpResponse(page, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 def handler400(request: HttpRequest, exception: Exception) -> Any:
     if is_api(request):
         return JsonResponse(error_body("invalid_request", str(refusals.BAD_REQUEST)), status=400)
-    return defaults.bad_request(request, exception)
+    return pages.bad_request(request, exception)
 
 
 def handler403(request: HttpRequest, exception: Exception) -> Any:
     if is_api(request):
         return JsonResponse(error_body("permission_denied", str(refusals.FORBIDDEN)), status=403)
-    return defaults.permission_denied(request, exception)
+    return pages.permission_denied(request, exception)
 
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> Any:
     if is_api(request):
         return api_not_found(request)
-    return defaults.page_not_found(request, exception)
+    return pages.page_not_found(request, exception)
 
 
 def handler500(request: HttpRequest) -> Any:
+    if is_outage(sys.exc_info()[1]):  # raised in a middleware or a view: the database is down
+        return outage_response(request)
     if is_api(request):
         return server_error_json()
-    return defaults.server_error(request)
+    return pages.server_error(request)

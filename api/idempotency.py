@@ -32,10 +32,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ledger.i18n import refusals
 from ledger.models import IdempotencyRecord
 
 from .common import actor
-from .errors import IdempotencyConflict, IdempotencyKeyRequired, exception_handler
+from .errors import exception_handler
+from .exceptions import IdempotencyConflict, IdempotencyKeyRequired
 
 logger = logging.getLogger(__name__)
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
@@ -62,10 +64,11 @@ class IdempotencyOutcome:
 Handler = Callable[[IdempotencyClaim], tuple[Response, bool]]
 
 
-def idempotency_key(request: Request) -> uuid.UUID:
+def idempotency_key(request: Request, refusal: Any = refusals.IDEMPOTENCY_KEY_REQUIRED) -> uuid.UUID:
+    """The request's Idempotency-Key; `refusal` says what the write needs it for (a hand, a payment)."""
     value = request.headers.get("Idempotency-Key", "").strip()
     if not _UUID.fullmatch(value):
-        raise IdempotencyKeyRequired()
+        raise IdempotencyKeyRequired(str(refusal))
     return uuid.UUID(value)
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from .errors import is_api, server_error_json, too_large_body
+from .errors import is_api, is_outage, outage_response, server_error_json, too_large_body
 
 log = logging.getLogger("django.request")
 
@@ -22,6 +22,9 @@ class ApiErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if is_outage(exception):  # 503, back in a moment: the page or the JSON, DEBUG or not
+            log.warning("Database unavailable: %s: %s", request.path, exception)
+            return outage_response(request)
         if not is_api(request):
             return None
         log.error("Internal Server Error: %s", request.path, exc_info=exception, extra={"request": request})

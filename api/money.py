@@ -36,6 +36,7 @@ from ledger import display, money, selectors
 from ledger.csvfile import csv_text
 from ledger.display import party_name
 from ledger.engine.variants import get_variant
+from ledger.i18n import refusals
 from ledger.models import MoneyEntry, MoneyTransaction, Role, Session
 from ledger.money import selectors as money_selectors
 from ledger.money import services as money_services
@@ -349,7 +350,7 @@ class PaymentRecordApi(APIView):
         parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.UUID, OpenApiParameter.HEADER, required=True)],
     )
     def post(self, request: Request, club_id: int) -> Response:
-        key = idempotency_key(request)
+        key = idempotency_key(request, refusals.IDEMPOTENCY_KEY_REQUIRED_PAYMENT)
         return idempotent(request, self, key, lambda claim: (self._record(request, club_id, key), False))
 
     def _record(self, request: Request, club_id: int, key: uuid.UUID) -> Response:

@@ -17,7 +17,7 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
 MAX_PATH_ID = 10**18 - 1  # api.urls.IdConverter: at most 18 digits
-ID_PARAMETERS = {"club_id", "player_id", "session_id", "token_id", "number"}  # the `<id:...>` of api.urls
+ID_PARAMETERS = {"club_id", "player_id", "session_id", "token_id", "number", "link_id"}  # the `<id:...>` of api.urls
 PAGE_PARAMETERS = [
     OpenApiParameter("page", int, description="1 or more (or `last`); past the last page: 404"),
     OpenApiParameter("page_size", int, description="1 or more; at most 200 are returned (default 50)"),
@@ -185,6 +185,10 @@ def error_responses(result: dict, generator: object, request: object, public: bo
             for parameter in operation.get("parameters", []):
                 if parameter.get("in") == "path" and parameter["name"] in ID_PARAMETERS:
                     parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": MAX_PATH_ID}
+                elif parameter.get("in") == "path" and parameter["name"] == "seat":  # api.urls.SeatConverter
+                    parameter["schema"] = {"type": "integer", "minimum": 0, "maximum": 3}
+                elif parameter.get("in") == "path" and parameter["name"] == "key":  # api.urls.KeyConverter
+                    parameter["schema"] = {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}
             responses = operation.setdefault("responses", {})
             responses.setdefault("4XX", {"description": "a refusal: `error.code` says which (api.md, Errors)", **ref})
             responses.setdefault("5XX", {"description": "a server failure (never the client's input)", **ref})

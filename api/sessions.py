@@ -18,12 +18,12 @@ from rest_framework.views import APIView
 from ledger import selectors, services
 from ledger.engine import settle
 from ledger.engine.errors import sheet_error
-from ledger.engine.variants import get_variant
+from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import SessionClosed
 from ledger.followup import background_state
 from ledger.i18n import bids_said
 from ledger.models import Player, Role, Session
-from ledger.selectors import session_first_hand, session_players
+from ledger.selectors import session_players
 
 from . import schema
 from .common import (
@@ -54,6 +54,11 @@ class NextDeal(serializers.Serializer):
     double = serializers.BooleanField()
 
 
+class TrickTotal(serializers.Serializer):
+    total = serializers.IntegerField(help_text="the tricks in play: 12 for a bid with a discard, else 13")
+    exact = serializers.BooleanField(help_text="true: the four counts must add up to the total")
+
+
 # `label` and `fields` are attributes of a DRF serializer: the shape is built with type().
 LegalBid = type(
     "LegalBid",
@@ -71,6 +76,7 @@ LegalBid = type(
         "trumps_turned": serializers.BooleanField(
             required=False, help_text="true: this deal's turned suit is allowed as well (a simple in belle or petite)"
         ),
+        "tricks": TrickTotal(help_text="how the bid's tricks add up"),
     },
 )
 
@@ -81,15 +87,12 @@ class NextLegal(serializers.Serializer):
 
 
 def next_legal(session: Session) -> dict[str, Any] | None:
-    """What the next deal may be under the session's own rules: the bids allowed now (`api.md`, "Additions")."""
-    if session.next_deal is None:
-        return None
-    variant = get_variant(session.variant)
-    number = session.next_deal["number"]
-    first = session_first_hand(session=session) if number > 1 and variant.new_state() is not None else None
-    bids = variant.legal_bids(number, variant.parse_options(session.rules or {}), variant.recall(first))
-    bids = bids_said(variant.declaration, bids)
-    return {"number": number, "bids": bids}
+    """What the next deal may be under the session's own rules (`api.md`, "Additions"): the selector's,
+    its labels in the request's language."""
+    legal = selectors.next_legal(session=session)
+    if legal is not None:
+        bids_said(get_variant(session.variant).declaration, legal["bids"])
+    return legal
 
 
 class SessionOut(serializers.Serializer):
@@ -198,6 +201,7 @@ class SessionListApi(APIView):
     class FilterSerializer(Strict):
         club = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         status = serializers.ChoiceField(required=False, choices=["open", "closed"])
+        variant = serializers.ChoiceField(required=False, choices=list(variant_names()))
         player = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         date_from = serializers.DateField(required=False, input_formats=["iso-8601"])
         date_to = serializers.DateField(required=False, input_formats=["iso-8601"])
@@ -210,6 +214,7 @@ class SessionListApi(APIView):
         parameters=[
             OpenApiParameter("club", int),
             OpenApiParameter("status", str, enum=["open", "closed"]),
+            OpenApiParameter("variant", str, enum=list(variant_names())),
             OpenApiParameter("player", int),
             OpenApiParameter("date_from", dt.date),
             OpenApiParameter("date_to", dt.date),

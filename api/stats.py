@@ -92,6 +92,12 @@ class StatsFilters(Strict):
     date_to = serializers.DateField(required=False, input_formats=["iso-8601"])
     format = serializers.ChoiceField(required=False, choices=list(FORMATS))
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        variant = self.fields["variant"]
+        assert isinstance(variant, serializers.ChoiceField)
+        variant.choices = list(variant_names())  # the variants named now, as `VARIANTS` lists them
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         for name in ("date_from", "date_to"):
             if name in attrs and not FIRST_YEAR <= attrs[name].year <= LAST_YEAR:

@@ -1,49 +1,31 @@
 """Rate limits (429 `throttled` with `Retry-After`). The rates are read at each request from the
 settings (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`), so a deployment or a test may change them.
 
-A client's window is an atomic counter in the cache (`add` then `incr`: Redis SET NX and INCR across
-the web workers; a mutex in the local-memory cache): requests at once each get their own number, so a
-burst never passes beyond its limit, and nothing waits or polls in the request thread. The window
-starts at a client's first request and lasts the rate's period (a fixed window: right after it ends,
-the client may spend its whole limit again).
+A client's window is an atomic counter in the cache (`ledger.login_limits.window_hit`: `add` then
+`incr`, Redis SET NX and INCR across the web workers; a mutex in the local-memory cache): requests at
+once each get their own number, so a burst never passes beyond its limit, and nothing waits or polls in
+the request thread. The window starts at a client's first request and lasts the rate's period (a fixed
+window: right after it ends, the client may spend its whole limit again).
 
 A client is the connection's address (`NUM_PROXIES`: `X-Forwarded-For` only through trusted proxies),
-or its user once logged in. Logins are also counted per username (`LoginUsernameThrottle`): every
-attempt takes a slot, a successful one gives it back, so only failures fill the window.
+or its user once logged in. The login limits (per address, and failures per username and address) are
+`ledger.login_limits`, shared with the page logins; they count in the process's memory while Redis is
+down, where the other scopes let requests through (a table keeps scoring).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import time
 from typing import Any
 
-from django.core.cache import cache as default_cache
-from redis.exceptions import RedisError
 from rest_framework import throttling
 from rest_framework.exceptions import Throttled
 from rest_framework.settings import api_settings
 
-CACHE_DOWN = (RedisError, OSError)
+from ledger import login_limits
+from ledger.login_limits import CACHE_DOWN, window_hit
+
 logger = logging.getLogger(__name__)
-
-
-def window_hit(key: str, limit: int, duration: int) -> float | None:
-    """Count one request in the client's window: None when it is within `limit`, else the seconds to wait."""
-    now = time.time()
-    default_cache.add(f"{key}:start", now, duration)
-    default_cache.add(key, 0, duration)
-    try:
-        count = default_cache.incr(key)
-    except ValueError:  # the window ended between the add and the incr
-        default_cache.add(key, 0, duration)
-        count = default_cache.incr(key)
-    if count <= limit:
-        return None
-    start = default_cache.get(f"{key}:start")
-    left = duration - (now - start) if isinstance(start, int | float) else duration
-    return max(1.0, left)
 
 
 class CountingThrottle(throttling.SimpleRateThrottle):
@@ -97,41 +79,29 @@ class AnonThrottle(CountingThrottle):
 
 
 class LoginThrottle(CountingThrottle):
-    """Logins, per client address: a brake on password guessing."""
+    """Logins, per client address: a brake on password guessing (`ledger.login_limits`, never off)."""
 
     scope = "login"
 
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+    def allow_request(self, request: Any, view: Any) -> bool:
+        if self.window() is None:
+            return True
+        self._wait = login_limits.address_attempt(login_limits.client_address(request.META))
+        return self._wait is None
 
 
-class LoginUsernameThrottle(CountingThrottle):
-    """Failed logins per username, whatever the address (a guesser with many addresses)."""
+class LoginUsernameThrottle:
+    """Failed logins per username from one address (`ledger.login_limits`), as DRF's 429."""
 
-    scope = "login_username"
-
-    def key_for(self, username: str) -> str:
-        digest = hashlib.sha256(username.casefold().encode("utf-8", "surrogatepass")).hexdigest()[:32]
-        return self.cache_format % {"scope": self.scope, "ident": digest}
+    def __init__(self, request: Any) -> None:
+        self.address = login_limits.client_address(request.META)
 
     def attempt(self, username: str) -> None:
-        """Take a slot for this attempt, or raise 429 when the username's window is full."""
-        window = self.window()
-        if window is None:
-            return
+        """Take a slot for this attempt, or raise 429 while this username's window from here is full."""
         try:
-            wait = window_hit(self.key_for(username), *window)
-        except CACHE_DOWN:
-            logger.warning("the login throttle's cache is unreachable: attempt let through", exc_info=True)
-            return
-        if wait is not None:
-            raise Throttled(wait)
+            login_limits.username_attempt(username, self.address)
+        except login_limits.LoginRefused as refused:
+            raise Throttled(refused.wait) from None
 
     def succeeded(self, username: str) -> None:
-        """A right password gives its slot back: only failures fill the window."""
-        if self.rate is None:
-            return
-        try:
-            default_cache.decr(self.key_for(username))
-        except (ValueError, *CACHE_DOWN):
-            pass
+        login_limits.username_succeeded(username, self.address)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
-from . import auth, clubs, hands, money, sessions, stats, variants
+from . import auth, clubs, hands, money, sessions, stats, table, variants
 from .errors import api_not_found
 from .schema import Generator
 
@@ -24,6 +24,26 @@ class IdConverter:
 
 register_converter(IdConverter, "id")
 
+
+class SeatConverter(IdConverter):
+    regex = "[0-3]"
+
+
+class KeyConverter:
+    """A link's key: URL-safe base64 (services.LINK_KEY_BYTES)."""
+
+    regex = "[A-Za-z0-9_-]{1,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(SeatConverter, "seat")
+register_converter(KeyConverter, "key")
+
 v1 = [
     path("auth/token/", auth.TokenRoute.as_view(), name="auth-token"),
     path("auth/tokens/", auth.DeviceTokenListApi.as_view(), name="auth-tokens"),
@@ -40,6 +60,22 @@ v1 = [
     path("sessions/<id:session_id>/reopen/", sessions.SessionReopenApi.as_view(), name="session-reopen"),
     path("sessions/<id:session_id>/settlement/", sessions.SessionSettlementApi.as_view(), name="session-settlement"),
     path("sessions/<id:session_id>/sheet/", sessions.SessionSheetApi.as_view(), name="session-sheet"),
+    # The whole table (issue 25): a seat's word on a deal, disputes, seat and board links.
+    path("sessions/<id:session_id>/hands/<id:number>/confirm/", table.ConfirmApi.as_view(), name="hand-confirm"),
+    path("sessions/<id:session_id>/hands/<id:number>/dispute/", table.DisputeApi.as_view(), name="hand-dispute"),
+    path(
+        "sessions/<id:session_id>/hands/<id:number>/disputes/<seat:seat>/settle/",
+        table.DisputeSettleApi.as_view(),
+        name="dispute-settle",
+    ),
+    path("sessions/<id:session_id>/checks/", table.CheckListApi.as_view(), name="session-checks"),
+    path("sessions/<id:session_id>/seat-links/", table.SeatLinkIssueApi.as_view(), name="seat-links"),
+    path("sessions/<id:session_id>/seat-links/<id:link_id>/", table.SeatLinkRevokeApi.as_view(), name="seat-link"),
+    path("seat/<key:key>/", table.SeatTableApi.as_view(), name="seat-table"),
+    path("seat/<key:key>/hands/<id:number>/confirm/", table.SeatConfirmApi.as_view(), name="seat-confirm"),
+    path("seat/<key:key>/hands/<id:number>/dispute/", table.SeatDisputeApi.as_view(), name="seat-dispute"),
+    path("clubs/<id:club_id>/board-links/", table.BoardLinkIssueApi.as_view(), name="board-links"),
+    path("clubs/<id:club_id>/board-links/<id:link_id>/", table.BoardLinkRevokeApi.as_view(), name="board-link"),
     path("players/<id:player_id>/stats/", stats.PlayerStatsApi.as_view(), name="player-stats"),
     path("players/<id:player_id>/ratings/", stats.PlayerRatingsApi.as_view(), name="player-ratings"),
     path("clubs/<id:club_id>/leaderboard/", stats.LeaderboardApi.as_view(), name="club-leaderboard"),

@@ -14,7 +14,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.engine.samples import PLAYABLE_RULES as RULES  # the options every bid needs (as bench/engine.py)
+from ledger.engine.samples import playable_rules  # the options every bid needs (as bench/engine.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -86,7 +86,7 @@ def percentile(values: list[float], q: float) -> float:
 def random_session_sheet(variant: str, rng: random.Random, deals: int) -> dict[str, Any]:
     from ledger.engine.samples import random_sheet
 
-    return random_sheet(variant, rng, deals, rules=RULES.get(variant), stake=STAKE)
+    return random_sheet(variant, rng, deals, rules=playable_rules(variant), stake=STAKE)
 
 
 def projection_mismatches(session_ids: list[int]) -> list[str]:

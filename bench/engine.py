@@ -28,11 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ledger.engine import settle
-from ledger.engine.samples import PLAYABLE_RULES, random_sheet
-from ledger.engine.variants import variant_names
-
-RULES = PLAYABLE_RULES
-DEALS = {"american": 12, "fontainebleau": 12, "french": 40, "russian": 40}
+from ledger.engine.samples import playable_rules, random_sheet
+from ledger.engine.variants import find_variant, variant_names
 
 
 def sample_sheets(variant: str, sessions: int) -> list[dict]:
@@ -42,8 +39,8 @@ def sample_sheets(variant: str, sessions: int) -> list[dict]:
         random_sheet(
             variant,
             rng,
-            DEALS[variant],
-            rules=RULES.get(variant),
+            find_variant(variant).declaration.evening,
+            rules=playable_rules(variant),
             close={"pools": "divide"},
             stake={"currency": "USD", "per_counter": "0.01"},
         )

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchlib import PYTHON, ROOT, RULES, STAKE, machine
+from benchlib import PYTHON, ROOT, STAKE, machine, playable_rules
 
 from ledger.engine.samples import random_sheet
 
@@ -76,7 +76,7 @@ def main() -> int:
     missed = 0
     with tempfile.TemporaryDirectory() as tmp:
         long_sheet = Path(tmp) / "partie.sheet.json"
-        sheet = random_sheet("russian", random.Random(19), args.deals, rules=RULES["russian"], stake=STAKE)
+        sheet = random_sheet("russian", random.Random(19), args.deals, rules=playable_rules("russian"), stake=STAKE)
         sheet["close"] = {"pools": "divide"}
         long_sheet.write_text(json.dumps(sheet), encoding="utf-8")
         cases = {"12-deal evening": (EVENING, 12), "long partie": (long_sheet, len(sheet["hands"]))}

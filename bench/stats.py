@@ -43,17 +43,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 POSTGRES_URL = os.environ.get("BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/clubscore_bench")
-RULES: dict[str, dict[str, Any]] = {
-    "american": {},
-    "fontainebleau": {},
-    "french": {
-        "neuf": {
-            "base": {"spades": 10, "clubs": 20, "diamonds": 30, "hearts": 40},
-            "extra": {"spades": 2, "clubs": 4, "diamonds": 6, "hearts": 8},
-        }
-    },
-    "russian": {"nine": {"base": 12, "extra": 3}, "misere": 20},
-}
 YEAR = 2024
 FIRST, LAST = dt.datetime(2023, 1, 1, tzinfo=dt.UTC), dt.datetime(2025, 12, 31, 20, 0, tzinfo=dt.UTC)
 
@@ -103,7 +92,7 @@ def load(args: argparse.Namespace) -> tuple[Any, Any, int, int]:
     from django.contrib.auth import get_user_model
 
     from ledger.engine import settle
-    from ledger.engine.samples import random_sheet
+    from ledger.engine.samples import playable_rules, random_sheet
     from ledger.models import Club, Hand, Membership, Player, Seat, Session
 
     rng = random.Random(args.seed)
@@ -112,7 +101,7 @@ def load(args: argparse.Namespace) -> tuple[Any, Any, int, int]:
     for i in range(args.distinct):
         variant = variants[i % 4]
         stake = {"currency": "USD", "per_counter": "0.01"} if rng.random() < 0.8 else None
-        sheet = random_sheet(variant, rng, 40, rules=RULES[variant], stake=stake, close={"pools": "divide"})
+        sheet = random_sheet(variant, rng, 40, rules=playable_rules(variant), stake=stake, close={"pools": "divide"})
         distinct.append((sheet, settle(sheet)))
     log(f"  {len(distinct)} distinct sessions generated")
     club = Club.objects.create(name="Bench Club")

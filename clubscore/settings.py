@@ -10,6 +10,8 @@ Production (`CLUBSCORE_ENV=production`) refuses to start without a real `SECRET_
 - `NUM_PROXIES`: how many trusted proxies stand in front (default 0): `X-Forwarded-For` and
   `X-Forwarded-Proto` are believed only through them.
 - `MAX_REQUEST_BYTES` (default 1 MiB), `MAX_SESSION_HANDS` (default 500): the API's limits (api.md).
+- Production (`bin/production`, issue 27): `STATIC_ROOT`, `BACKUP_DIR`/`BACKUP_KEEP`, `HEARTBEAT_SECONDS`,
+  `CLUBSCORE_VERSION`, `SENTRY_DSN`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -75,6 +78,8 @@ MIDDLEWARE = [
     "ledger.i18n.middleware.AccountLanguageMiddleware",  # a logged-in user's own language, before the cookie
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The site's error pages under DEBUG too, never Django's technical ones (ledger/web/errors.py).
+    "ledger.web.errors.ErrorPageMiddleware",
     # Last, so it sees a view's exception first: a JSON 500 for /api/, even under DEBUG.
     "api.middleware.ApiErrorMiddleware",
 ]
@@ -124,20 +129,23 @@ LANGUAGES = [("en", "English"), ("fr", "Français"), ("ru", "Русский")]
 # (docs/i18n.md, "The engine's refusals and the API"), so ledger/i18n/ has a catalog of its own.
 LOCALE_PATHS = [BASE_DIR / "ledger" / "i18n" / "locale", BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # remembered for a year, not only for the browser's session
+LANGUAGE_COOKIE_SAMESITE = "Lax"  # as the session and CSRF cookies (issue 29, point 9)
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")  # bin/production: its state folder
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
 if STATIC_ROOT.is_dir():  # after `collectstatic`, WhiteNoise serves the pages' static files without DEBUG
     MIDDLEWARE.insert(
         MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
         "whitenoise.middleware.WhiteNoiseMiddleware",
     )
-# The scorer: a complete deal records itself this many seconds after its payments are shown (a scorer
-# can turn it off on the phone; docs/decisions.md, "A complete deal records itself").
-SCORER_AUTO_RECORD_SECONDS = 3
+# The live channel (issue 25, ledger/live.py): a stream's heartbeat, its length (the browser reconnects),
+# and the reconnection delay it asks for.
+LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
+LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "300"))
+LIVE_RETRY_MS = 1000
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -164,10 +172,23 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 FOLLOWUP_CATCH_UP_SECONDS = float(os.environ.get("FOLLOWUP_CATCH_UP_SECONDS", "60"))
 FOLLOWUP_GRACE_SECONDS = float(os.environ.get("FOLLOWUP_GRACE_SECONDS", "60"))
 FOLLOWUP_CATCH_UP_BUDGET_SECONDS = 60.0
+HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "15"))
 CELERY_BEAT_SCHEDULE = {
     "idempotency-purge": {"task": "api.tasks.idempotency_purge", "schedule": 3600.0},
     "session-followup-catch-up": {"task": "ledger.tasks.followup_catch_up", "schedule": FOLLOWUP_CATCH_UP_SECONDS},
+    # The health endpoint's worker check (clubscore/health.py): beat sends it, a worker writes the time.
+    "worker-heartbeat": {"task": "ledger.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},
 }
+# Production (issue 27): the nightly snapshot of `manage.py backup`, kept BACKUP_KEEP deep, when BACKUP_DIR is set.
+BACKUP_DIR = os.environ.get("BACKUP_DIR") or None
+BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "14"))
+if BACKUP_DIR:
+    CELERY_BEAT_SCHEDULE["nightly-backup"] = {
+        "task": "ledger.tasks.nightly_backup",
+        "schedule": crontab(hour=int(os.environ.get("BACKUP_HOUR", "4")), minute=0),
+    }
+# What the health endpoint and Sentry call this release: bin/production writes the commit.
+CLUBSCORE_VERSION = os.environ.get("CLUBSCORE_VERSION") or "0.1.0"
 
 CACHES = {
     "default": (
@@ -200,7 +221,7 @@ REST_FRAMEWORK = {
         "user": os.environ.get("THROTTLE_USER", "2000/min"),
         "anon": os.environ.get("THROTTLE_ANON", "300/min"),
         "login": os.environ.get("THROTTLE_LOGIN", "20/min"),  # login attempts per client address
-        "login_username": os.environ.get("THROTTLE_LOGIN_USERNAME", "10/min"),  # failed logins per username
+        "login_username": os.environ.get("THROTTLE_LOGIN_USERNAME", "10/min"),  # failures per username and address
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # A client is counted by the connection's address; X-Forwarded-For only through this many proxies.
@@ -236,6 +257,7 @@ RATING_MIN_SESSIONS = int(os.environ.get("RATING_MIN_SESSIONS", "5"))
 
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # a check straight at the web server, past the proxy
     if NUM_PROXIES:  # without a proxy in front, X-Forwarded-Proto is whatever the client says
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
@@ -246,9 +268,27 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     X_FRAME_OPTIONS = "DENY"
 
+# Logs go to standard output (the supervisor keeps them, 12-factor), one line each.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "line"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Errors to Sentry when SENTRY_DSN is set: the web processes and the Celery worker and beat alike.
+SENTRY_DSN = os.environ.get("SENTRY_DSN") or None
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration(), CeleryIntegration(monitor_beat_tasks=False)],
+        environment=CLUBSCORE_ENV,
+        release=CLUBSCORE_VERSION,
+        send_default_pii=False,  # players' names and logins stay on the club's server
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+    )

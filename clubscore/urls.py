@@ -8,10 +8,15 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from clubscore.health import health
 from ledger.i18n.views import set_language
+from ledger.web.login import throttled_login
 
 urlpatterns = [
+    # The admin's login under the login limits (issue 29): matched before the admin's own pattern.
+    path("admin/login/", throttled_login(admin.site.login)),
     path("admin/", admin.site.urls),
+    path("health/", health, name="health"),  # for the proxy and for people (clubscore/health.py)
     path("api/", include("api.urls")),
     # The switcher on every page posts here: Django's set_language, remembered on a logged-in user's account.
     path("i18n/setlang/", set_language, name="set_language"),

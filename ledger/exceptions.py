@@ -59,6 +59,13 @@ class VersionMismatch(LedgerError):
     default_message = "the session has changed since that version"
 
 
+class DisputesOpen(LedgerError):
+    """A close while a deal's dispute waits for the treasurer (issue 25)."""
+
+    code = "disputes_open"
+    default_message = "a deal is disputed: the treasurer resolves or overrules each dispute before the close"
+
+
 class StaleNumber(LedgerError):
     """The posted deal number is below the next one: another device recorded it."""
 

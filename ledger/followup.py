@@ -1,16 +1,17 @@
 """A session's background work: what runs after a close, a reopen, or the import of a closed session.
 
-1. The write (`ledger.services`) calls `followup_request` inside its transaction: the session's work
-   is now due at its new version (`Session.followup_version`), and the task
+1. The write (`ledger.services`) calls `ledger.tasks.followup_request` inside its transaction: the
+   session's work is now due at its new version (`Session.followup_version`), and the task
    `ledger.tasks.session_followup` is enqueued once the transaction commits (`transaction.on_commit`),
-   so a worker never looks for a session that is not there yet.
+   so a worker never looks for a session that is not there yet. This module is the work itself and
+   knows nothing of Celery; `ledger.tasks` wraps it and hands it over (no import circle between them).
 2. The task runs `followup_run`: the money ledger's difference for the session's current state
    (`ledger.money.services.session_money_post`), then the receivers of the signal
    `ledger.background.session_changed` (the statistics), then marks the work done up to the version
    it started from (`followup_done_version`). Each step is idempotent, so a redelivered task (acks
    late: a worker killed mid-task leaves its message to be delivered again), a retry, or two runs at
    once have the effect of one.
-3. If the broker cannot take the task (Redis is down), `followup_enqueue` logs it and returns: the
+3. If the broker cannot take the task (Redis is down), `ledger.tasks.followup_enqueue` logs it and returns: the
    write has committed and stands, and the session stays `pending`. The periodic `followup_catch_up`
    (Celery beat, `FOLLOWUP_CATCH_UP_SECONDS`) runs the work of every session left pending for more than
    `FOLLOWUP_GRACE_SECONDS`.
@@ -24,7 +25,6 @@ import logging
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -42,30 +42,6 @@ logger = logging.getLogger(__name__)
 def background_state(session: Session) -> str:
     """`pending` while the work of the session's last close or reopen has not run; else `done`."""
     return "pending" if session.background_pending else "done"
-
-
-def followup_request(*, session: Session) -> None:
-    """Inside the writing transaction, with the session locked: its work is due at its version now."""
-    session.followup_version = session.version
-    Session.objects.filter(pk=session.pk).update(followup_version=session.version)
-    transaction.on_commit(partial(followup_enqueue, session.pk), robust=True)
-
-
-def followup_enqueue(session_id: int) -> bool:
-    """Hand the session's follow-up to Celery. Never raises: a broker that is down (or, eagerly, a
-    failing receiver) leaves the session pending for `followup_catch_up`."""
-    from .tasks import session_followup
-
-    try:
-        session_followup.apply_async((session_id,), retry=False)
-    except Exception:
-        logger.warning(
-            "session %s: its follow-up was not enqueued or failed; it stays pending for the periodic catch-up",
-            session_id,
-            exc_info=True,
-        )
-        return False
-    return True
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,9 @@ class Session(models.Model):
     close = models.JSONField(null=True, blank=True)  # the sheet's `close` ({"pools": ...}) when closed
     closing = models.JSONField(null=True, blank=True)  # the engine's `close` object when closed
     version = models.PositiveIntegerField(default=1)
+    # Grows by one with every confirmation, dispute or settled dispute (issue 25): the live channel's
+    # second number, so that a seat's ✓ reaches every phone without moving `version` (If-Match).
+    checks_version = models.PositiveIntegerField(default=0)
     # The engine's state after the last hand (a projection, rewritten on every write).
     hands_count = models.PositiveIntegerField(default=0)
     balances = models.JSONField(default=list)
@@ -420,3 +423,87 @@ class Account(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="account"
     )
     language = models.CharField(max_length=8, blank=True, default="")
+
+
+# --- the whole table (issue 25): confirmations, disputes, seat links, board links ----------------------
+
+
+class DealCheck(models.Model):
+    """One seat's word on one deal: confirmed ("✓") or disputed ("That's not right", with a reason).
+
+    A seat has at most one live check per deal; an amend or undo of the deal clears its checks (the
+    rows stay, `cleared_at` set, so the session keeps its history) and the seats are asked again. A
+    dispute is open until the treasurer resolves or overrules it (`outcome`, `settled_by`, `settled_at`),
+    and a session with an open dispute cannot be closed (`services.session_close`)."""
+
+    class State(models.TextChoices):
+        CONFIRMED = "confirmed"
+        DISPUTED = "disputed"
+
+    class Outcome(models.TextChoices):
+        RESOLVED = "resolved"  # the treasurer saw it put right (or agreed with the seat)
+        OVERRULED = "overruled"  # the treasurer judged the deal right as recorded
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="checks")
+    number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    state = models.CharField(max_length=9, choices=State.choices)
+    reason = models.CharField(max_length=200, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    by_link = models.ForeignKey("SeatLink", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+    cleared_at = models.DateTimeField(null=True, blank=True)  # an amend, an undo or the seat's next word
+    outcome = models.CharField(max_length=9, choices=Outcome.choices, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "number", "seat", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "number", "seat"],
+                condition=Q(cleared_at__isnull=True),
+                name="dealcheck_one_live_per_seat",
+            ),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="dealcheck_seat_0_to_3"),
+            models.CheckConstraint(condition=Q(state__in=["confirmed", "disputed"]), name="dealcheck_state_known"),
+            models.CheckConstraint(
+                condition=Q(outcome="") | Q(state="disputed", settled_at__isnull=False),
+                name="dealcheck_outcome_of_a_dispute",
+            ),
+        ]
+        indexes = [models.Index(fields=["session", "number"], name="dealcheck_session_number")]
+
+
+class SeatLink(models.Model):
+    """A link for a player without a login: one seat of one session, read and confirm/dispute only.
+
+    Only the key's SHA-256 is kept. It works while not revoked and until 24 hours after the close."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seat_links")
+    seat = models.PositiveSmallIntegerField()
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "seat", "id"]
+        constraints = [models.CheckConstraint(condition=Q(seat__lte=3), name="seatlink_seat_0_to_3")]
+
+
+class BoardLink(models.Model):
+    """A read-only link to the club's room board (no login), issued and revoked by an admin."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="board_links")
+    label = models.CharField(max_length=100, blank=True)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "id"]

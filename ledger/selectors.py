@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -14,9 +15,25 @@ from django.utils import timezone
 
 from ledger.engine import settle
 from ledger.engine.sheet import SHEET_FORMAT
+from ledger.engine.variants import get_variant
+from ledger.engine.variants.declaration import ALL_PASS, TRICKS
 
 from .exceptions import NotFound, PermissionDenied
-from .models import Club, DeviceToken, Hand, HandRevision, Membership, Player, Role, Seat, Session
+from .models import (
+    BoardLink,
+    Club,
+    DealCheck,
+    DeviceToken,
+    Hand,
+    HandRevision,
+    Membership,
+    Player,
+    Role,
+    Seat,
+    SeatLink,
+    Session,
+)
+from .names import look_alikes
 
 # Whoever asks: reads take an anonymous user too, who is a member of no club (so sees nothing).
 Reader = AbstractBaseUser | AnonymousUser
@@ -64,9 +81,15 @@ def club_get(*, user: Reader, club_id: int, role: str = Role.PLAYER) -> ClubWith
     return Club.objects.annotate(role=Value(found, output_field=CharField())).get(pk=club_id)
 
 
-def player_list(*, user: Reader, club_id: int) -> QuerySet[Player]:
+def player_list(*, user: Reader, club_id: int, looks_like: str | None = None) -> QuerySet[Player]:
+    """The club's players; with `looks_like`, those whose name looks like it without being it."""
     club_role(user=user, club_id=club_id)
-    return Player.objects.filter(club_id=club_id).order_by("name", "id")
+    players = Player.objects.filter(club_id=club_id).order_by("name", "id")
+    if looks_like is None:
+        return players
+    wanted = unicodedata.normalize("NFC", looks_like.strip())
+    alike = look_alikes(wanted, players.values_list("name", flat=True))
+    return players.filter(name__in=alike)
 
 
 def _sessions() -> QuerySet[Session]:
@@ -81,10 +104,13 @@ def session_list(
     player: int | None = None,
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
+    variant: str | None = None,
 ) -> QuerySet[Session]:
     qs = _sessions().filter(club__memberships__user_id=user_id(user))
     if club is not None:
         qs = qs.filter(club_id=club)
+    if variant is not None:
+        qs = qs.filter(variant=variant)
     if status is not None:
         qs = qs.filter(status=status)
     if player is not None:
@@ -199,3 +225,102 @@ def token_list(*, user: Reader) -> QuerySet[DeviceToken]:
 def session_first_hand(*, session: Session) -> Any:
     """Deal 1 as recorded (its turned suit is belle for the rest of a French or Russian game), or None."""
     return Hand.objects.filter(session=session, number=1).values_list("raw", flat=True).first()
+
+
+# --- the whole table (issue 25) --------------------------------------------------------------------
+
+SEAT_LINK_AFTER_CLOSE = dt.timedelta(hours=24)
+
+
+def deal_checks(*, session: Session, history: bool = False) -> QuerySet[DealCheck]:
+    """The seats' live checks of the session's deals (with `history`, the cleared ones too), by deal and seat."""
+    qs = DealCheck.objects.filter(session=session).select_related("by", "settled_by")
+    if not history:
+        qs = qs.filter(cleared_at__isnull=True)
+    return qs.order_by("number", "seat", "id")
+
+
+def open_disputes(*, session: Session) -> QuerySet[DealCheck]:
+    """The disputes the treasurer has still to resolve or overrule (a close waits for them)."""
+    return deal_checks(session=session).filter(state=DealCheck.State.DISPUTED, outcome="")
+
+
+def seat_of(*, session: Session, user: Reader) -> int | None:
+    """The seat the user's own player holds at this table, or None."""
+    return Seat.objects.filter(session=session, player__user_id=user_id(user)).values_list("seat", flat=True).first()
+
+
+def seat_link_get(*, key: str) -> SeatLink:
+    """The live seat link with this key: not revoked, its session open or closed less than 24 hours ago.
+    Anything else is NotFound, as if there were no such link."""
+    link = SeatLink.objects.select_related("session").filter(key_hash=token_hash(key)).first()
+    if link is None or link.revoked_at is not None:
+        raise NotFound("not found")
+    closed_at = link.session.closed_at
+    if link.session.status == Session.Status.CLOSED and (
+        closed_at is None or timezone.now() >= closed_at + SEAT_LINK_AFTER_CLOSE
+    ):
+        raise NotFound("not found")
+    return link
+
+
+def seat_links(*, user: Reader, session: Session) -> QuerySet[SeatLink]:
+    """The session's seat links that are not revoked (scorers)."""
+    club_role(user=user, club_id=session.club_id, role=Role.SCORER)
+    return SeatLink.objects.filter(session=session, revoked_at__isnull=True).order_by("seat", "id")
+
+
+def board_link_get(*, key: str) -> BoardLink:
+    link = BoardLink.objects.select_related("club").filter(key_hash=token_hash(key)).first()
+    if link is None or link.revoked_at is not None:
+        raise NotFound("not found")
+    return link
+
+
+def board_links(*, user: Reader, club_id: int) -> QuerySet[BoardLink]:
+    club_role(user=user, club_id=club_id, role=Role.ADMIN)
+    return BoardLink.objects.filter(club_id=club_id, revoked_at__isnull=True).order_by("id")
+
+
+def board_sessions(*, club_id: int) -> list[Session]:
+    """Every open table of the club, oldest first, with `open_disputes` (a count) on each. No reader:
+    the callers have checked the club (a member, or a board link of the club)."""
+    from django.db.models import Count, Q
+
+    return list(
+        _sessions()
+        .filter(club_id=club_id, status=Session.Status.OPEN)
+        .annotate(
+            open_disputes=Count(
+                "checks",
+                filter=Q(checks__state=DealCheck.State.DISPUTED, checks__cleared_at__isnull=True, checks__outcome=""),
+            )
+        )
+        .order_by("opened_at", "id")
+    )
+
+
+def deal_legal(*, variant: str, rules: dict[str, Any], number: int, first: Any) -> dict[str, Any]:
+    """What deal `number` may be under a session's rules, read from the variant's declaration: the one
+    reader of it (the session API's `next_legal`, the scorer's deal table). Each bid, in rank order, with
+    its label, every hand field's mode (`required`, `optional`, `forbidden`), its trumps (with
+    `trumps_turned` where the deal's turned suit is allowed as well) and how its tricks add up (`tricks`:
+    `total`, 12 for a bid with a discard, else 13; `exact`, whether the four counts must make the total).
+    `first`: deal 1 as recorded, if it is (belle). The labels are the engine's English: the edge says
+    them in the request's language (`ledger.i18n.bids_said`)."""
+    found = get_variant(variant)
+    state = found.recall(first)
+    bids = found.legal_bids(number, found.parse_options(rules or {}), state)
+    for entry in bids:
+        bid = found.declaration.bid[entry["code"]]
+        entry["tricks"] = {"total": 12 if bid.discard else 13, "exact": bid.kind in (ALL_PASS, TRICKS)}
+    return {"number": number, "bids": bids}
+
+
+def next_legal(*, session: Session) -> dict[str, Any] | None:
+    """What the session's next deal may be (`deal_legal`), or None when no deal may follow."""
+    if session.next_deal is None:
+        return None
+    number = session.next_deal["number"]
+    first = session_first_hand(session=session) if number > 1 else None
+    return deal_legal(variant=session.variant, rules=session.rules or {}, number=number, first=first)

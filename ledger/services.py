@@ -31,19 +31,23 @@ from ledger.engine.sheet import SettledHand
 from ledger.engine.variants import get_variant
 
 from .exceptions import (
+    DisputesOpen,
     InvalidRequest,
     LedgerError,
     NotFound,
     NotLastHand,
+    PermissionDenied,
     PoolsClaimed,
     SessionClosed,
     SessionNotClosed,
     StaleNumber,
     VersionMismatch,
 )
-from .followup import followup_request
+from .live import announce
 from .models import (
+    BoardLink,
     Club,
+    DealCheck,
     DeviceToken,
     Hand,
     HandRevision,
@@ -51,28 +55,22 @@ from .models import (
     Player,
     Role,
     Seat,
+    SeatLink,
     Session,
     SessionEvent,
 )
+from .names import NAME_MAX, clean_name
 from .selectors import club_role, role_check, sheet_of, token_hash
 
 # The database stores amounts as 64-bit integers; the engine's integers are unbounded.
 MAX_AMOUNT = 10**15
-NAME_MAX = 100
 
 
 # --- clubs, members, players -----------------------------------------------------------------------
 
 
 def _clean_name(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidRequest.field(field, "a name must be a non-empty string")
-    name = value.strip()
-    if len(name) > NAME_MAX:
-        raise InvalidRequest.field(field, f"a name has at most {NAME_MAX} characters")
-    if any(ord(c) < 32 for c in name):
-        raise InvalidRequest.field(field, "a name must not contain control characters")
-    return name
+    return clean_name(value, field)  # NFC, no invisible or direction characters (ledger/names.py)
 
 
 def club_create(*, actor: User, name: str) -> Club:
@@ -362,6 +360,7 @@ def session_close(
         session = _lock_session(session_id, actor, Role.TREASURER)
         _check_open(session)
         _check_version(session, expected_version)
+        _check_no_open_dispute(session)
         hands = list(Hand.objects.filter(session=session).order_by("number"))
         close = {"pools": pools}
         sheet, run, settled = _replay(session, [h.raw for h in hands], close)
@@ -373,7 +372,8 @@ def session_close(
         session.closed_at = closed_at or played_at(session) or timezone.now()
         _check_close_amounts(settlement["close"])
         _write_projection(session, hands, settled, run)
-        followup_request(session=session)
+        _followup_request(session)
+        announce(session)
         SessionEvent.objects.create(
             session=session,
             kind=SessionEvent.Kind.CLOSE,
@@ -409,7 +409,8 @@ def session_reopen(*, actor: User, session_id: int, expected_version: int | None
         hands = list(Hand.objects.filter(session=session).order_by("number"))
         _, run, settled = _replay(session, [h.raw for h in hands])
         _write_projection(session, hands, settled, run)
-        followup_request(session=session)
+        _followup_request(session)
+        announce(session)
         SessionEvent.objects.create(
             session=session, kind=SessionEvent.Kind.REOPEN, version=session.version, by=actor, played_at=played_at
         )
@@ -511,8 +512,17 @@ def session_import(*, actor: User, club_id: int, sheet: Any, closed_at: Any = No
         _write_projection(session, hands, settled, run, bump=False, fresh=hands)
         if closed:
             _check_close_amounts(settlement["close"])
-            followup_request(session=session)
+            _followup_request(session)
     return session
+
+
+def _followup_request(session: Session) -> None:
+    """Inside the writing transaction: the session's background work is due, and goes to Celery once the
+    transaction commits (`ledger.tasks.followup_request`). Imported at the first write that needs it, so a
+    process that never closes a session never imports Celery (clubscore/__init__.py)."""
+    from .tasks import followup_request
+
+    followup_request(session=session)
 
 
 # --- hands -----------------------------------------------------------------------------------------
@@ -572,6 +582,7 @@ def _hand_record(actor: User, session_id: int, hand: Any, client_key: uuid.UUID 
             version=session.version,
             by=actor,
         )
+        announce(session)
     new.session = session
     return new
 
@@ -619,6 +630,8 @@ def hand_amend(
             version=session.version,
             by=actor,
         )
+        _clear_checks(session, number)
+        announce(session)
     target.session = session
     return target
 
@@ -648,6 +661,8 @@ def hand_undo(*, actor: User, session_id: int, number: int, expected_version: in
             version=session.version,
             by=actor,
         )
+        _clear_checks(session, number)
+        announce(session)
     return session
 
 
@@ -707,3 +722,170 @@ def token_touch(*, token: DeviceToken) -> None:
         return
     DeviceToken.objects.filter(pk=token.pk).update(last_used_at=now)  # autocommitted: one statement
     token.last_used_at = now
+
+
+# --- the whole table (issue 25): confirmations, disputes, seat and board links ------------------------
+
+REASON_MAX = 200
+LINK_KEY_BYTES = 18  # 24 URL-safe characters: a short link that cannot be guessed
+
+
+def _clear_checks(session: Session, number: int) -> None:
+    """An amend or undo of deal `number` asks its seats again: their checks are cleared (kept as history)."""
+    DealCheck.objects.filter(session=session, number=number, cleared_at__isnull=True).update(cleared_at=timezone.now())
+
+
+def _check_no_open_dispute(session: Session) -> None:
+    found = (
+        DealCheck.objects.filter(session=session, state=DealCheck.State.DISPUTED, cleared_at__isnull=True, outcome="")
+        .order_by("number", "seat")
+        .first()
+    )
+    if found is not None:
+        raise DisputesOpen(fields={"disputes": [f"deal {found.number} is disputed by seat {found.seat + 1}"]})
+
+
+def _clean_reason(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidRequest.field("reason", "say in a few words what is not right")
+    text = " ".join(value.split())
+    if len(text) > REASON_MAX:
+        raise InvalidRequest.field("reason", f"a reason has at most {REASON_MAX} characters")
+    return text
+
+
+def _lock_for_link(link: SeatLink) -> Session:
+    session = Session.objects.select_for_update(no_key=True).filter(pk=link.session_id).first()
+    if session is None:
+        raise NotFound("no such session")
+    return session
+
+
+def _own_seat(session: Session, actor: User) -> int:
+    seat = Seat.objects.filter(session=session, player__user_id=actor.pk).values_list("seat", flat=True).first()
+    if seat is None:
+        raise PermissionDenied("only a player seated at this table confirms or disputes its deals")
+    return seat
+
+
+def deal_check(
+    *,
+    session_id: int,
+    number: int,
+    state: str,
+    reason: Any = "",
+    actor: User | None = None,
+    link: SeatLink | None = None,
+) -> DealCheck:
+    """One seat's ✓ or dispute of deal `number`: a club member for his own seat, or a seat link for its seat.
+
+    Idempotent: the same word again changes nothing. A seat may change its word (a ✓ after a dispute
+    withdraws it); the earlier one is kept, cleared. The table is never held up: nothing waits for it."""
+    if state not in DealCheck.State.values:
+        raise InvalidRequest.field("state", "a check is confirmed or disputed")
+    text = _clean_reason(reason) if state == DealCheck.State.DISPUTED else ""
+    with transaction.atomic(durable=True):
+        if link is not None:
+            session, seat = _lock_for_link(link), link.seat
+        elif actor is not None:
+            session = _lock_session(session_id, actor, Role.PLAYER)
+            seat = _own_seat(session, actor)
+        else:
+            raise NotFound("no such session")
+        _check_open(session)
+        if not 1 <= number <= session.hands_count:
+            raise NotFound(f"the session has no hand {number}")
+        live = DealCheck.objects.filter(session=session, number=number, seat=seat, cleared_at__isnull=True).first()
+        if live is not None and live.state == state and live.reason == text:
+            return live
+        now = timezone.now()
+        if live is not None:
+            live.cleared_at = now
+            live.save(update_fields=["cleared_at"])
+        check = DealCheck.objects.create(
+            session=session, number=number, seat=seat, state=state, reason=text, by=actor, by_link=link, at=now
+        )
+        _bump_checks(session)
+    return check
+
+
+def dispute_settle(*, actor: User, session_id: int, number: int, seat: int, outcome: str, note: Any = "") -> DealCheck:
+    """The treasurer's word on an open dispute: resolved (put right, or agreed) or overruled (the deal
+    stands as recorded); who and when are kept on it. Idempotent for the same outcome."""
+    if outcome not in DealCheck.Outcome.values:
+        raise InvalidRequest.field("outcome", '`outcome` must be "resolved" or "overruled"')
+    if not isinstance(note, str):
+        raise InvalidRequest.field("note", "a note is a string")
+    note = " ".join(note.split())
+    if len(note) > REASON_MAX:
+        raise InvalidRequest.field("note", f"a note has at most {REASON_MAX} characters")
+    with transaction.atomic(durable=True):
+        session = _lock_session(session_id, actor, Role.TREASURER)
+        dispute = DealCheck.objects.filter(
+            session=session, number=number, seat=seat, state=DealCheck.State.DISPUTED, cleared_at__isnull=True
+        ).first()
+        if dispute is None:
+            raise NotFound(f"no open dispute of seat {seat + 1} on deal {number}")
+        if dispute.outcome:
+            if dispute.outcome == outcome:
+                return dispute
+            raise InvalidRequest.field("outcome", "this dispute is already settled")
+        dispute.outcome = outcome
+        dispute.note = note
+        dispute.settled_by = actor
+        dispute.settled_at = timezone.now()
+        dispute.save(update_fields=["outcome", "note", "settled_by", "settled_at"])
+        _bump_checks(session)
+    return dispute
+
+
+def _bump_checks(session: Session) -> None:
+    session.checks_version += 1
+    session.save(update_fields=["checks_version"])
+    announce(session)
+
+
+def seat_link_issue(*, actor: User, session_id: int, seat: Any) -> tuple[str, SeatLink]:
+    """A link for one seat of one open session (scorers and above); the key is shown once, kept hashed."""
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise InvalidRequest.field("seat", "a seat is 0, 1, 2 or 3")
+    key = secrets.token_urlsafe(LINK_KEY_BYTES)
+    with transaction.atomic(durable=True):
+        session = _lock_session(session_id, actor, Role.SCORER)
+        _check_open(session)
+        link = SeatLink.objects.create(session=session, seat=seat, key_hash=token_hash(key), created_by=actor)
+    return key, link
+
+
+def seat_link_revoke(*, actor: User, session_id: int, link_id: int) -> None:
+    with transaction.atomic(durable=True):
+        _lock_session(session_id, actor, Role.SCORER)
+        revoked = SeatLink.objects.filter(pk=link_id, session_id=session_id, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+    if not revoked:
+        raise NotFound("no such seat link")
+
+
+def board_link_issue(*, actor: User, club_id: int, label: Any = "") -> tuple[str, BoardLink]:
+    """A read-only link to the club's room board (admins); the key is shown once, kept hashed."""
+    if not isinstance(label, str):
+        raise InvalidRequest.field("label", "a label is a string")
+    label = " ".join(label.split())
+    if len(label) > NAME_MAX:
+        raise InvalidRequest.field("label", f"a name has at most {NAME_MAX} characters")
+    key = secrets.token_urlsafe(LINK_KEY_BYTES)
+    with transaction.atomic(durable=True):
+        club_role(user=actor, club_id=club_id, role=Role.ADMIN)
+        link = BoardLink.objects.create(club_id=club_id, label=label, key_hash=token_hash(key), created_by=actor)
+    return key, link
+
+
+def board_link_revoke(*, actor: User, club_id: int, link_id: int) -> None:
+    with transaction.atomic(durable=True):
+        club_role(user=actor, club_id=club_id, role=Role.ADMIN)
+        revoked = BoardLink.objects.filter(pk=link_id, club_id=club_id, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+    if not revoked:
+        raise NotFound("no such board link")

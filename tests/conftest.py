@@ -1,4 +1,5 @@
-"""Shared fixtures. The project's own copy of the spec's examples lives in tests/data."""
+"""Shared fixtures. The project's own copy of the spec's examples lives in tests/data; the rules are
+read from the spec itself (`../shared/spec/rules.md`, beside the repository), never from a copy."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = DATA / "examples"
+RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "spec" / "rules.md"
 
 
 @pytest.fixture(autouse=True)

@@ -16,12 +16,12 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
 from clubscore.celery import app
-from ledger import selectors, services
+from ledger import login_limits, selectors, services
 from ledger.engine import EngineError, settle
 from ledger.engine.samples import random_hand, random_sheet
-from ledger.engine.variants import get_variant, variant_names
+from ledger.engine.variants import get_variant
 from ledger.models import Club, Hand, Player, Role, Session
-from tests.conftest import EXAMPLES, example_names, load_json
+from tests.conftest import EXAMPLES, load_json
 
 PASSWORD = "bars-pass-1234"
 
@@ -56,6 +56,23 @@ def background_work_in_process() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def fresh_cache() -> None:
     cache.clear()  # throttle histories live in the cache
+    login_limits.local_cache.clear()  # and the login limits' own, while the cache is down
+
+
+@pytest.fixture
+def login_rates(settings: Any) -> None:
+    """The production login limits (20 attempts a minute per address, 10 failures per username and
+    address), the other scopes out of the way, and a fast password hasher."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            "user": "1000/min",
+            "anon": "1000/min",
+            "login": "20/min",
+            "login_username": "10/min",
+        },
+    }
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -141,16 +158,6 @@ def assert_projection(session: Session) -> None:
     assert session.balances == settlement["balances"]
     assert session.pools == settlement["pools"]
     assert session.closing == settlement.get("close")
-
-
-def known_example_names() -> list[Any]:
-    """The example sheets with a settlement, each skipped while its variant is not in the engine."""
-    out = []
-    for name in example_names():
-        variant = load_json(EXAMPLES / f"{name}.sheet.json")["variant"]
-        marks = [] if variant in variant_names() else [pytest.mark.skip(reason=f"{variant} is not in the engine yet")]
-        out.append(pytest.param(name, marks=marks))
-    return out
 
 
 def example_sheet(name: str) -> dict[str, Any]:

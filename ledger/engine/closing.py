@@ -12,7 +12,8 @@ from itertools import combinations
 from operator import add
 from typing import Any
 
-from .sheet import POOL, Close, Stake
+from .seats import POOL
+from .sheet import Close, Stake
 
 MINOR_UNIT_EXPONENTS = {
     **dict.fromkeys(

@@ -23,9 +23,6 @@ class SinglePool:
     def as_list(self) -> list[int]:
         return [self.amount]
 
-    def as_tuple(self) -> tuple[int, ...]:
-        return (self.amount,)
-
     def copy(self) -> SinglePool:
         return SinglePool((self.amount,))
 
@@ -62,9 +59,6 @@ class AmericanPools:
 
     def as_list(self) -> list[int]:
         return list(self.pools)
-
-    def as_tuple(self) -> tuple[int, ...]:
-        return tuple(self.pools)
 
     def copy(self) -> AmericanPools:
         return AmericanPools(tuple(self.pools), self.limit)

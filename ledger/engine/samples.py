@@ -10,24 +10,20 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .cards import SUITS
 from .errors import EngineError
 from .replay import Replay
-from .sheet import SHEET_FORMAT, SUITS, parse_sheet
+from .sheet import SHEET_FORMAT, parse_sheet
 from .variants import get_variant
-from .variants.base import O, Variant
+from .variants.base import Variant
+from .variants.declaration import OPTIONAL
 
 PLAYERS = ["Ann", "Ben", "Cleo", "Dan"]
-# House rules under which every bid of every variant may be played (the French neuf, the Russian nine
-# and misère need their amounts).
-PLAYABLE_RULES: dict[str, dict[str, Any]] = {
-    "french": {
-        "neuf": {
-            "base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 20),
-            "extra": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 5),
-        }
-    },
-    "russian": {"nine": {"base": 30, "extra": 5}, "misere": 40},
-}
+
+
+def playable_rules(variant_name: str) -> dict[str, Any]:
+    """House rules under which every bid of the variant may be played (its declaration's)."""
+    return dict(get_variant(variant_name).declaration.playable_rules)
 
 
 def _tricks(rng: random.Random, total: int, bidder: int | None, variant: Variant, bid: str) -> list[int]:
@@ -54,10 +50,10 @@ def _tricks(rng: random.Random, total: int, bidder: int | None, variant: Variant
 
 def random_hand(variant: Variant, rng: random.Random, adjust_rate: float = 0.05) -> dict[str, Any]:
     bid = rng.choice(variant.bids)
-    table = variant.fields[bid]
+    table = variant.declaration.bid[bid].fields
     hand: dict[str, Any] = {"bid": bid}
     for name, mode in table.items():
-        if mode == O and rng.random() < 0.6:
+        if mode == OPTIONAL and rng.random() < 0.6:
             continue
         if name in ("bidder", "jack", "last_trick") or name == "partner":
             hand[name] = rng.randrange(4)

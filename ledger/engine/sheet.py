@@ -12,62 +12,21 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal, NamedTuple, TypedDict
 
+from .cards import is_int
+from .deal import TransferJSON
 from .errors import sheet_error
 from .messages import Term, Words, text
-from .variants import get_variant, variant_names
+from .seats import is_seat
+from .variants import VARIANTS, find_variant
 
 SHEET_FORMAT = "clubscore-sheet/1"
 SETTLEMENT_FORMAT = "clubscore-settlement/1"
-
-POOL: Literal["pool"] = "pool"
-Party = int | Literal["pool"]
-
-SUITS = ("clubs", "diamonds", "hearts", "spades")
-SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠", "none": "NT"}
-SEATS = (0, 1, 2, 3)
 
 SHEET_KEYS = ("format", "variant", "rules", "players", "first_dealer", "pools", "stake", "hands", "close")
 REQUIRED_SHEET_KEYS = ("format", "variant", "players", "first_dealer", "hands")
 # ASCII digits only ("1٠" is no 10); at most 9 before the point: money is stored in 64 bits.
 _PER_COUNTER = re.compile(r"[0-9]{1,9}(\.[0-9]{1,6})?")
 _CURRENCY = re.compile(r"[A-Z]{3}")
-
-
-def is_int(value: Any) -> bool:
-    """An integer that is not a boolean: JSON `true` is never a seat or an amount."""
-    return type(value) is int
-
-
-def is_seat(value: Any) -> bool:
-    return type(value) is int and 0 <= value <= 3
-
-
-@dataclass(frozen=True, slots=True)
-class Adjustment:
-    frm: Party
-    to: Party
-    counters: int
-    note: str
-
-
-class Hand(NamedTuple):
-    """One deal as recorded, checked and with its defaults filled in.
-
-    An immutable record; a NamedTuple because one is built for every deal of every replay.
-    """
-
-    bid: str
-    tricks: tuple[int, int, int, int] = (0, 0, 0, 0)
-    bidder: int | None = None
-    trump: str | None = None
-    partner: int | None = None
-    turned: str | None = None
-    honours: int = 0
-    conceded: bool = False
-    jack: int | None = None
-    revoke: int | None = None
-    last_trick: int | None = None
-    adjustments: tuple[Adjustment, ...] = ()
 
 
 class Stake(NamedTuple):
@@ -83,8 +42,8 @@ class Close:
 class Sheet(NamedTuple):
     """A parsed score sheet, its hands still raw (see the module's docstring).
 
-    An immutable record; a NamedTuple as `Hand` is, because one is built for every settle(): a frozen
-    dataclass of these nine fields costs 19,200 instructions to build, this 8,200.
+    An immutable record; a NamedTuple as `Hand` is, because one is built for every settle(): it costs
+    less than half a frozen dataclass of these nine fields (bench/README.md).
     """
 
     variant: str
@@ -96,10 +55,6 @@ class Sheet(NamedTuple):
     stake: Stake | None
     hands: tuple[Any, ...]
     close: Close | None
-
-
-# One transfer of a settled hand (`scoresheet.md`); `from` is a keyword, hence the functional form.
-TransferJSON = TypedDict("TransferJSON", {"from": Party, "to": Party, "counters": int, "reason": str})
 
 
 class SettledHand(TypedDict):
@@ -140,7 +95,7 @@ def parse_stake(raw: Any) -> Stake:
     return Stake(currency, value)
 
 
-# The two ways to close, built once (a Close is frozen): building one costs about 4,000 instructions.
+# The two ways to close, built once (a Close is frozen) rather than for every sheet.
 _CLOSES = {"divide": Close("divide"), "carry": Close("carry")}
 
 
@@ -172,9 +127,10 @@ def parse_sheet(raw: Any) -> Sheet:
     if raw["format"] != SHEET_FORMAT:
         raise sheet_error("format", text("sheet.format", format=SHEET_FORMAT))
     name = raw["variant"]
-    if not isinstance(name, str) or name not in variant_names():
-        raise sheet_error("variant", text("sheet.variant", variants=Words(variant_names())))
-    variant = get_variant(name)
+    try:
+        variant = find_variant(name)
+    except ValueError:
+        raise sheet_error("variant", text("sheet.variant", variants=Words(v.name for v in VARIANTS))) from None
     players = raw["players"]
     if not isinstance(players, list) or len(players) != 4:
         raise sheet_error("players", text("sheet.players"))

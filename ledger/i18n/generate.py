@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from ledger.engine.messages import ENGLISH
-from ledger.engine.variants import fontainebleau, get_variant, variant_names
+from ledger.engine.variants import get_variant, variant_names
 
 PATH = Path(__file__).with_name("engine_messages.py")
 
@@ -46,8 +46,10 @@ def declaration_words(name: str) -> list[str]:
         words += [fact_label, fact_text]
     words += list(declaration.field_labels.values())
     words += list(declaration.belle_words)
-    if name == "fontainebleau":
-        words += list(fontainebleau._NO_TRUMP_NAMES.values())
+    words.append(declaration.short_title)
+    for option in declaration.options:
+        words += list(option.choice_labels)
+    words += [bid.played_as for bid in declaration.bids if bid.played_as]
     out: list[str] = []
     for word in words:
         if word and _worded(word) and word not in out:

@@ -1,4 +1,4 @@
-"""The API's own refusal words (api/errors.py) and the ledger's fixed ones, in this package's catalog.
+"""The API's own refusal words (api/exceptions.py, api/errors.py) and the ledger's fixed ones, in its catalog.
 
 They live here, not in api/ or ledger/, so that `makemessages` files them with the engine's words
 (ledger/i18n/locale) and not in the pages' catalog. `code`, `hand` and the field keys never change;
@@ -16,6 +16,9 @@ IF_MATCH_REQUIRED = pgettext_lazy("api", 'this write needs If-Match: "<version>"
 IDEMPOTENCY_KEY_REQUIRED = pgettext_lazy(
     "api", "recording a hand needs an Idempotency-Key header: a UUID the client generates"
 )
+IDEMPOTENCY_KEY_REQUIRED_PAYMENT = pgettext_lazy(
+    "api", "recording a payment needs an Idempotency-Key header: a UUID the client generates"
+)
 IDEMPOTENCY_IN_FLIGHT = pgettext_lazy(
     "api", "the first request with this Idempotency-Key is still running: retry in a moment"
 )
@@ -25,8 +28,25 @@ TOO_LARGE = pgettext_lazy("api", "the request body is larger than {limit} bytes"
 NO_SUCH_RESOURCE = pgettext_lazy("api", "no such resource: {path}")
 CSRF_FAILED = pgettext_lazy("api", "CSRF check failed: {reason}")
 SERVER_ERROR = pgettext_lazy("api", "the server failed to answer; the error is logged")
+SERVICE_UNAVAILABLE = pgettext_lazy(
+    "api", "the service is unavailable for a moment: send the same request again shortly"
+)
 BAD_REQUEST = pgettext_lazy("api", "bad request")
 FORBIDDEN = pgettext_lazy("api", "forbidden")
+
+# The API's own fixed refusals of a field (its serializers' and views' words, api/): said by their
+# English, context "api", by the one error handler (api/errors.py) through `ledger_text`.
+API = (
+    pgettext_lazy("api", "the score sheet is not valid JSON"),
+    pgettext_lazy("api", "strings must not contain NUL or lone surrogates (\\u0000, \\ud800)"),
+    pgettext_lazy("api", "`currency` must be three capital letters (ISO 4217)"),
+    pgettext_lazy("api", "`format` must be json or csv"),
+    pgettext_lazy("api", "`month` must be YYYY-MM"),
+    pgettext_lazy("api", "`year` must be YYYY"),
+    pgettext_lazy("api", "`date_to` must not be before `date_from`"),
+    pgettext_lazy("api", 'a party is a player id or "pool"'),
+    pgettext_lazy("api", "log out with the device's `Authorization: Token <key>`"),
+)
 
 # The ledger's refusals whose text has no parameter (ledger/exceptions.py's defaults and the fixed
 # ones raised by the services and selectors): translated by their English, context "ledger". A text
@@ -50,6 +70,12 @@ LEDGER = (
     pgettext_lazy("ledger", "a player's statement is for the player and the club's treasurers"),
     pgettext_lazy("ledger", "a name must be a non-empty string"),
     pgettext_lazy("ledger", "a name must not contain control characters"),
+    pgettext_lazy(
+        "ledger", "a name must not contain invisible or direction characters (zero-width, soft hyphen, BOM, bidi marks)"
+    ),
+    pgettext_lazy(
+        "ledger", "a name must not contain U+FFFD (�), the mark of text that was not UTF-8: save the file as UTF-8"
+    ),
     pgettext_lazy("ledger", "the club already has a player of this name"),
     pgettext_lazy("ledger", "four different players, in seat order"),
     pgettext_lazy("ledger", "the four players must have different names"),
@@ -60,10 +86,23 @@ LEDGER = (
     pgettext_lazy("ledger", '`pools` must be "divide" or "carry"'),
     pgettext_lazy("ledger", "`closed_at` is only for a sheet with `close`"),
     pgettext_lazy("ledger", "`closed_at` must be an ISO 8601 date or date and time"),
+    pgettext_lazy("ledger", "`closed_at` must be an ISO 8601 date (2025-03-14) or date and time with offset"),
     pgettext_lazy("ledger", "`closed_at` may not be in the future"),
     pgettext_lazy("ledger", 'a party is a player id of the club or "pool"'),
     pgettext_lazy("ledger", "this party has no money in the club's ledger"),
     pgettext_lazy("ledger", "a payment goes from one party to another"),
+    # the whole table (issue 25)
+    pgettext_lazy("ledger", "a deal is disputed: the treasurer resolves or overrules each dispute before the close"),
+    pgettext_lazy("ledger", "only a player seated at this table confirms or disputes its deals"),
+    pgettext_lazy("ledger", "say in a few words what is not right"),
+    pgettext_lazy("ledger", "a check is confirmed or disputed"),
+    pgettext_lazy("ledger", '`outcome` must be "resolved" or "overruled"'),
+    pgettext_lazy("ledger", "this dispute is already settled"),
+    pgettext_lazy("ledger", "a note is a string"),
+    pgettext_lazy("ledger", "a label is a string"),
+    pgettext_lazy("ledger", "a seat is 0, 1, 2 or 3"),
+    pgettext_lazy("ledger", "no such seat link"),
+    pgettext_lazy("ledger", "no such board link"),
 )
 
 # The ledger's refusals with a number or a name in them, as the services word them: matched against the
@@ -93,6 +132,16 @@ TEMPLATES = (
     gettext_noop("cents must be a whole number from 1 to {limit}"),
     gettext_noop("the payer owes {owed} {currency} minor units, less than {cents}"),
     gettext_noop("the payee is owed {owed} {currency} minor units, less than {cents}"),
+    gettext_noop("`{name}` is not a field of this request"),
+    gettext_noop("`{name}` must be a whole number, 1 or more"),
+    gettext_noop("`{name}` must be a date from the year {first} to {last}"),
+    gettext_noop("`{name}` goes with period={same}, not period={period}"),
+    gettext_noop("`{name}` must be in the years {first} to {last}"),
+    gettext_noop("adjustment {i}: `note` has at most {limit} characters"),
+    gettext_noop("deal {number} is disputed by seat {seat}"),
+    gettext_noop("no open dispute of seat {seat} on deal {number}"),
+    gettext_noop("a reason has at most {limit} characters"),
+    gettext_noop("a note has at most {limit} characters"),
     gettext_noop(
         "the club has sessions in several currencies in this period: choose one with `currency` ({currencies})"
     ),
@@ -109,10 +158,11 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
 
 
 def ledger_text(english: str) -> str:
-    """A ledger refusal's text in the active language (itself when the catalog does not have it)."""
-    said = pgettext("ledger", english)
-    if said != english:
-        return said
+    """A ledger or API refusal's text in the active language (itself when the catalog does not have it)."""
+    for context in ("ledger", "api"):
+        said = pgettext(context, english)
+        if said != english:
+            return said
     for pattern, template in _patterns():
         found = pattern.match(english)
         if found:

@@ -18,7 +18,7 @@ Rules common to every variant (`stats.md`, "contracts"):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -62,7 +62,31 @@ def contract_rules(variant: str) -> ContractRules:
     )
 
 
-CONTRACTS: Mapping[str, ContractRules] = MappingProxyType({name: contract_rules(name) for name in variant_names()})
+class _ContractsByVariant(Mapping[str, ContractRules]):
+    """Each known variant's `ContractRules`, worked out the first time it is asked for and kept with the
+    declaration it was read from: a variant named in `VARIANTS` after this module's import is known too."""
+
+    def __init__(self) -> None:
+        self._read: dict[str, tuple[Any, ContractRules]] = {}
+
+    def __getitem__(self, name: str) -> ContractRules:
+        try:
+            declaration = get_variant(name).declaration
+        except ValueError:
+            raise KeyError(name) from None
+        found = self._read.get(name)
+        if found is None or found[0] is not declaration:
+            found = self._read[name] = (declaration, contract_rules(name))
+        return found[1]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(variant_names())
+
+    def __len__(self) -> int:
+        return len(variant_names())
+
+
+CONTRACTS: Mapping[str, ContractRules] = _ContractsByVariant()
 
 
 @dataclass(frozen=True)

@@ -278,7 +278,9 @@ def player_stats(*, user: Reader, player_id: int, filters: Filters = Filters()) 
     for name in sorted(per_variant, key=_variant_order):
         v = per_variant[name]
         best, worst = extremes[name]
-        bids = get_variant(name).bids if name in variant_names() else ()
+        declaration = get_variant(name).declaration if name in variant_names() else None
+        bids = declaration.codes if declaration else ()
+        misere_partout = declaration is not None and declaration.misere_partout
         order = {bid: i for i, bid in enumerate(bids)}
         variants[name] = {
             "sessions": v["sessions"],
@@ -287,9 +289,7 @@ def player_stats(*, user: Reader, player_id: int, filters: Filters = Filters()) 
             "best_session": best,
             "worst_session": worst,
             "pools_won": {"count": v["pools_won"], "counters": v["pools_won_counters"]},
-            "misere_partout": (
-                {"played": v["mp_played"], "lost": v["mp_lost"]} if name in ("american", "fontainebleau") else None
-            ),
+            "misere_partout": ({"played": v["mp_played"], "lost": v["mp_lost"]} if misere_partout else None),
             "contracts": sorted(
                 contracts.get(name, []),
                 key=lambda c: (order.get(c["bid"], len(order)), c["bid"], ROLES.index(c["role"])),

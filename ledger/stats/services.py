@@ -430,20 +430,29 @@ def stats_rebuild(*, club_id: int | None = None) -> RebuildResult:
     sessions = entries = 0
     for cid in club_ids:
         with transaction.atomic(durable=True):
-            _lock_club(cid)
-            PlayerContract.objects.filter(club_id=cid).delete()
-            PlayerSession.objects.filter(club_id=cid).delete()
-            Rating.objects.filter(club_id=cid).delete()
-            closed = Session.objects.filter(club_id=cid, status=Session.Status.CLOSED, closed_at__isnull=False)
-            ids = list(closed.order_by("pk").values_list("pk", flat=True))
-            for i in range(0, len(ids), BATCH):
-                batch = list(
-                    Session.objects.filter(pk__in=ids[i : i + BATCH]).only(
-                        "pk", "club_id", "variant", "status", "closing", "closed_at"
-                    )
-                )
-                _write_session_rows([s for s in batch if _is_closed(s)])
-                sessions += len(batch)
-            _write_months(cid)
-            entries += _replay_ratings(cid, None, set())
+            club_sessions, club_entries = stats_rebuild_club(cid)
+        sessions += club_sessions
+        entries += club_entries
     return RebuildResult(clubs=len(club_ids), sessions=sessions, rating_entries=entries)
+
+
+def stats_rebuild_club(cid: int) -> tuple[int, int]:
+    """One club's rebuild, in the caller's transaction (`manage.py verify` rolls it back): the
+    sessions read and the rating entries written."""
+    sessions = 0
+    _lock_club(cid)
+    PlayerContract.objects.filter(club_id=cid).delete()
+    PlayerSession.objects.filter(club_id=cid).delete()
+    Rating.objects.filter(club_id=cid).delete()
+    closed = Session.objects.filter(club_id=cid, status=Session.Status.CLOSED, closed_at__isnull=False)
+    ids = list(closed.order_by("pk").values_list("pk", flat=True))
+    for i in range(0, len(ids), BATCH):
+        batch = list(
+            Session.objects.filter(pk__in=ids[i : i + BATCH]).only(
+                "pk", "club_id", "variant", "status", "closing", "closed_at"
+            )
+        )
+        _write_session_rows([s for s in batch if _is_closed(s)])
+        sessions += len(batch)
+    _write_months(cid)
+    return sessions, _replay_ratings(cid, None, set())

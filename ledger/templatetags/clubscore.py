@@ -105,18 +105,10 @@ def variant_title(name: str) -> str:
     return catalog.variant_title(name)
 
 
-VARIANT_SHORT = {
-    "american": pgettext_lazy("variant, short", "American"),
-    "fontainebleau": pgettext_lazy("variant, short", "Fontainebleau"),
-    "french": pgettext_lazy("variant, short", "French"),
-    "russian": pgettext_lazy("variant, short", "Russian"),
-}
-
-
 @register.filter
 def variant_short(name: str) -> str:
     """A variant's short name for a narrow column (its title is the cell's title)."""
-    return str(VARIANT_SHORT.get(name, name.capitalize()))
+    return catalog.variant_short_title(name)
 
 
 FIELD_MODES = {"optional": _("optional"), "required": _("required")}
@@ -134,9 +126,9 @@ def decimal_text(value: Any) -> str:
 
 
 @register.filter
-def choice_word(value: Any) -> str:
-    """A choice option's value (a code of the sheet and the API) in words."""
-    return catalog.value_text(value)
+def choice_word(item: catalog.RuleInput, value: Any) -> str:
+    """A value of a house rule's input (a code of the sheet and the API) in words: `item|choice_word:value`."""
+    return item.word(value)
 
 
 # The words after which a rules text names a house rule by its code ("house rule honours").

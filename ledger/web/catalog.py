@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
-from ledger.engine.sheet import SUIT_SYMBOLS, SUITS
+from ledger.engine.cards import SUIT_SYMBOLS, SUITS
 from ledger.engine.variants import get_variant, variant_names
 from ledger.engine.variants.declaration import BOOLEAN, CHOICE, INTEGER, OPTIONAL, TABLE_FIELDS, Option
 from ledger.engine.variants.declaration import Table as DeclaredTable
@@ -49,20 +49,18 @@ def variant_title(name: str) -> str:
     return prose(declaration.name, declaration.title)
 
 
+def variant_short_title(name: str) -> str:
+    """The variant's short title (American …) for a narrow column; an unknown code as it is."""
+    if name not in variant_names():
+        return name.capitalize()
+    declaration = get_variant(name).declaration
+    return prose(declaration.name, declaration.short_title or declaration.title)
+
+
 def variant_choices() -> list[tuple[str, str]]:
     return [(name, variant_title(name)) for name in variant_names()]
 
 
-# The values of choice options, which are codes in the sheet and the API, in words.
-CHOICE_WORDS = {
-    "decimal": pgettext_lazy("option value", "decimal"),
-    "classic": pgettext_lazy("option value", "classic"),
-    "diamonds": pgettext_lazy("option value", "diamonds"),
-    "american": pgettext_lazy("option value", "American"),
-    "french": pgettext_lazy("option value", "French"),
-    "starshaya": pgettext_lazy("option value", "старшая"),
-    "mladshaya": pgettext_lazy("option value", "младшая"),
-}
 # The parts of a structured option (French `neuf`, Russian `nine`).
 PART_WORDS = {"base": pgettext_lazy("option part", "base"), "extra": pgettext_lazy("option part", "extra")}
 
@@ -81,6 +79,11 @@ class RuleInput:
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     optional: bool = False  # empty means None (no value)
+    words: tuple[str, ...] = ()  # each choice in words (the declaration's `choice_labels`), or none
+
+    def word(self, value: Any) -> str:
+        """A value of this input in words: a choice's label, yes or no, none, or the number."""
+        return value_text(value, dict(zip(self.choices, self.words, strict=False)))
 
 
 @dataclass(frozen=True)
@@ -94,26 +97,37 @@ class HouseRule:
 
     @property
     def default_text(self) -> str:
-        return value_text(self.default)
+        return self.inputs[0].word(self.default) if not self.nested else value_text(self.default)
 
 
-def value_text(value: Any) -> str:
+def value_text(value: Any, words: dict[Any, str] | None = None) -> str:
+    """A house rule's value in words; `words`: the rule's choices in words, by value."""
     if value is None:
         return pgettext("no value", "none")
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
-    return str(CHOICE_WORDS.get(value, value)) if isinstance(value, str) else str(value)
+    if words and isinstance(value, str) and value in words:
+        return words[value]
+    return str(value)
 
 
 _KINDS = {CHOICE: "choice", BOOLEAN: "bool", INTEGER: "int"}
 
 
-def _house_rule(option: Option) -> HouseRule:
+def _house_rule(variant: str, option: Option) -> HouseRule:
     words, help_text = label(option.label), label(option.help)
     if option.type in _KINDS:
         optional = option.nullable or option.default is None
+        choice_words = tuple(prose(variant, word) for word in option.choice_labels)
         item = RuleInput(
-            option.name, words, _KINDS[option.type], option.default, option.choices, option.minimum, optional
+            option.name,
+            words,
+            _KINDS[option.type],
+            option.default,
+            option.choices,
+            option.minimum,
+            optional,
+            choice_words,
         )
         return HouseRule(option.name, option.default, (item,), help=help_text, label=words)
     inputs = []
@@ -131,7 +145,7 @@ def _house_rule(option: Option) -> HouseRule:
 
 def house_rules(name: str) -> list[HouseRule]:
     """The variant's options, in the declaration's order, with their defaults and allowed values."""
-    return [_house_rule(option) for option in get_variant(name).declaration.options]
+    return [_house_rule(name, option) for option in get_variant(name).declaration.options]
 
 
 def option_codes(name: str) -> tuple[set[str], set[str]]:

@@ -1,4 +1,5 @@
-"""The "open a session" form: the posted inputs turned into the arguments of `services.session_open`.
+"""The "open a session" form: the posted inputs turned into the arguments of `services.session_open`;
+and the club page's filters of its past sessions.
 
 Only the shape of the inputs is checked here (a number is a number, four seats are chosen); whether the
 rules, stake and seats make a valid session is the engine's and the ledger's to say, in their words.
@@ -6,15 +7,18 @@ rules, stake and seats make a valid session is the engine's and the ledger's to 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import QueryDict
 from django.utils.translation import gettext
 
 from ledger.currency import parse_stake
 
-from .catalog import HouseRule, RuleInput, house_rules, value_text, variant_choices
+from .catalog import HouseRule, RuleInput, house_rules, variant_choices
 
 
 def rule_input_name(variant: str, path: str) -> str:
@@ -51,7 +55,7 @@ def _scalar(item: RuleInput, raw: str | None) -> tuple[Any, str | None]:
         for choice in item.choices:
             if str(choice) == text:
                 return choice, None
-        return None, gettext("choose one of %(choices)s") % {"choices": ", ".join(value_text(c) for c in item.choices)}
+        return None, gettext("choose one of %(choices)s") % {"choices": ", ".join(item.word(c) for c in item.choices)}
     if item.kind == "int":
         if not text:
             return (None, None) if item.optional else (None, gettext("a whole number is needed"))
@@ -121,3 +125,71 @@ def parse_new_session(post: QueryDict) -> NewSession:
         if form.carry_pools_from is None:
             form.error("carry_pools_from", gettext("choose a session"))
     return form
+
+
+# --- the club page's past sessions: the filters of its list -----------------------------------------
+
+
+@dataclass
+class PastFilters:
+    """The club page's filters as typed (`values`, shown back) and as read; a filter that does not read
+    is left out of the list and said beside its field (`errors`)."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    date_from: date | None = None
+    date_to: date | None = None
+    variant: str | None = None
+    player: int | None = None
+    errors: dict[str, list[str]] = field(default_factory=dict)
+
+    def query(self) -> str:
+        """The filters as a query string to carry from page to page ("" or "a=1&b=2&")."""
+        kept = {name: value for name, value in self.values.items() if value and name not in self.errors}
+        return urlencode(kept) + "&" if kept else ""
+
+    @property
+    def any(self) -> bool:
+        return any(self.values.values())
+
+
+PAST_FIELDS = ("from", "to", "variant", "player")
+
+
+def _day(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text) if _ISO_DAY.fullmatch(text) else None
+    except ValueError:
+        return None
+
+
+_ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def parse_past_filters(query: QueryDict, *, variants: set[str], players: set[int]) -> PastFilters:
+    past = PastFilters(values={name: query.get(name, "").strip() for name in PAST_FIELDS})
+    for name in ("from", "to"):
+        text = past.values[name]
+        if text:
+            day = _day(text)
+            if day is None or not 1000 <= day.year <= 9998:
+                past.errors[name] = [gettext("Enter a day as the date picker writes it, such as 2025-05-09.")]
+            elif name == "from":
+                past.date_from = day
+            else:
+                past.date_to = day
+    if past.date_from and past.date_to and past.date_from > past.date_to:
+        past.errors["to"] = [gettext("The last day comes before the first day.")]
+        past.date_to = None
+    variant = past.values["variant"]
+    if variant:
+        if variant in variants:
+            past.variant = variant
+        else:
+            past.errors["variant"] = [gettext("Choose one of the club's variants.")]
+    player = _int(past.values["player"])
+    if past.values["player"]:
+        if player in players:
+            past.player = player
+        else:
+            past.errors["player"] = [gettext("Choose one of the club's players.")]
+    return past

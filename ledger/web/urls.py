@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import views, views_books
+from . import live, login, table, views, views_books
 
 pages = [
     path("", views.home, name="home"),
@@ -24,14 +24,37 @@ pages = [
     path("clubs/<int:club_id>/import/", views_books.history_import, name="import"),
     path("sessions/<int:session_id>/export.json", views_books.session_export, {"fmt": "json"}, name="export-json"),
     path("sessions/<int:session_id>/export.csv", views_books.session_export, {"fmt": "csv"}, name="export-csv"),
+    # The whole table (issue 25): following a table, joining it, the room board.
+    path("sessions/<int:session_id>/follow/", table.follow, name="follow"),
+    path("sessions/<int:session_id>/follow/rows/", table.follow_rows, name="follow-rows"),
+    path("sessions/<int:session_id>/join/", table.join, name="join"),
+    path("sessions/<int:session_id>/disputes/", table.dispute_settle, name="dispute-settle"),
+    path("t/<int:session_id>/", table.short_link, name="short-link"),
+    path("s/<str:key>/", table.seat_follow, name="seat-follow"),
+    path("s/<str:key>/rows/", table.seat_rows, name="seat-rows"),
+    path("clubs/<int:club_id>/board/", table.club_board, name="club-board"),
+    path("clubs/<int:club_id>/board/tables/", table.club_board_tables, name="club-board-tables"),
+    path("clubs/<int:club_id>/board/links/", table.board_links, name="board-links"),
+    path("b/<str:key>/", table.board, name="board"),
+    path("b/<str:key>/tables/", table.board_tables_view, name="board-tables"),
     path("rules/", views.rules_index, name="rules-index"),
     path("sw.js", views.service_worker, name="service-worker"),
     path("rules/<slug:variant>/", views.rules, name="rules"),
 ]
 
+# The live channel's streams (server-sent events; ledger/web/live.py): not pages, not JSON.
+streams = [
+    path("live/sessions/<int:session_id>/", live.session_events, name="live-session"),
+    path("live/seat/<str:key>/", live.seat_events, name="live-seat"),
+    path("live/clubs/<int:club_id>/", live.club_events, name="live-club"),
+    path("live/board/<str:key>/", live.board_events, name="live-board"),
+]
+
 urlpatterns = [
     path("", include((pages, "web"))),  # the pages, reversed as "web:<name>"
-    # Django's session login and logout, without a namespace: `LOGIN_URL = "login"` names the first.
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    *streams,
+    # Django's session login (under the login limits, issue 29) and logout, without a namespace:
+    # `LOGIN_URL = "login"` names the first.
+    path("login/", login.login, name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -36,7 +37,7 @@ from ledger.money import POOL
 from ledger.money import selectors as money_selectors
 
 from . import books, catalog, legal, reads
-from .forms import parse_new_session, rule_input_name
+from .forms import parse_new_session, parse_past_filters, rule_input_name
 
 DEAL_LOOKAHEAD = 60  # deals past the recorded ones the scorer can number while offline
 
@@ -132,6 +133,17 @@ def home(request: AuthedRequest) -> HttpResponse:
 def club(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id)
     sessions = selectors.session_list(user=request.user, club=club_id)
+    players = list(selectors.player_list(user=request.user, club_id=club_id))
+    past = parse_past_filters(request.GET, variants=set(variant_names()), players={p.pk for p in players})
+    closed = selectors.session_list(
+        user=request.user,
+        club=club_id,
+        status=Session.Status.CLOSED,
+        player=past.player,
+        variant=past.variant,
+        date_from=past.date_from,
+        date_to=past.date_to,
+    )
     return render(
         request,
         "web/club.html",
@@ -140,26 +152,49 @@ def club(request: AuthedRequest, club_id: int) -> HttpResponse:
             "role": found.role,
             "can_score": _may(found.role, Role.SCORER),
             "open_sessions": list(sessions.filter(status=Session.Status.OPEN)),
-            "recent_sessions": list(sessions.filter(status=Session.Status.CLOSED)[:20]),
-            "players": list(selectors.player_list(user=request.user, club_id=club_id)),
+            "past": past,
+            "past_page": Paginator(closed, PAST_PAGE).get_page(request.GET.get("page")),
+            "variant_choices": catalog.variant_choices(),
+            "players": players,
             **_club_money(request, club_id, found.role),
         },
+        status=400 if past.errors else 200,
     )
 
 
-BOARD_PERIODS = [("all", _("All time")), ("year", _("This year")), ("month", _("This month"))]
+PAST_PAGE = 20  # past sessions a page of the club's list
+
+
+BOARD_PERIODS = [
+    ("all", _("All time")),
+    ("year", _("This year")),
+    ("month", _("This month")),
+    ("past-year", _("A past year")),
+    ("past-month", _("A past month")),
+]
 BOARD_MEASURES = [("rating", _("Rating")), ("money", _("Money")), ("success", _("Success rate"))]
 
 
 def _club_money(request: HttpRequest, club_id: int, role: str) -> dict[str, Any]:
     """The club page's money parts: the leaderboard's currencies (most used first) and the books' links."""
+    dates = _board_dates(request, club_id)
     return {
-        "board_periods": BOARD_PERIODS,
+        "board_periods": BOARD_PERIODS if dates["board_years"] else BOARD_PERIODS[:3],
         "board_measures": BOARD_MEASURES,
+        **dates,
         "currencies": books.club_currencies(user=request.user, club_id=club_id),
         "can_keep_books": books.may_keep_books(role),
         "own_player": books.own_player(user=request.user, club_id=club_id),
     }
+
+
+def _board_dates(request: HttpRequest, club_id: int) -> dict[str, Any]:
+    """The years and months a past leaderboard may be asked for: those of the club's closed sessions
+    (by their closing day, as the statistics date them), newest first."""
+    closed = selectors.session_list(user=request.user, club=club_id, status=Session.Status.CLOSED)
+    months = list(closed.order_by().dates("closed_at", "month", order="DESC"))
+    years = sorted({m.year for m in months}, reverse=True)
+    return {"board_years": years, "board_months": months}
 
 
 @page
@@ -275,8 +310,8 @@ def _rule_input(item: catalog.RuleInput, variant: str, posted: Any) -> dict[str,
         "id": name.replace(".", "-"),
         "value": value,
         "checked": checked,
-        "choices": [{"value": str(c), "selected": str(c) == value} for c in item.choices],
-        "default": catalog.value_text(item.default),
+        "choices": [{"value": str(c), "word": item.word(c), "selected": str(c) == value} for c in item.choices],
+        "default": item.word(item.default),
     }
 
 
@@ -326,7 +361,6 @@ def score(request: AuthedRequest, session_id: int) -> HttpResponse:
             "settle": "/api/v1/settle/",
         },
         "service_worker": reverse("web:service-worker"),
-        "auto_record_seconds": settings.SCORER_AUTO_RECORD_SECONDS,
         "pages": {
             "sheet": reverse("web:sheet", args=[found.pk]),
             "settlement": reverse("web:settlement", args=[found.pk]),
@@ -391,6 +425,7 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
             "claimed_by": Session.objects.filter(carry_pools_from=found).values_list("pk", flat=True).first(),
             "evening_paid": money_selectors.evening_paid(session=found) if close else None,
             "can_keep_books": books.may_keep_books(context["role"]),
+            **_disputes(found, context["names"]),
             "history": list(found.events.select_related("by").order_by("at", "id")),
             "played_at": services.played_at(found) if not close else None,
             "tied_payments": found.payments_for.filter(reversed_by__isnull=True).count() if close else 0,
@@ -405,6 +440,19 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
     response = render(request, "web/settlement.html", context)
     response["Cache-Control"] = "no-store"
     return response
+
+
+def _disputes(found: Session, names: list[str]) -> dict[str, Any]:
+    """The close page's disputes (issue 25): the open ones, which the treasurer resolves or overrules
+    before the close, and the settled ones, with who and when."""
+    disputed = [c for c in selectors.deal_checks(session=found, history=True) if c.state == "disputed"]
+    open_ = [
+        {"number": c.number, "seat": c.seat, "name": names[c.seat], "check": c}
+        for c in disputed
+        if c.cleared_at is None and not c.outcome
+    ]
+    settled = [{"number": c.number, "seat": c.seat, "name": names[c.seat], "check": c} for c in disputed if c.outcome]
+    return {"disputes": open_, "settled_disputes": settled}
 
 
 def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:

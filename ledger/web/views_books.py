@@ -303,7 +303,11 @@ def history_import(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.TREASURER)
     config = {
         "club": club_id,
-        "api": {"settle": "/api/v1/settle/", "import": "/api/v1/sessions/import/"},
+        "api": {
+            "settle": "/api/v1/settle/",
+            "import": "/api/v1/sessions/import/",
+            "players": f"/api/v1/clubs/{club_id}/players/",
+        },
         "pages": {"settlement": reverse("web:settlement", args=[0]).replace("/0/", "/{id}/")},
         "titles": {name: title for name, title in catalog.variant_choices()},
     }

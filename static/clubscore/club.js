@@ -11,10 +11,27 @@
   const currencyBox = document.getElementById('board-currency');
   const HEADINGS = { rating: gettext('Rating'), money: gettext('Money'), success: gettext('Success rate') };
 
-  function value(by, v, data) {
-    if (by === 'success') return el('span', { text: CS.percent(v, 1) });
-    if (by === 'money') return data.currency ? CS.moneySpan(v, data.currency) : CS.numSpan(v);
-    return el('span', { text: CS.decimal(v, 1) });
+  function value(by, r, data) {
+    if (by === 'success') return el('span', { text: CS.percent(r.value, 1) });
+    if (by === 'money') return data.currency ? CS.moneySpan(r.value, data.currency) : CS.numSpan(r.value);
+    return CS.ratingSpan({ mu: r.mu, sigma: r.sigma, ordinal: r.value }); // said as on the player's page
+  }
+
+  /* The period's own year or month (a past one, stats.md's `year=YYYY`, `month=YYYY-MM`): its list shows
+   * only beside its period; "This year" and "This month" ask for none. */
+  const whenBoxes = { year: document.getElementById('board-year-box'), month: document.getElementById('board-month-box') };
+  function params() {
+    const data = new FormData(form);
+    const by = data.get('by');
+    const period = data.get('period');
+    const asked = new URLSearchParams();
+    asked.set('period', period.replace('past-', ''));
+    asked.set('by', by);
+    if (period === 'past-year') asked.set('year', data.get('year'));
+    else if (period === 'past-month') asked.set('month', data.get('month'));
+    if (by === 'money' && data.get('currency')) asked.set('currency', data.get('currency'));
+    Object.entries(whenBoxes).forEach(function (kv) { if (kv[1]) kv[1].hidden = period !== 'past-' + kv[0]; });
+    return asked;
   }
 
   let asked = 0;
@@ -22,12 +39,11 @@
   async function load() {
     const by = new FormData(form).get('by');
     if (currencyBox) currencyBox.hidden = by !== 'money';
-    const params = new URLSearchParams();
-    new FormData(form).forEach(function (v, k) { if (k !== 'currency' || by === 'money') params.set(k, v); });
+    const query = params();
     const mine = ++asked;
-    const res = await CS.api('GET', section.dataset.url + '?' + params.toString());
+    const res = await CS.api('GET', section.dataset.url + '?' + query.toString());
     if (mine !== asked) return; // the switches moved on: a later answer is the one to show
-    section.dataset.shown = params.toString();
+    section.dataset.shown = query.toString();
     if (!res.ok) {
       const error = CS.errorOf(res);
       body.replaceChildren(el('p', { class: 'muted', text: res.status === 404
@@ -44,16 +60,18 @@
     }
     const heading = data.by === 'money' && data.currency
       ? interpolate(gettext('%(measure)s (%(currency)s)'), { measure: HEADINGS.money, currency: data.currency }, true) : HEADINGS[data.by];
-    body.replaceChildren(el('div', { class: 'table-wrap' }, [el('table', { class: 'data', id: 'board-table' }, [
+    const table = el('div', { class: 'table-wrap' }, [el('table', { class: 'data', id: 'board-table' }, [
       el('thead', {}, [el('tr', {}, [el('th', { scope: 'col', class: 'n', text: '#' }), el('th', { scope: 'col', text: gettext('Player') }),
         el('th', { scope: 'col', class: 'n', text: heading }), el('th', { scope: 'col', class: 'n', text: gettext('Sessions') })])]),
       el('tbody', {}, rows.map(function (r) {
         return el('tr', {}, [el('td', { class: 'n', text: String(r.rank) }),
           el('td', {}, [el('a', { href: '/players/' + r.player.id + '/', text: r.player.name })]),
-          el('td', { class: 'n' }, [value(data.by, r.value, data)]),
+          el('td', { class: 'n' }, [value(data.by, r, data)]),
           el('td', { class: 'n', text: String(r.sessions) })]);
       })),
-    ])]));
+    ])]);
+    if (data.by === 'rating') body.replaceChildren(table, el('p', { class: 'small muted', id: 'board-relation', text: CS.ratingRelation }));
+    else body.replaceChildren(table);
   }
 
   form.addEventListener('change', load);

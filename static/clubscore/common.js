@@ -212,7 +212,24 @@
     return el('span', { class: 'num ' + signClass(n), 'data-n': String(n), text: signed(n) });
   }
 
+  /* A rating, said one way on every page (issue 26): its words, "about 18, give or take 7" (mu and sigma
+   * rounded), beside the cautious figure the leaderboard ranks by (stats.md's ordinal, mu - 3 sigma), and
+   * one line that says how the two relate. The player page and the leaderboard both show it so. */
+  function ratingWords(r) {
+    return interpolate(gettext('about %(mu)s, give or take %(sigma)s'),
+      { mu: Math.round(r.mu), sigma: Math.max(1, Math.round(r.sigma)) }, true);
+  }
+  function ratingFigure(r) {
+    return interpolate(gettext('cautious figure %(figure)s'), { figure: decimal(r.ordinal, 1) }, true);
+  }
+  function ratingSpan(r) {
+    return el('span', { class: 'rating' }, [el('span', { class: 'rating-said', text: ratingWords(r) }), ' · ',
+      el('span', { class: 'rating-figure', 'data-n': String(r.ordinal), text: ratingFigure(r) })]);
+  }
+  const RATING_RELATION = gettext('The cautious figure is the rating less three times its give-or-take: it rises as the rating rises and as the give-or-take narrows. The leaderboard ranks by it.');
+
   window.CS = {
+    ratingWords: ratingWords, ratingFigure: ratingFigure, ratingSpan: ratingSpan, ratingRelation: RATING_RELATION,
     api: api, apiAll: apiAll, errorOf: errorOf, uuid4: uuid4, signed: signed, signClass: signClass,
     money: money, moneySpan: moneySpan, minorUnits: minorUnits, localise: localise, el: el, numSpan: numSpan, plain: plain,
     lang: LANG, percent: percent, decimal: decimal, decimalSign: SEPARATORS.decimal || '.', day: day,

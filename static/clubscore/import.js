@@ -12,6 +12,13 @@
   const status = document.getElementById('import-status');
   const TEXT = {
     notJson: gettext('This file is not JSON: is it a clubscore score sheet?'),
+    notUtf8: gettext('This file is not UTF-8 text: save it as UTF-8 and choose it again.'),
+    tooDeep: gettext('This file nests too deeply to be a score sheet.'),
+    unreadable: gettext('This file could not be read.'),
+    alike: function (name, others) {
+      return interpolate(gettext('“%(name)s” looks like %(others)s, already a player of the club: imported, it would be a new player. Correct the file if it is the same person.'),
+        { name: name, others: others.map(function (o) { return '“' + o + '”'; }).join(', ') }, true);
+    },
     date: gettext('Played on'),
     pools: gettext('At the close, the pools'),
     divide: gettext('are divided'), carry: gettext('are carried over'),
@@ -25,6 +32,19 @@
   const today = new Date();
   const todayText = today.getFullYear() + '-' + String(today.getMonth() + 1).padStart(2, '0') + '-' + String(today.getDate()).padStart(2, '0');
   let items = [];
+  const MAX_DEPTH = 16; // a score sheet nests a few levels (a hand's tricks); the server refuses what JSON.stringify could not send
+
+  /* True when the parsed value nests deeper than MAX_DEPTH (counted without recursion). */
+  function tooDeep(value) {
+    const stack = [[value, 1]];
+    while (stack.length) {
+      const top = stack.pop(), v = top[0], d = top[1];
+      if (v === null || typeof v !== 'object') continue;
+      if (d > MAX_DEPTH) return true;
+      Object.keys(v).forEach(function (k) { stack.push([v[k], d + 1]); });
+    }
+    return false;
+  }
 
   function dateFromName(name) {
     const m = /(\d{4}-\d{2}-\d{2})/.exec(name);
@@ -67,6 +87,7 @@
         { amount: Number(sheet.stake.per_counter).toLocaleString(CS.lang, { maximumFractionDigits: 6 }), currency: sheet.stake.currency }, true));
     }
     children.push(el('p', { class: 'muted', text: about.join(' · ') }));
+    (item.alike || []).forEach(function (a) { children.push(el('p', { class: 'notice look-alike', role: 'note', text: TEXT.alike(a.name, a.others) })); });
     children.push.apply(children, preview(item));
     const date = el('input', { type: 'date', name: 'date-' + index, max: todayText, required: true, value: item.date || null,
       onchange: function () { item.date = date.value; refresh(); } });
@@ -97,17 +118,49 @@
     go.textContent = TEXT.button(n);
   }
 
+  /* One chosen file as an item to show: its sheet and settlement, or the reason it cannot be imported.
+   * Never throws, so one bad file never hides the others. */
   async function read(file) {
     const item = { name: file.name, date: dateFromName(file.name), pools: 'divide' };
-    let sheet;
     try {
-      sheet = JSON.parse(await file.text());
+      let text, sheet;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
+      } catch (err) {
+        item.error = TEXT.notUtf8; // a Latin-1 file would otherwise become "Zo\ufffd"
+        return item;
+      }
+      try {
+        sheet = JSON.parse(text);
+      } catch (err) {
+        item.error = err instanceof RangeError ? TEXT.tooDeep : TEXT.notJson;
+        return item;
+      }
+      if (tooDeep(sheet)) {
+        item.error = TEXT.tooDeep;
+        return item;
+      }
+      item.sheet = sheet;
+      await settle(item);
+      if (!item.error) await lookAlikes(item);
     } catch (err) {
-      item.error = TEXT.notJson;
-      return item;
+      item.error = TEXT.unreadable;
+      item.sheet = undefined;
     }
-    item.sheet = sheet;
-    return settle(item);
+    return item;
+  }
+
+  /* The club's players each new name could be taken for (the server compares them: GET ...?looks_like=). */
+  async function lookAlikes(item) {
+    const names = Array.isArray(item.sheet.players) ? item.sheet.players.filter(function (n) { return typeof n === 'string'; }) : [];
+    const answers = await Promise.all(names.map(function (name) {
+      return CS.api('GET', cfg.api.players + '?looks_like=' + encodeURIComponent(name));
+    }));
+    item.alike = [];
+    answers.forEach(function (res, i) {
+      const others = res.ok ? (res.data.results || []).map(function (p) { return p.name; }) : [];
+      if (others.length) item.alike.push({ name: names[i], others: others });
+    });
   }
 
   /* The server's settlement of the sheet as it will be imported (with the close chosen here if it has none). */
@@ -130,7 +183,14 @@
   input.addEventListener('change', async function () {
     status.textContent = '';
     items = await Promise.all(Array.from(input.files).map(read));
-    box.replaceChildren.apply(box, items.map(card));
+    box.replaceChildren.apply(box, items.map(function (item, index) {
+      try {
+        return card(item, index);
+      } catch (err) { // a sheet the server settled but this page cannot show: that file alone says so
+        item.error = TEXT.unreadable;
+        return card(item, index);
+      }
+    }));
     refresh();
   });
 

@@ -71,10 +71,6 @@
 
   function moneyNode(cents, currency) { return CS.moneySpan(cents, currency); }
 
-  /* The rating said in words: "about 27, give or take 5" (mu and sigma, rounded). */
-  function ratingWords(r) {
-    return interpolate(gettext('about %(mu)s, give or take %(sigma)s'), { mu: Math.round(r.mu), sigma: Math.max(1, Math.round(r.sigma)) }, true);
-  }
 
   function text(value) { return document.createTextNode(String(value)); }
 
@@ -163,7 +159,8 @@
     const last = rows[rows.length - 1];
     const HIGH = gettext('high'); // the band's upper edge: drawn, never in the legend
     const parts = [
-      el('p', { class: 'rating-words', id: 'rating-words', text: ratingWords(last) }),
+      el('p', { class: 'rating-words', id: 'rating-words' }, [CS.ratingSpan(last)]),
+      el('p', { class: 'small', id: 'rating-relation', text: CS.ratingRelation }),
       el('p', { class: 'muted small', text: interpolate(ngettext(
         'Skill after %(n)s closed session: the likely value, and how far it may be off. The shaded band on the chart is that range.',
         'Skill after %(n)s closed sessions: the likely value, and how far it may be off. The shaded band on the chart is that range.',

@@ -17,16 +17,13 @@
   const L = cfg.legal;
   const names = cfg.players;
   const QKEY = 'clubscore.queue.' + cfg.session;
-  const SEAT_FIELDS = ['bidder', 'partner', 'jack', 'revoke', 'last_trick'];
-  const SUIT_FIELDS = ['trump', 'turned'];
+  // Which hand fields name a seat and which a suit: the engine's own sets, sent with the page.
+  const SEAT_FIELDS = L.seat_fields;
+  const SUIT_FIELDS = L.suit_fields;
   const FORM_FIELDS = ['bid', 'bidder', 'trump', 'partner', 'turned', 'tricks', 'honours', 'conceded', 'jack', 'revoke', 'last_trick'];
   const SYMBOL = { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠', none: pgettext('no trump, short', 'NT') };
   const RETRY_MS = 4000;
   const POLL_MS = 15000;
-  // A complete deal records itself this long after its preview is shown (docs/decisions.md, "A complete
-  // deal records itself"); the scorer can turn it off on this phone.
-  const AUTO_S = cfg.auto_record_seconds;
-  const AUTO_KEY = 'clubscore.autoRecord';
   const PETITE = 'petite:'; // a trump button's value for "this suit, the turned one"
 
   // The page's words, from Django's catalog (/jsi18n/); a sentence with a number is translated whole.
@@ -39,13 +36,26 @@
     save: function (n) { return fmt(gettext('Save deal %(n)s'), { n: n }); },
     saveWaiting: function (n) { return fmt(gettext('Save waiting deal %(n)s'), { n: n }); },
     stillToEnter: function (fields) { return fmt(gettext('Still to enter: %(fields)s'), { fields: fields }); },
-    recordsItself: function (n, s) {
-      return fmt(ngettext('Deal %(n)s records itself in %(s)s second unless you change it.', 'Deal %(n)s records itself in %(s)s seconds unless you change it.', s), { n: n, s: s });
-    },
     // a button's name begins with its visible text (WCAG 2.5.3): "♠ petite: spades, the turned suit"
     inPetite: function (label, suit) { return fmt(gettext('%(label)s: %(suit)s, the turned suit'), { label: label, suit: suit }); },
-    held: function (n) { return fmt(gettext('Deal %(n)s waits for you: tap Record when it is right.'), { n: n }); },
     movedOn: function (n, m) { return fmt(gettext('Another phone recorded deal %(n)s while you entered this one: check it is not the same deal before you record yours as deal %(m)s.'), { n: n, m: m }); },
+    clearedBidderCounts: gettext('New bidder: the tricks were cleared, count them again.'),
+    clearedBidderPartner: gettext('New bidder: the partner was cleared.'),
+    clearedBidderBoth: gettext('New bidder: the tricks and the partner were cleared.'),
+    clearedBidCounts: gettext('New bid: its tricks add up otherwise, so the tricks were cleared.'),
+    clearedBidPartner: gettext('New bid: it takes no partner, so the partner was cleared.'),
+    clearedBidBoth: gettext('New bid: the tricks and the partner were cleared.'),
+    // the deal in words, the same on the pinned bar and in the confirmation
+    pair: function (bidder, partner) { return fmt(gettext('%(bidder)s with %(partner)s'), { bidder: bidder, partner: partner }); },
+    turnedSuit: function (suit) { return fmt(gettext('turned %(suit)s'), { suit: suit }); },
+    fieldIs: function (label, value) { return fmt(gettext('%(field)s %(value)s'), { field: label, value: value }); },
+    counts: function (counts) { return fmt(gettext('tricks: %(counts)s'), { counts: counts }); },
+    tricksOf: function (who) { return fmt(gettext('tricks of %(names)s'), { names: who }); },
+    recordedWords: function (n, words) { return fmt(gettext('Deal %(n)s recorded: %(deal)s.'), { n: n, deal: words }); },
+    amendedWords: function (n, words) { return fmt(gettext('Deal %(n)s amended: %(deal)s.'), { n: n, deal: words }); },
+    undoDeal: function (n) { return fmt(gettext('Undo deal %(n)s'), { n: n }); },
+    amendDeal: function (n) { return fmt(gettext('Amend deal %(n)s'), { n: n }); },
+    changeBid: function (label) { return fmt(gettext('%(bid)s (change the bid)'), { bid: label }); },
     tricks: gettext('tricks'), notCounted: gettext('not counted yet'), tricksDone: gettext('every seat counted'),
     tricksFor: function (name) { return fmt(gettext('tricks for %(name)s'), { name: name }); },
     countFor: function (n, name) { return fmt(ngettext('%(n)s trick for %(name)s', '%(n)s tricks for %(name)s', n), { n: n, name: name }); },
@@ -100,10 +110,11 @@
     notice: null,       // a refusal not tied to a waiting deal (an amendment, an undo), shown until dismissed
     busy: false,
     loadError: null,
-    autoTimer: null,    // the count-down of a complete deal that records itself
-    autoKey: null,      // what it will record: the deal's number and fields
-    held: false,        // the scorer tapped Wait: this deal waits for Record
     formNumber: null,   // the deal number the form showed when the scorer began this deal
+    cleared: null,      // what the last change of bidder or bid cleared, said until the next change
+    bidsOpen: false,    // the bid row shows every bid again (a bid chosen folds it to that bid)
+    lastRow: null,      // the form's row the scorer tapped last: the page keeps the rows after it in view
+    confirmed: null,    // the deal the confirmation offers to undo or amend, until the next deal is started
   };
 
   function blankForm() {
@@ -213,7 +224,7 @@
   }
 
   /* A bid's legal entry on the form's deal: its fields (the forbidden ones left out), its trumps, and how
-   * its tricks add up (the pad's total, from the page's rules). */
+   * its tricks add up (the pad's total), all as the server's one reader says (`selectors.deal_legal`). */
   function rulesOf(bid) {
     const entry = bid ? legalBids().find(function (b) { return b.code === bid; }) : null;
     if (!entry) return null;
@@ -223,7 +234,7 @@
     // A deal this phone numbered after a deal 1 that waits here: belle is that deal's turned suit.
     if (entry.trumps_turned && trumps && !trumps.length && belle()) trumps = [belle()];
     return { fields: fields, trumps: trumps, trumpsTurned: !!entry.trumps_turned, partner: 'partner' in fields,
-      tricks: L.bid_rules[bid].tricks };
+      tricks: entry.tricks };
   }
 
   /* The bid's field table as R/O, under the session's options. */
@@ -340,6 +351,27 @@
     }
   }
 
+  /* The page moves with the scorer: after a tap, the rows still to come stay in view above the pinned
+   * bar (the count pad while it asks a count), so no deal needs a swipe. Only when they are not in view
+   * already: the page never jumps under a thumb that needs nothing. */
+  function keepInView() {
+    if (!form || form.hidden) return;
+    let target = null;
+    const padRow = $('pad-seats').closest('.frow');
+    if (state.lastRow === padRow && state.pad.active !== null) target = padRow; // a count still to give
+    else if (state.lastRow) {
+      let next = state.lastRow.nextElementSibling;
+      while (next && (next.hidden || !next.classList.contains('frow'))) next = next.nextElementSibling;
+      target = next;
+    }
+    if (!target) return;
+    const bar = $('deal-bar');
+    const bottom = window.innerHeight - (bar && !bar.hidden ? bar.getBoundingClientRect().height : 0);
+    const box = target.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= bottom) return;
+    window.scrollBy({ top: box.top - 4, behavior: 'instant' });
+  }
+
   function padCount(n) {
     const pad = state.pad;
     const seat = pad.active === null ? padOrder()[0] : pad.active;
@@ -347,15 +379,16 @@
     pad.entered[seat] = true;
     if (pad.auto === seat) pad.auto = null;
     pad.active = null;
-    pad.editing = false;
+    state.lastRow = $('pad-seats').closest('.frow');
     afterChange();
+    keepInView();
   }
 
   function padSeat(seat) {
     state.pad.active = seat;
-    state.pad.editing = true; // the scorer goes back to a count: the deal waits for it
-    stopAutoRecord();
+    state.lastRow = $('pad-seats').closest('.frow');
     renderForm();
+    keepInView(); // the keys of that count come into view
   }
 
   /* Whether the tricks are complete: every seat counted, adding up to the deal's total; a misère needs
@@ -411,7 +444,7 @@
         type: 'button', class: 'opt' + (opt.cls ? ' ' + opt.cls : ''), 'aria-pressed': String(opt.value === value),
         'data-value': opt.value === null ? '' : String(opt.value), title: opt.title || null,
         'aria-label': opt.aria || null,
-        onclick: function () { onPick(opt.value); },
+        onclick: function () { state.lastRow = box.closest('.frow'); onPick(opt.value); keepInView(); },
       }, [opt.label]));
     });
   }
@@ -470,15 +503,41 @@
   }
 
   function set(name, value) {
+    const before = state.form[name];
+    const rulesBefore = rulesOf(state.form.bid);
     state.form[name] = value;
     delete state.auto[name];
-    if (name === 'bid' || name === 'bidder' || name === 'partner' || name === 'conceded') { state.pad.active = null; state.pad.editing = false; }
-    afterChange();
+    if (name === 'bid' || name === 'bidder' || name === 'partner' || name === 'conceded') state.pad.active = null;
+    afterChange((name === 'bid' || name === 'bidder') && before !== value && before !== null && before !== ''
+      ? clearBroken(name, rulesBefore) : null);
   }
 
-  function afterChange() {
+  /* A new bidder or bid after the counts: the answers given for the old one that no longer fit are
+   * cleared, and the form says so (a count entered for the old bidder would pay the new one). A new
+   * bidder clears the counts (the pad asked them from the old bidder round) and a partner who is now the
+   * bidder; a new bid clears the counts when its tricks add up otherwise, and a partner it takes none of. */
+  function clearBroken(name, rulesBefore) {
+    const f = state.form;
+    const r = rulesOf(f.bid);
+    const counted = state.pad.entered.some(function (done, seat) { return done && seat !== state.pad.auto; });
+    let counts = false;
+    if (counted) {
+      if (name === 'bidder') counts = true;
+      else counts = !r || !('tricks' in r.fields) || !rulesBefore || r.tricks.total !== rulesBefore.tricks.total
+        || r.tricks.exact !== rulesBefore.tricks.exact;
+    }
+    const partner = f.partner !== null && (name === 'bidder' ? f.partner === f.bidder : !(r && r.partner));
+    if (counts) resetPad();
+    if (partner) f.partner = null;
+    if (!counts && !partner) return null;
+    if (name === 'bidder') return counts && partner ? T.clearedBidderBoth : counts ? T.clearedBidderCounts : T.clearedBidderPartner;
+    return counts && partner ? T.clearedBidBoth : counts ? T.clearedBidCounts : T.clearedBidPartner;
+  }
+
+  /* `cleared`: what this change cleared, said until the next change. */
+  function afterChange(cleared) {
+    state.cleared = cleared || null;
     began();
-    stopAutoRecord();
     state.keepErrors = false;
     derive();
     clearErrors();
@@ -492,7 +551,8 @@
     if (!form) return;
     const more = $('more-fields');
     const rare = ['revoke'];
-    const turnedModes = Object.values(L.bid_rules).map(function (r) { return r.fields.turned; }).filter(Boolean);
+    const turnedModes = cfg.deals.reduce(function (all, d) { return all.concat(d.legal); }, [])
+      .map(function (b) { return b.fields.turned; }).filter(function (m) { return m && m !== 'forbidden'; });
     if (turnedModes.length && turnedModes.every(function (m) { return m === 'optional'; })) rare.push('turned');
     rare.forEach(function (name) { more.appendChild(form.querySelector('.frow[data-field="' + name + '"]')); });
   }
@@ -517,9 +577,18 @@
     $('more-summary').textContent = T.more(shown.map(function (row) { return inSentence(V.field_labels[row.dataset.field]); }).join(', '));
     if (shown.some(function (row) { return state.form[row.dataset.field] !== null && !state.auto[row.dataset.field]; })) more.open = true;
     const allowed = bidsNow();
-    optionButtons('bid', V.bids.filter(function (b) { return allowed.indexOf(b.code) >= 0; }).map(function (b) {
-      return { value: b.code, label: b.label, cls: b.code === 'pass' ? 'pass' : '' };
-    }), f.bid, function (v) { set('bid', v); });
+    // A bid chosen folds the row to it (the form stays one screen); tapping it shows every bid again.
+    const folded = !!f.bid && !state.bidsOpen && allowed.indexOf(f.bid) >= 0;
+    const bidBox = form.querySelector('[data-group="bid"]');
+    bidBox.classList.toggle('folded', folded);
+    bidBox.dataset.folded = String(folded);
+    optionButtons('bid', V.bids.filter(function (b) { return allowed.indexOf(b.code) >= 0 && (!folded || b.code === f.bid); }).map(function (b) {
+      return { value: b.code, label: b.label, cls: b.code === 'pass' ? 'pass' : '', aria: folded ? T.changeBid(b.label) : null };
+    }), f.bid, function (v) {
+      if (folded) { state.bidsOpen = true; renderForm(); return; }
+      state.bidsOpen = false;
+      set('bid', v);
+    });
     SEAT_FIELDS.forEach(function (name) {
       if (name in table || (!f.bid && shownWithoutBid(name))) {
         optionButtons(name, seatOptions(name, f.bid ? table : { bidder: 'R' }), f[name], function (v) { set(name, v); });
@@ -538,8 +607,9 @@
     }
     $('f-conceded').checked = !!f.conceded;
     if ('tricks' in table) renderPad();
-    const b = belle();
-    $('belle-hint').textContent = L.belle ? (b ? L.belle + ' ' + SYMBOL[b] : '(' + T.belleDeal1(L.belle) + ')') : '';
+    // Belle is said once, in the header's badge, not again beside the trump on every deal.
+    const leftOut = $('bids-left-out');
+    if (leftOut) leftOut.hidden = state.hands.length > 0 || loadQueue().length > 0; // said on the session's first deal only
     const record = $('record');
     const deal = formDeal();
     if (deal) {
@@ -549,9 +619,60 @@
     const missing = missingRequired();
     record.disabled = state.busy || missing.length > 0;
     record.setAttribute('aria-describedby', 'record-hint');
-    const missingWords = missing.map(function (m) { return inSentence(V.field_labels[m] || m); }).join(', ');
-    $('record-hint').textContent = missing.length && f.bid ? T.stillToEnter(missingWords) : '';
-    renderAutoRecord();
+    $('record-hint').textContent = missing.length ? T.stillToEnter(missingWords(missing)) : '';
+    $('deal-words').textContent = f.bid ? handWords(buildHand(), state.pad.entered) : '';
+    $('deal-words').hidden = !f.bid;
+    // Until the next deal is started the bar is the confirmation of the last; Record comes back with it.
+    const confirming = !$('confirmation').hidden && state.mode === 'new' && !f.bid;
+    $('deal-bar').classList.toggle('confirming', confirming);
+    renderMovedOn();
+    const note = $('cleared-note');
+    note.textContent = state.cleared || '';
+    note.hidden = !state.cleared;
+  }
+
+  /* What the form still lacks, in the player's words: "bidder, tricks of Cleo, Dan". */
+  function missingWords(missing) {
+    return missing.map(function (m) {
+      if (m === 'tricks') {
+        const open = padOrder().filter(function (s) { return !state.pad.entered[s]; });
+        if (open.length && open.length < 4) return T.tricksOf(open.map(function (s) { return names[s]; }).join(', '));
+      }
+      if (m === 'bid') return inSentence(V.field_labels.bid || pgettext('bid', 'Bid'));
+      return inSentence(V.field_labels[m] || m);
+    }).join(', ');
+  }
+
+  /* A deal in words, the same on the pinned bar and in the confirmation: "Ben with Dan · simple ♥ ·
+   * turned ♥ · ♦J Ann · tricks: Ben 5, Dan 3, Ann 2, Cleo 3". `entered`: the counts given so far (the
+   * bar's), every count when absent (a recorded deal). */
+  function handWords(hand, entered) {
+    const bid = V.bids.find(function (b) { return b.code === hand.bid; });
+    const has = function (name) { return hand[name] !== undefined && hand[name] !== null; };
+    const bits = [];
+    if (has('bidder')) bits.push(has('partner') ? T.pair(names[hand.bidder], names[hand.partner]) : names[hand.bidder]);
+    bits.push(bid ? bid.label : hand.bid);
+    if (has('trump')) bits.push(SYMBOL[hand.trump] || hand.trump);
+    if (has('turned') && !(hand.trump === hand.turned && hand.bid === 'simple')) bits.push(T.turnedSuit(SYMBOL[hand.turned] || hand.turned));
+    if (hand.honours) bits.push(T.fieldIs(inSentence(V.field_labels.honours), hand.honours));
+    ['jack', 'last_trick', 'revoke'].forEach(function (name) {
+      if (has(name)) bits.push(T.fieldIs(V.field_labels[name], names[hand[name]]));
+    });
+    if (hand.conceded) bits.push(T.conceded);
+    if (hand.tricks) {
+      const order = has('bidder') ? [0, 1, 2, 3].map(function (i) { return (hand.bidder + i) % 4; }) : [0, 1, 2, 3];
+      const counted = order.filter(function (seat) { return !entered || entered[seat]; });
+      if (counted.length) bits.push(T.counts(counted.map(function (seat) { return names[seat] + ' ' + hand.tricks[seat]; }).join(', ')));
+    }
+    return bits.join(' · ');
+  }
+
+  /* The pinned bar's payments: each player's, from the server's preview (or a line why there are none). */
+  function barPays(deltas, text) {
+    const box = $('bar-pays');
+    if (!box) return;
+    box.replaceChildren.apply(box, deltas ? [deltasLine(deltas)] : (text ? [el('span', { class: 'muted', text: text })] : []));
+    box.hidden = !deltas && !text;
   }
 
   // A field's label inside a sentence: "Bidder" becomes "bidder", but a card keeps its capital (♦J, not ♦j).
@@ -598,9 +719,10 @@
   }
 
   function resetForm() {
-    stopAutoRecord();
-    state.held = false;
     state.formNumber = null;
+    state.cleared = null;
+    state.bidsOpen = false;
+    state.lastRow = null;
     state.form = blankForm();
     state.auto = {};
     resetPad();
@@ -608,6 +730,7 @@
     state.amending = null;
     clearErrors();
     render();
+    window.scrollTo({ top: 0, behavior: 'instant' }); // the next deal starts at the top of the form
     state.previewSeq++; // an answer still on its way is for the old form
     preview();
   }
@@ -698,18 +821,19 @@
     box.hidden = false;
     delete box.dataset.hand;
     const f = state.form;
+    barPays(null, null);
     if (!f.bid) {
       box.replaceChildren(el('p', { class: 'muted', text: gettext('Choose the bid; every payment is shown here before you record it.') }));
       return;
     }
     const missing = missingRequired();
     if (missing.length) {
-      box.replaceChildren(el('p', { class: 'muted', text: fmt(gettext('Still to enter: %(fields)s.'), { fields: missing.map(function (m) { return V.field_labels[m] || m; }).join(', ') }) }));
+      box.replaceChildren(el('p', { class: 'muted', text: fmt(gettext('Still to enter: %(fields)s.'), { fields: missingWords(missing) }) }));
       return;
     }
     if (navigator.onLine === false) {
       box.replaceChildren(el('p', { class: 'muted', text: T.noPreview }));
-      armAutoRecord();
+      barPays(null, T.noPreview);
       return;
     }
     const hand = buildHand();
@@ -727,7 +851,7 @@
       state.online = false;
       renderStatus();
       box.replaceChildren(el('p', { class: 'muted', text: T.noPreview }));
-      armAutoRecord();
+      barPays(null, T.noPreview);
       return;
     }
     const error = CS.errorOf(res);
@@ -736,6 +860,7 @@
         const placed = showErrors(error);
         box.replaceChildren(el('p', { class: 'warn', text: placed ? gettext('Not valid yet: see the marked fields.')
           : fmt(gettext('Not valid yet: %(message)s'), { message: error.message }) }));
+        barPays(null, box.textContent);
       } else {
         box.replaceChildren(el('p', { class: 'warn', text: error ? error.message : fmt(gettext('The preview failed (%(status)s).'), { status: res.status }) }));
       }
@@ -752,73 +877,31 @@
     }
     parts.push(transfersList(settled.transfers, settled.pools));
     box.replaceChildren.apply(box, parts);
+    barPays(settled.deltas, null);
     box.dataset.hand = JSON.stringify(hand); // what this preview is of
-    armAutoRecord();
   }
 
-  // --- a complete deal records itself ----------------------------------------------------------------
-
-  function autoRecordOn() {
-    try { return localStorage.getItem(AUTO_KEY) !== 'off'; } catch (err) { return true; }
-  }
+  // --- the deal number moving on under the scorer ----------------------------------------------------
 
   /* The deal number the form showed at the scorer's first choice of this deal. */
   function began() {
     if (state.mode === 'new' && state.formNumber === null && nextDeal()) state.formNumber = nextDeal().number;
+    if (state.mode === 'new' && !$('confirmation').hidden) {
+      state.confirmed = null; // the next deal is started: the bar is the new deal's (the deal list keeps the last)
+      $('confirmation').hidden = true;
+      $('deal-bar').classList.remove('confirming');
+    }
   }
 
-  /* Once a new deal is complete and its payments are shown (offline: once it is complete), it records
-   * itself AUTO_S seconds later: the Record tap of every deal saved, the preview still seen before the deal is
-   * recorded. Any change starts again; Wait, "More" open, another phone's deal meanwhile, or the setting
-   * off leave it to the Record button. */
-  function armAutoRecord() {
-    stopAutoRecord();
-    const deal = nextDeal();
-    if (!autoRecordOn() || state.held || state.mode !== 'new' || state.busy || !deal || conflictAt()) return;
-    if (!form || form.hidden || $('more-fields').open || state.pad.editing || !state.form.bid || missingRequired().length) return;
-    if (state.formNumber !== null && state.formNumber !== deal.number) return; // renderAutoRecord says why
-    const key = deal.number + ' ' + JSON.stringify(buildHand());
-    state.autoKey = key;
-    state.autoTimer = setTimeout(function () {
-      state.autoTimer = null;
-      const now = nextDeal();
-      const still = now && now.number + ' ' + JSON.stringify(buildHand());
-      state.autoKey = null;
-      if (still === key && !state.busy && !state.held && state.mode === 'new' && !missingRequired().length) onRecord();
-      else renderAutoRecord();
-    }, AUTO_S * 1000);
-    $('record').classList.remove('counting');
-    void $('record').offsetWidth; // the bar under Record starts again from full
-    renderAutoRecord();
-  }
-
-  function stopAutoRecord() {
-    clearTimeout(state.autoTimer);
-    state.autoTimer = null;
-    state.autoKey = null;
-    renderAutoRecord();
-  }
-
-  function holdAutoRecord() {
-    state.held = true;
-    stopAutoRecord();
-  }
-
-  function renderAutoRecord() {
-    const line = $('auto-line');
+  /* Another phone recorded the deal this one began as: said beside Record, so that the scorer checks it
+   * is not the same deal before recording it under the next number. */
+  function renderMovedOn() {
+    const line = $('moved-line');
     if (!line) return;
     const deal = nextDeal();
-    const counting = state.autoTimer !== null;
     const moved = state.mode === 'new' && deal && state.formNumber !== null && state.formNumber !== deal.number;
-    root.dataset.autoRecord = counting ? 'counting' : (state.held ? 'held' : '');
-    $('record').classList.toggle('counting', counting);
-    $('hold').hidden = !counting;
-    let text = '';
-    if (counting && deal) text = T.recordsItself(deal.number, AUTO_S);
-    else if (moved && state.form.bid) text = T.movedOn(state.formNumber, deal.number);
-    else if (state.held && deal && state.form.bid && !missingRequired().length) text = T.held(deal.number);
-    $('auto-text').textContent = text;
-    line.hidden = !text;
+    line.textContent = moved && state.form.bid ? T.movedOn(state.formNumber, deal.number) : '';
+    line.hidden = !line.textContent;
   }
 
   /* An amendment's preview: each seat's change in that deal and its total, before and after. */
@@ -841,7 +924,6 @@
   // --- recording -------------------------------------------------------------------------------------
 
   async function onRecord() {
-    stopAutoRecord();
     if (state.busy) return;
     if (state.mode === 'amend') return amend();
     const hand = buildHand();
@@ -948,13 +1030,12 @@
           if (done(item)) { resetForm(); }
           break;
         }
-        if (done(item) && res.status === 400) {
+        if (res.status === 400 && done(item)) {
           // Entered just now and refused: back to the form, the server's words beside the fields.
           q = loadQueue();
           if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
           showErrors(error || { message: T.refused(res.status), fields: {} });
           state.keepErrors = true; // the server's refusal stays until the scorer changes the deal
-          state.held = true; // and the deal does not record itself again: the scorer taps Record
           break;
         }
         // A conflict or a refusal of a deal that waited: stop and show it until the scorer decides.
@@ -993,7 +1074,7 @@
     if (res.ok) {
       await refresh();
       resetForm();
-      notify(fmt(gettext('Deal %(n)s amended.'), { n: number }), res.data);
+      notify(T.amendedWords(number, handWords(res.data)), res.data);
       return;
     }
     if (res.status === 412 || res.status === 409) {
@@ -1012,16 +1093,22 @@
 
   // --- undo ----------------------------------------------------------------------------------------
 
-  async function onUndo() {
-    if (state.autoTimer !== null) holdAutoRecord(); // undoing the last deal: this one waits
+  /* Undo from the actions or from the confirmation: the button tapped arms, a second tap undoes. */
+  async function onUndo(e) {
+    const button = (e && e.currentTarget) || $('undo');
     const q = loadQueue();
     if (!state.undoArmed) {
       state.undoArmed = true;
-      $('undo').textContent = q.length ? fmt(gettext('Tap again: remove waiting deal %(n)s'), { n: q[q.length - 1].hand.number })
+      const before = button.textContent;
+      button.textContent = q.length ? fmt(gettext('Tap again: remove waiting deal %(n)s'), { n: q[q.length - 1].hand.number })
         : fmt(gettext('Tap again: undo deal %(n)s'), { n: state.hands.length });
-      $('undo').classList.add('armed');
+      button.classList.add('armed');
       clearTimeout(state.undoTimer);
-      state.undoTimer = setTimeout(function () { state.undoArmed = false; renderActions(); }, 4000);
+      state.undoTimer = setTimeout(function () {
+        state.undoArmed = false;
+        if (button !== $('undo')) { button.textContent = before; button.classList.remove('armed'); }
+        renderActions();
+      }, 4000);
       return;
     }
     state.undoArmed = false;
@@ -1054,21 +1141,25 @@
   // --- amend an earlier deal ---------------------------------------------------------------------------
 
   function startAmend(number) {
-    stopAutoRecord();
     const hand = state.hands[number - 1];
     state.mode = 'amend';
     state.amending = number;
     state.form = formFromHand(hand);
     state.auto = {};
+    // The same pad as a new deal's: a count changed, the last seat of the pad's order takes the rest.
     state.pad = { entered: [true, true, true, true], auto: null, active: null };
+    const order = padOrder();
+    if (rulesOf(state.form.bid) && rulesOf(state.form.bid).tricks.exact && !state.form.conceded) state.pad.auto = order[order.length - 1];
+    state.confirmed = null;
+    $('confirmation').hidden = true; // the bar is the amendment's now
+    $('deal-bar').classList.remove('confirming');
     clearErrors();
     render();
     schedulePreview();
-    root.scrollIntoView({ block: 'start' });
+    window.scrollTo({ top: 0, behavior: 'instant' });
   }
 
   function startFix() {
-    stopAutoRecord();
     const q = loadQueue();
     state.mode = 'fix';
     state.form = formFromHand(q[0].hand);
@@ -1090,12 +1181,24 @@
         parts.push(el('p', { class: 'sent duplicate', text: T.duplicate(hand.number) }));
         return;
       }
-      parts.push(el('p', { class: 'sent', text: fmt(gettext('Deal %(n)s recorded.'), { n: hand.number }) }));
-      parts.push(deltasLine(hand.deltas));
-      parts.push(el('p', { class: 'muted', text: poolsText(hand.pools) }));
+      parts.push(el('p', { class: 'sent', text: T.recordedWords(hand.number, handWords(hand)) }));
+      parts.push(deltasLine(hand.deltas)); // the pools after it are in the header
     });
+    const last = sent.filter(function (h) { return !h.duplicate; }).pop();
+    state.confirmed = last ? last.number : null;
+    if (last) parts.push(confirmTools(last.number));
     box.replaceChildren.apply(box, parts);
     box.hidden = false;
+    renderForm();
+  }
+
+  /* Undo and Amend in the confirmation, until the next deal is started. */
+  function confirmTools(number) {
+    return el('div', { class: 'buttons confirm-tools' }, [
+      el('button', { type: 'button', class: 'secondary', id: 'confirm-undo', onclick: onUndo }, [T.undoDeal(number)]),
+      el('button', { type: 'button', class: 'secondary', 'data-amend': String(number), id: 'confirm-amend',
+        onclick: function () { startAmend(number); } }, [T.amendDeal(number)]),
+    ]);
   }
 
   function notify(text, hand) {
@@ -1136,7 +1239,8 @@
       ]));
       buttons.push(discardButton(item, T.keepTheirs, 'primary'));
       if (next) {
-        buttons.push(el('button', { type: 'button', class: 'secondary', onclick: function () { renumberQueue(next.number); flush(); } },
+        // Mine goes to the queue's head as the next deal, once: the form is emptied, so no tap records it again.
+        buttons.push(el('button', { type: 'button', class: 'secondary', onclick: function () { renumberQueue(next.number); resetForm(); flush(); } },
           [T.recordMineNext(next.number)]));
       }
     } else if (item && error.code === 'session_closed') {
@@ -1167,7 +1271,7 @@
       if (q.length && q[0].key === item.key) q.shift();
       saveQueue(q);
       if (state.session && state.session.next) renumberQueue(state.session.next.number);
-      if (state.mode === 'fix') resetForm();
+      resetForm(); // a dropped deal is never left in the form, one tap from being recorded
       notify(fmt(gettext('Your deal %(n)s was discarded.'), { n: item.hand.number }), null);
       flush();
     } }, [label || gettext('Discard mine')]);
@@ -1311,6 +1415,7 @@
     if (form) {
       form.hidden = !canEnter;
       $('record').hidden = !canEnter;
+      $('deal-bar').hidden = !canEnter;
       $('preview').hidden = !canEnter;
       if (canEnter) renderForm();
     }
@@ -1330,20 +1435,15 @@
   if (form) {
     $('f-conceded').addEventListener('change', function (e) { set('conceded', e.target.checked); });
     $('record').addEventListener('click', onRecord);
-    $('record').style.setProperty('--auto-record', AUTO_S + 's'); // the bar's run, as long as the count-down
-    $('hold').addEventListener('click', holdAutoRecord);
-    // "More" opened: the scorer adds a rare field, the deal waits; closed again, the count-down restarts.
-    $('more-fields').addEventListener('toggle', function () { if ($('more-fields').open) stopAutoRecord(); else schedulePreview(); });
-    const toggle = $('f-auto');
-    toggle.checked = autoRecordOn();
-    toggle.addEventListener('change', function () {
-      try { localStorage.setItem(AUTO_KEY, toggle.checked ? 'on' : 'off'); } catch (err) { /* private mode: this page only */ }
-      state.held = false;
-      if (toggle.checked) schedulePreview(); else stopAutoRecord();
-    });
     form.addEventListener('submit', function (e) { e.preventDefault(); onRecord(); });
   }
   if ($('undo')) $('undo').addEventListener('click', onUndo);
+  // The pinned bar's height: the page keeps room for it at its foot (CSS --bar-h).
+  if ($('deal-bar') && 'ResizeObserver' in window) {
+    new ResizeObserver(function () {
+      document.documentElement.style.setProperty('--bar-h', $('deal-bar').offsetHeight + 'px');
+    }).observe($('deal-bar'));
+  }
 
   window.addEventListener('online', function () { state.online = true; renderStatus(); flush(); });
   window.addEventListener('offline', function () { state.online = false; render(); });

@@ -1,5 +1,5 @@
 """Every example sheet with a settlement, recorded hand by hand through the API, settles exactly as
-`ledger.engine.settle` settles the same sheet (variants not in the engine yet are skipped)."""
+`ledger.engine.settle` settles the same sheet."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from ledger import services
 from ledger.engine import settle
-from tests.ledger_fixtures import example_sheet, known_example_names
+from tests.conftest import example_names
+from tests.ledger_fixtures import example_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def _carried_in(admin: Any, club: Any, sheet: dict[str, Any]) -> int:
     return source.pk
 
 
-@pytest.mark.parametrize("name", known_example_names())
+@pytest.mark.parametrize("name", example_names())
 def test_example_recorded_through_the_api_settles_as_the_engine(api: Any, admin: Any, club: Any, name: str) -> None:
     sheet = example_sheet(name)
     ids = [api.json("POST", f"/api/v1/clubs/{club.pk}/players/", {"name": p}).json()["id"] for p in sheet["players"]]

@@ -36,20 +36,6 @@ def sheet(hands: list[Any] | None = None, **extra: Any) -> dict[str, Any]:
     }
 
 
-@pytest.fixture
-def low_login_rates(settings: Any) -> None:
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {
-            "user": "1000/min",
-            "anon": "1000/min",
-            "login": "20/min",
-            "login_username": "10/min",
-        },
-    }
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 # --- 1. password guessing, client addresses --------------------------------------------------------
 
 
@@ -58,7 +44,7 @@ def _login(client: Api, username: str, password: str, **meta: Any) -> Any:
     return client.post("/api/v1/auth/token/", body, content_type="application/json", **meta)
 
 
-def test_forged_forwarded_addresses_do_not_escape_the_login_throttle(low_login_rates: None) -> None:
+def test_forged_forwarded_addresses_do_not_escape_the_login_throttle(login_rates: None) -> None:
     """Defect 1: with NUM_PROXIES unset, 40 forged X-Forwarded-For got 40 x 401 and no 429."""
     make_user("victim")
     client = Api()
@@ -69,27 +55,58 @@ def test_forged_forwarded_addresses_do_not_escape_the_login_throttle(low_login_r
     assert set(statuses[20:]) == {429}
 
 
-def test_failed_logins_are_throttled_per_username_across_addresses(low_login_rates: None) -> None:
+def test_failed_logins_are_throttled_per_username_from_one_address(login_rates: None) -> None:
     make_user("victim")
     client = Api()
-    statuses = [_login(client, "victim", f"guess-{i}", REMOTE_ADDR=f"10.1.{i}.1").status_code for i in range(12)]
+    statuses = [_login(client, "victim", f"guess-{i}", REMOTE_ADDR="10.1.0.1").status_code for i in range(12)]
     assert statuses == [401] * 10 + [429] * 2
-    refused = _login(client, "Victim", PASSWORD, REMOTE_ADDR="10.2.0.1")  # the right password, another case
+    refused = _login(client, "victim", PASSWORD, REMOTE_ADDR="10.1.0.1")  # the right password, from there
     assert_error(refused, 429, "throttled")
     assert int(refused.headers["Retry-After"]) > 0
-    # Another username from those addresses is not affected.
+    # Another username from that address is not affected (its per-address window has room).
     make_user("other")
     assert _login(client, "other", PASSWORD, REMOTE_ADDR="10.1.0.1").status_code == 201
 
 
-def test_a_right_password_gives_its_slot_back(low_login_rates: None) -> None:
+def test_a_stranger_cannot_lock_a_member_out(login_rates: None) -> None:
+    """Issue 29, point 3: 11 wrong passwords from 11 addresses made the right one from a new address 429."""
+    make_user("victim")
+    client = Api()
+    statuses = [_login(client, "victim", f"guess-{i}", REMOTE_ADDR=f"10.1.{i}.1").status_code for i in range(11)]
+    assert statuses == [401] * 11
+    assert _login(client, "victim", PASSWORD, REMOTE_ADDR="10.2.0.1").status_code == 201
+
+
+def test_usernames_are_counted_as_the_login_compares_them(login_rates: None) -> None:
+    """`PA-TREAS` is not `pa-treas` to the login, so it is not its window either; NFKC forms are."""
+    make_user("pa-treas")
+    client = Api()
+    for i in range(10):
+        assert _login(client, "PA-TREAS", f"guess-{i}", REMOTE_ADDR="10.5.0.1").status_code == 401
+    assert _login(client, "pa-treas", PASSWORD, REMOTE_ADDR="10.5.0.1").status_code == 201
+    for i in range(10):  # full-width letters: the same username once NFKC-normalised, as the page login does
+        assert _login(client, "ｐａ-ｔｒｅａｓ", f"guess-{i}", REMOTE_ADDR="10.5.0.2").status_code == 401
+    assert_error(_login(client, "pa-treas", PASSWORD, REMOTE_ADDR="10.5.0.2"), 429, "throttled")
+    assert _login(client, "ｐａ-ｔｒｅａｓ", PASSWORD, REMOTE_ADDR="10.5.0.3").status_code == 201
+
+
+def test_an_ipv6_client_counts_by_its_64(login_rates: None) -> None:
+    make_user("victim")
+    client = Api()
+    statuses = [
+        _login(client, "victim", f"guess-{i}", REMOTE_ADDR=f"2001:db8:1:2::{i:x}").status_code for i in range(11)
+    ]
+    assert statuses == [401] * 10 + [429]
+
+
+def test_a_right_password_gives_its_slot_back(login_rates: None) -> None:
     make_user("regular")
     client = Api()
     for i in range(15):  # more than the username's limit, all right: none counts against it
         assert _login(client, "regular", PASSWORD, REMOTE_ADDR=f"10.3.{i}.1").status_code == 201
 
 
-def test_forwarded_addresses_are_believed_through_num_proxies(low_login_rates: None, settings: Any) -> None:
+def test_forwarded_addresses_are_believed_through_num_proxies(login_rates: None, settings: Any) -> None:
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
     make_user("victim")
     client = Api()

@@ -16,7 +16,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from ledger.models import Role
+from ledger.models import Player, Role
 from tests.ledger_fixtures import example_sheet, member
 
 pytestmark = pytest.mark.django_db
@@ -157,6 +157,28 @@ def test_every_operation_answers_what_its_schema_documents(
     version = call("GET", "/api/v1/sessions/{session_id}/", session_id=sid).json()["version"]
     call("POST", "/api/v1/sessions/{session_id}/reopen/", headers={"If-Match": f'"{version}"'}, session_id=sid)
     public("POST", "/api/v1/settle/", json.loads(json.dumps(example_sheet("french-slams"))))
+
+    # The whole table (issue 25): the admin sits at a table of his own and speaks for his seat.
+    zed = call("POST", "/api/v1/clubs/{club_id}/players/", {"name": "Zed"}, 201, club_id=club.pk).json()["id"]
+    Player.objects.filter(pk=zed).update(user=admin)
+    body = {"club": club.pk, "variant": "american", "players": [zed, *ids[:3]], "first_dealer": 0}
+    tid = call("POST", "/api/v1/sessions/", body, 201).json()["id"]
+    for hand in sheets["american-adjustments"]["hands"][:2]:
+        key = {"Idempotency-Key": str(uuid.uuid4())}
+        call("POST", "/api/v1/sessions/{session_id}/hands/", hand, 201, headers=key, session_id=tid)
+    call("POST", "/api/v1/sessions/{session_id}/hands/{number}/confirm/", {}, session_id=tid, number=1)
+    call("POST", "/api/v1/sessions/{session_id}/hands/{number}/dispute/", {"reason": "no"}, session_id=tid, number=2)
+    call("GET", "/api/v1/sessions/{session_id}/checks/", session_id=tid)
+    settle_path = "/api/v1/sessions/{session_id}/hands/{number}/disputes/{seat}/settle/"
+    call("POST", settle_path, {"outcome": "resolved"}, session_id=tid, number=2, seat=0)
+    link = call("POST", "/api/v1/sessions/{session_id}/seat-links/", {"seat": 1}, 201, session_id=tid).json()
+    public("GET", "/api/v1/seat/{key}/", key=link["key"])
+    public("POST", "/api/v1/seat/{key}/hands/{number}/confirm/", {}, key=link["key"], number=1)
+    public("POST", "/api/v1/seat/{key}/hands/{number}/dispute/", {"reason": "no"}, key=link["key"], number=2)
+    revoke = "/api/v1/sessions/{session_id}/seat-links/{link_id}/"
+    call("DELETE", revoke, status=204, session_id=tid, link_id=link["id"])
+    board = call("POST", "/api/v1/clubs/{club_id}/board-links/", {"name": "room"}, 201, club_id=club.pk).json()
+    call("DELETE", "/api/v1/clubs/{club_id}/board-links/{link_id}/", status=204, club_id=club.pk, link_id=board["id"])
 
     other = api_for(admin, device="second")
     token = other.get("/api/v1/auth/tokens/").json()["results"][0]["id"]

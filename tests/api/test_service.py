@@ -16,7 +16,8 @@ from ledger.engine import settle
 from ledger.models import DeviceToken
 from tests.api import urls as test_urls
 from tests.api.conftest import Api, assert_error
-from tests.ledger_fixtures import PASSWORD, example_sheet, known_example_names
+from tests.conftest import example_names
+from tests.ledger_fixtures import PASSWORD, example_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -209,7 +210,7 @@ def test_the_schema_and_docs_are_served_without_a_token(api_for: Any) -> None:
     assert client.get("/api/docs/").status_code == 200
 
 
-@pytest.mark.parametrize("name", known_example_names())
+@pytest.mark.parametrize("name", example_names())
 def test_settle_endpoint_answers_the_engines_settlement(api_for: Any, name: str) -> None:
     sheet = example_sheet(name)
     client = api_for()
@@ -222,7 +223,7 @@ def test_settle_endpoint_answers_the_engines_settlement(api_for: Any, name: str)
 def test_settle_endpoint_refusals(api_for: Any) -> None:
     client = api_for()
     assert_error(client.post("/api/v1/settle/", b"{", content_type="application/json"), 400, "invalid_sheet", "sheet")
-    sheet = example_sheet(known_example_names()[0].values[0])
+    sheet = example_sheet(example_names()[0])
     sheet["hands"][0]["tricks"] = [5, 5, 5, 5]
     err = assert_error(client.json("POST", "/api/v1/settle/", sheet), 400, "invalid_hand", "tricks")
     assert err["hand"] == 1

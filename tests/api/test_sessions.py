@@ -120,7 +120,15 @@ def test_list_and_filters(
     assert ids(f"?player={players[0].pk}&status=open") == [second.pk]
     assert ids("?date_from=2000-01-01&date_to=2999-12-31") == [second.pk, first.pk]
     assert ids("?date_to=2000-01-01") == []
-    for bad, field in [("status=done", "status"), ("club=x", "club"), ("date_from=01/02/2024", "date_from")]:
+    russian = open_session(admin, club, players, variant="russian")
+    assert ids(f"?club={club.pk}&variant=russian") == [russian.pk]
+    assert ids(f"?club={club.pk}&variant=american") == [second.pk, first.pk]
+    for bad, field in [
+        ("status=done", "status"),
+        ("club=x", "club"),
+        ("date_from=01/02/2024", "date_from"),
+        ("variant=whist", "variant"),
+    ]:
         assert_error(api.json("GET", f"/api/v1/sessions/?{bad}"), 400, "invalid_request", field)
     assert_error(api.json("GET", "/api/v1/sessions/?sort=id"), 400, "invalid_request", "sort")
 

@@ -69,11 +69,7 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
         viewport: dict[str, int] | None = None,
         touch: bool = False,
         proxy: dict[str, str] | None = None,
-        auto_record: bool = False,
     ) -> Any:
-        """`auto_record`: the scorer's default, a complete deal recording itself after its preview. Off
-        unless asked, so that a test taps Record when it means to (the setting, as a scorer sets it on
-        the page, is kept on the phone until the test changes it)."""
         context = browser.new_context(
             viewport=viewport or PHONE,
             base_url=live_server.url,
@@ -83,11 +79,6 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
             proxy=proxy,
         )
         context.set_default_timeout(15_000)
-        if not auto_record:
-            context.add_init_script(
-                "if (localStorage.getItem('clubscore.autoRecord') === null)"
-                " localStorage.setItem('clubscore.autoRecord', 'off');"
-            )
         contexts.append(context)
         page = context.new_page()
         page.errors = []
@@ -133,9 +124,10 @@ def login(page: Any, username: str, to: str = "/") -> None:
     page.wait_for_url(f"**{to}")
 
 
-def screenshot(page: Any, name: str) -> Path:
+def screenshot(page: Any, name: str, full_page: bool = True) -> Path:
+    """The whole page, or (`full_page=False`) the screen as the scorer sees it."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     print(f"screenshot: {path}")
     return path

@@ -22,6 +22,8 @@ class Scorer:
         self.page = page
         self.touch = touch
         self.taps = 0
+        self.swipes = 0
+        self.swiped: list[str] = []  # what each swipe was for
 
     def open(self, session: Session) -> Scorer:
         self.page.goto(f"/sessions/{session.pk}/score/")
@@ -29,12 +31,43 @@ class Scorer:
         return self
 
     def tap(self, selector: str) -> None:
+        """A tap; a target not wholly in view (under the pinned bar, or off the screen) costs a swipe first."""
         locator = self.page.locator(selector)
+        if not self.in_view(locator):
+            self.swipes += 1
+            self.swiped.append(selector)
+            locator.scroll_into_view_if_needed()
         if self.touch:
             locator.tap()
         else:
             locator.click()
         self.taps += 1
+
+    def in_view(self, locator: Any) -> bool:
+        """Whether the target is wholly on the screen and, unless it is in the pinned bar, above it."""
+        return bool(
+            locator.evaluate(
+                """e => {
+                    const box = e.getBoundingClientRect();
+                    const bar = document.getElementById('deal-bar');
+                    const inBar = bar && bar.contains(e);
+                    const bottom = window.innerHeight - (bar && !bar.hidden && !inBar ? bar.offsetHeight : 0);
+                    return box.height > 0 && box.top >= 0 && box.bottom <= bottom + 0.5;
+                }"""
+            )
+        )
+
+    def bar_in_view(self) -> bool:
+        """Whether the pinned bar's box is inside the viewport."""
+        return bool(
+            self.page.evaluate(
+                """() => {
+                    const box = document.getElementById('deal-bar').getBoundingClientRect();
+                    return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight
+                        && box.left >= 0 && box.right <= window.innerWidth;
+                }"""
+            )
+        )
 
     def pressed(self, group: str) -> str | None:
         found = self.page.locator(f'[data-group="{group}"] button[aria-pressed="true"]')
@@ -50,6 +83,8 @@ class Scorer:
 
     def choose(self, group: str, value: Any) -> None:
         if self.pressed(group) != str(value):
+            if self.page.locator(f'[data-group="{group}"][data-folded="true"]').count():
+                self.tap(f'[data-group="{group}"] button')  # a folded bid row: one tap shows every bid again
             self.tap(f'[data-group="{group}"] button[data-value="{value}"]')
 
     def visible(self, name: str) -> bool:
@@ -119,7 +154,7 @@ class Scorer:
         return int(self.page.locator("#scorer").get_attribute("data-entered") or 0)
 
     def wait_recorded(self, number: int) -> None:
-        expect(self.page.locator("#confirmation")).to_contain_text(f"Deal {number} recorded.")
+        expect(self.page.locator("#confirmation")).to_contain_text(f"Deal {number} recorded:")
         expect(self.page.locator("#scorer")).to_have_attribute("data-hands", str(number))
 
     def preview_deltas(self, hand: dict[str, Any]) -> list[int]:
@@ -141,6 +176,11 @@ class Scorer:
             }""",
             arg=hand,
         )
+
+    def bar_deltas(self) -> list[int]:
+        """The deltas the pinned bar shows."""
+        numbers = self.page.locator("#bar-pays .deltas .num")
+        return [int(v) for v in numbers.evaluate_all("els => els.map(e => e.dataset.n)")]
 
     def balances(self) -> list[int]:
         return [int(v) for v in self.page.locator("#balances .num").evaluate_all("els => els.map(e => e.dataset.n)")]

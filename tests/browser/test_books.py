@@ -312,7 +312,7 @@ def test_amounts_in_the_language_an_overpayment_confirmed_and_a_reopen_that_keep
     assert fresh(session).status == Session.Status.CLOSED
     page.locator("#reopen-form input[name=confirm]").check()
     page.locator("#reopen-form button").click()
-    expect(page.locator("#played-on")).to_have_value(played.date().isoformat())  # type: ignore[union-attr]
+    expect(page.locator("#played-on")).to_have_value(played.date().isoformat())
     page.locator(".confirm-close input[name=confirm]").check()
     page.locator(".close-form button.primary").click()
     expect(page.locator("#session-history li")).to_have_count(3)

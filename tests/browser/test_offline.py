@@ -116,8 +116,8 @@ def test_the_scorer_reopens_offline_takes_deals_and_sends_each_once(
     phone.network(up=True)
     expect(page.locator("#scorer")).to_have_attribute("data-waiting", "0", timeout=20_000)
     confirmation = page.locator("#confirmation")
-    expect(confirmation).to_contain_text("Deal 2 recorded.")
-    expect(confirmation).to_contain_text("Deal 3 recorded.")  # the payments of each sent deal
+    expect(confirmation).to_contain_text("Deal 2 recorded:")
+    expect(confirmation).to_contain_text("Deal 3 recorded:")  # the payments of each sent deal
     expect(confirmation.locator(".deltas")).to_have_count(2)
     hands = list(Hand.objects.filter(session=session).order_by("number"))
     assert [h.raw for h in hands] == THREE  # each deal once

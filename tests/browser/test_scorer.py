@@ -234,7 +234,7 @@ def test_a_lost_answer_is_retried_and_recorded_once(new_page: Any, scorer: Any, 
     page.route("**/api/v1/sessions/*/hands/", lose_first_answer)
     scorer_page.enter(THREE[0])
     scorer_page.record()
-    expect(page.locator("#confirmation")).to_contain_text("Deal 1 recorded.", timeout=20_000)
+    expect(page.locator("#confirmation")).to_contain_text("Deal 1 recorded:", timeout=20_000)
     assert lost and lost[0].status == 201
     assert Hand.objects.filter(session=table).count() == 1
     assert HandRevision.objects.filter(session=table).count() == 1
@@ -292,7 +292,7 @@ def test_amend_shows_what_changes_then_undo(new_page: Any, scorer: Any, table: S
     assert becomes[1] == changed["hands"][0]["deltas"][2] and becomes[3] == changed["balances"][2]
     screenshot(page, "scorer-amend")
     scorer_page.record()
-    expect(page.locator("#confirmation")).to_contain_text("Deal 1 amended.")
+    expect(page.locator("#confirmation")).to_contain_text("Deal 1 amended:")
     assert raw_hands(table) == [amended, THREE[1]]
     assert scorer_page.balances() == changed["balances"]
 

@@ -128,7 +128,7 @@ def test_a_deal_is_recorded_on_the_scorer_in_russian(
     )  # labels, bids, buttons, the preview: no English left
 
     scorer.record()
-    expect(page.locator("#confirmation")).to_contain_text("Сдача 1 записана.")
+    expect(page.locator("#confirmation")).to_contain_text("Сдача 1 записана: ")
     expect(page.locator("#scorer")).to_have_attribute("data-hands", "1")
     assert [h.raw for h in Hand.objects.filter(session=russian_table)] == [DEAL_1]
 
@@ -161,7 +161,7 @@ def test_a_deal_is_recorded_on_the_scorer_in_russian(
     net.restore()
     page.context.set_offline(False)
     expect(page.locator("#scorer")).to_have_attribute("data-waiting", "0", timeout=20_000)
-    expect(page.locator("#confirmation")).to_contain_text("Сдача 2 записана.")
+    expect(page.locator("#confirmation")).to_contain_text("Сдача 2 записана: ")
     expect(page.locator("#scorer")).to_have_attribute("data-hands", "2")
     assert [h.raw for h in Hand.objects.filter(session=russian_table).order_by("number")] == [DEAL_1, DEAL_2]
     assert len(net.posted(f"/api/v1/sessions/{russian_table.pk}/hands/")) == 2  # each deal sent once

@@ -1,4 +1,4 @@
-"""Read the payment tables printed in rules.md (the project's copy in tests/data), cell by cell.
+"""Read the payment tables printed in rules.md (the spec's, `tests.conftest.RULES_MD`), cell by cell.
 
 The engine's tables are transcribed by hand; reading the spec's own markdown here lets a test hold
 every transcribed cell against the printed one.
@@ -6,9 +6,9 @@ every transcribed cell against the printed one.
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.conftest import RULES_MD
 
-RULES = Path(__file__).resolve().parent.parent / "data" / "rules.md"
+RULES = RULES_MD
 
 
 def table_after(marker: str) -> list[list[str]]:

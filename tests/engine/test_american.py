@@ -55,7 +55,6 @@ def test_worked_examples(rules, dealer, pools, hand, deltas, after) -> None:
     settled = one_deal("american", hand, rules=rules, first_dealer=dealer, pools=pools)
     assert settled["deltas"] == deltas
     assert settled["pools"] == after
-    assert sum(deltas) + settled["pool_delta"] == 0
 
 
 def test_a4_misere_partout_pays_half_shares() -> None:

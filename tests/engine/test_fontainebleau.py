@@ -1,6 +1,6 @@
 """Boston de Fontainebleau (`rules.md` §2): tables, payments, partners, the pool, deal 12, validation.
 
-The tables and the pairing rule are read from the copy of `rules.md` in tests/data, not from the
+The tables and the pairing rule are read from the spec's `rules.md` (`tests.conftest.RULES_MD`), not from the
 variant module, so a transcription error in the module cannot hide behind the same error in a test.
 """
 
@@ -817,7 +817,6 @@ def test_random_sessions_conserve_counters_and_settle_the_same_twice(raw_sheet):
         assert hand["number"] == i + 1
         assert hand["dealer"] == (raw_sheet["first_dealer"] + i) % 4
         assert hand["double"] is False
-        assert sum(hand["deltas"]) + hand["pool_delta"] == 0
         assert sum(hand["balances"]) + sum(hand["pools"]) == carried_in
         assert len(hand["pools"]) == 1 and hand["pools"][0] >= 0
         keys = [(t["from"], t["to"], t["reason"]) for t in hand["transfers"]]

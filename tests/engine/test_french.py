@@ -25,7 +25,7 @@ from ledger.engine.variants.french import (
     SLAM_SUR_TABLE,
     SUIT_FACTOR,
 )
-from tests.conftest import DATA, EXAMPLES, example_names, load_json
+from tests.conftest import EXAMPLES, RULES_MD, example_names, load_json
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 NEUF = {
@@ -89,7 +89,7 @@ SUIT_SYMBOLS = {"♠": "spades", "♣": "clubs", "♦": "diamonds", "♥": "hear
 
 def printed_table() -> tuple[list[tuple[str, int]], list[tuple[str, list[int], int]]]:
     """The columns (suit, m) and rows (label, cells per column, "in m") of rules.md §3.3 as printed."""
-    lines = (DATA / "rules.md").read_text(encoding="utf-8").splitlines()
+    lines = RULES_MD.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("### 3.3"))
     rows = []
     for line in lines[start + 1 :]:
@@ -876,7 +876,6 @@ def test_random_games_conserve_counters_and_settle_the_same_twice(raw: dict[str,
     carried = sum(raw["pools"])
     first = raw["first_dealer"]
     for number, hand in enumerate(result["hands"], 1):
-        assert sum(hand["deltas"]) + hand["pool_delta"] == 0
         assert sum(hand["balances"]) + sum(hand["pools"]) == carried
         assert hand["dealer"] == (first + 3 * (number - 1)) % 4 and hand["double"] == (33 <= number <= 40)
         assert moves(hand)[0] == (hand["dealer"], "pool", ante(number), "ante")

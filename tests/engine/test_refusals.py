@@ -13,11 +13,9 @@ from hypothesis import strategies as st
 
 from ledger.engine import EngineError, Replay, parse_sheet, settle
 from ledger.engine.messages import Message
-from ledger.engine.samples import PLAYABLE_RULES, random_sheet
+from ledger.engine.samples import playable_rules, random_sheet
 from ledger.engine.variants import get_variant, variant_names
 from ledger.engine.variants.declaration import FORBIDDEN, REQUIRED, TABLE_FIELDS
-
-RULES = PLAYABLE_RULES
 
 
 def sheet(variant: str, hands: list[Any], **extra: Any) -> dict[str, Any]:
@@ -90,6 +88,42 @@ def test_a_rule_between_fields_is_named_beside_a_type_error(variant: str, hands:
     assert {field, "number"} <= set(error["fields"])
 
 
+RUSSIAN_SOLO = {"bid": "solo", "trump": "clubs", "turned": "spades", "jack": 1, "tricks": [8, 3, 1, 1]}
+RUSSIAN_SIMPLE = {**RUSSIAN_SOLO, "bid": "simple", "trump": "spades"}  # deal 1: in belle, the turned suit
+WITHOUT_BUYER = (
+    "a revoke is priced only on the buyer's side: choose the buyer, or record an opponent's revoke as an adjustment"
+)
+
+
+@pytest.mark.parametrize("bidder", ["missing", None, 7, True])
+@pytest.mark.parametrize(
+    ("variant", "hand", "field", "said"),
+    [
+        (
+            "american",
+            {"bid": "six", "trump": "clubs", "tricks": [2, 6, 2, 2]},
+            "tricks",
+            "the four seats' tricks must add up to 13, not 12",
+        ),
+        ("russian", {**RUSSIAN_SOLO, "revoke": 2}, "revoke", WITHOUT_BUYER),
+        ("russian", {**RUSSIAN_SIMPLE, "partner": 3, "revoke": 2}, "revoke", WITHOUT_BUYER),
+    ],
+)
+def test_a_hand_without_its_bidder_still_names_what_can_be_judged_without_him(
+    variant: str, hand: dict[str, Any], field: str, said: str, bidder: Any
+) -> None:
+    """rules.md §0.10: every broken field of the hand, beside a bidder missing or malformed (issue 28)."""
+    raw = dict(hand) if bidder == "missing" else {**hand, "bidder": bidder}
+    error = refusal(sheet(variant, [raw]))
+    assert set(error["fields"]) == {"bidder", field}
+    assert error["fields"][field] == [said]
+
+
+def test_a_revoke_by_the_supporter_is_the_buyers_side_even_without_the_buyer() -> None:
+    hand = {**RUSSIAN_SIMPLE, "partner": 3, "revoke": 3}
+    assert set(refusal(sheet("russian", [hand]))["fields"]) == {"bidder"}
+
+
 # A value that is malformed for the field whatever the bid: (field, value).
 MALFORMED = {
     "bidder": 7,
@@ -108,7 +142,7 @@ MALFORMED = {
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(sorted(variant_names())), st.integers(0, 10_000), st.data())
 def test_a_hand_with_several_broken_fields_names_all_of_them(variant: str, seed: int, data: Any) -> None:
-    raw = random_sheet(variant, random.Random(seed), 3, rules=RULES.get(variant))
+    raw = random_sheet(variant, random.Random(seed), 3, rules=playable_rules(variant))
     hands = raw["hands"]
     declared = get_variant(variant).declaration.bid[hands[-1]["bid"]]
     options = get_variant(variant).parse_options(raw["rules"])
@@ -188,7 +222,7 @@ def test_a_forbidden_field_is_accepted_only_as_its_default_of_its_own_type(
 @settings(max_examples=100, deadline=None)
 @given(st.sampled_from(sorted(variant_names())), st.integers(0, 10_000), st.sampled_from(sorted(MALFORMED)))
 def test_messages_are_plain_words(variant: str, seed: int, name: str) -> None:
-    raw = random_sheet(variant, random.Random(seed), 2, rules=RULES.get(variant))
+    raw = random_sheet(variant, random.Random(seed), 2, rules=playable_rules(variant))
     raw["hands"][-1] = {**raw["hands"][-1], name: MALFORMED[name], "bidder": None}
     try:
         settle(raw)
@@ -211,7 +245,7 @@ def test_a_required_field_says_what_to_do() -> None:
 
 @pytest.mark.parametrize("variant", sorted(variant_names()))
 def test_a_refused_hand_changes_nothing(variant: str) -> None:
-    raw = random_sheet(variant, random.Random(7), 4, rules=RULES.get(variant))
+    raw = random_sheet(variant, random.Random(7), 4, rules=playable_rules(variant))
     run = Replay(parse_sheet(raw))
     for hand in raw["hands"]:
         run.settle_next(hand)

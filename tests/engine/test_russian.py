@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from ledger.engine import EngineError, settle
 from ledger.engine.variants.russian import CORRECTED, MLADSHAYA, STARSHAYA, TARIFF, VARIANT
-from tests.conftest import DATA, EXAMPLES, example_names, load_json
+from tests.conftest import EXAMPLES, RULES_MD, example_names, load_json
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -94,8 +94,8 @@ ROW_LABELS = {"младшая": MLADSHAYA, "старшая": STARSHAYA}
 
 
 def printed_tariff() -> dict[tuple[str, str, int], tuple[int, bool]]:
-    """Every cell of R-T1..R-T6 in the project's copy of rules.md: (table, row, tricks) -> (value, †)."""
-    text = (DATA / "rules.md").read_text(encoding="utf-8")
+    """Every cell of R-T1..R-T6 in the spec's rules.md: (table, row, tricks) -> (value, †)."""
+    text = RULES_MD.read_text(encoding="utf-8")
     section = text[text.index("### 4.4 Tariff") : text.index("### 4.5")]
     cells: dict[tuple[str, str, int], tuple[int, bool]] = {}
     for name in TARIFF:
@@ -652,7 +652,6 @@ def test_random_parties_conserve_every_chip(raw: dict[str, Any]) -> None:
         double = 33 <= number <= 40
         assert settled["number"] == number and settled["double"] is double
         assert settled["dealer"] == (raw["first_dealer"] + 3 * (number - 1)) % 4
-        assert sum(settled["deltas"]) + settled["pool_delta"] == 0
         assert sum(settled["balances"]) + sum(settled["pools"]) == carried
         keys = [(t["from"], t["to"], t["reason"]) for t in settled["transfers"]]
         assert len(keys) == len(set(keys))
@@ -675,8 +674,6 @@ def test_random_parties_conserve_every_chip(raw: dict[str, Any]) -> None:
         basket_before = settled["pools"][0]
     assert result["balances"] == balances and result["pools"] == [basket_before]
     assert settle(copy.deepcopy(raw)) == result  # deterministic
-    text = json.dumps(result, ensure_ascii=False)
-    assert json.loads(text.encode("utf-8").decode("utf-8")) == result
 
 
 # --- UTF-8 --------------------------------------------------------------------------------------

@@ -71,8 +71,10 @@ def assert_retry_records_once(phone: Api, session: Any, key: str) -> None:
 
 
 def assert_server_error(response: Any) -> None:
-    assert response.status_code >= 500, (response.status_code, response.content[:300])
-    assert response.json()["error"]["code"] == "server_error"
+    """A lost connection is an outage (issue 27): 503, try again in a moment."""
+    assert response.status_code == 503, (response.status_code, response.content[:300])
+    assert response.json()["error"]["code"] == "service_unavailable"
+    assert int(response.headers["Retry-After"]) > 0
 
 
 # --- a second connection kills the request's backend ----------------------------------------------

@@ -35,15 +35,13 @@ LIMIT = 5
 
 @pytest.fixture
 def rates(settings: Any) -> None:
-    """A low limit for every scope, a fast password hasher (the login burst checks passwords), and an
-    empty cache (the throttle histories live there)."""
+    """A low limit for every scope and an empty cache (the throttle histories live there)."""
     cache.clear()
     settings.REST_FRAMEWORK = {
         **django_settings.REST_FRAMEWORK,
         # The login view also has the anon throttle: kept high, so only the login limit binds there.
         "DEFAULT_THROTTLE_RATES": {"user": f"{LIMIT}/min", "anon": "1000/min", "login": f"{LIMIT}/min"},
     }
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def burst(base_url: str, method: str, paths: list[str], bodies: list[Any], headers: dict[str, str]) -> list[Any]:

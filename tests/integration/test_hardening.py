@@ -7,7 +7,8 @@
   killed mid-request a retry got 409 `idempotency_in_flight` for 120 s. Now it goes through within
   seconds, and the hand is recorded once.
 
-gunicorn listens on `TEST_GUNICORN_PORT` (default 8018), with the test database and Redis of the run.
+gunicorn listens on `TEST_GUNICORN_PORT`, else on a free port (so each xdist worker's gunicorn has its own),
+with the test database and Redis of the run.
 """
 
 from __future__ import annotations
@@ -32,12 +33,12 @@ from django.db import connection
 
 from ledger import services
 from ledger.models import Hand, HandRevision, Session
-from tests.integration.conftest import ROOT, Workers, database_url, wait_for
+from tests.integration.conftest import ROOT, Workers, database_url, free_port, wait_for
 from tests.ledger_fixtures import AMERICAN_HANDS, assert_projection, fresh, open_session, record_all
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-PORT = int(os.environ.get("TEST_GUNICORN_PORT", "8018"))
+PORT = int(os.environ.get("TEST_GUNICORN_PORT") or free_port())
 RUNS = 15
 
 

@@ -44,7 +44,7 @@ def _demo(*args: str) -> dict[str, tuple[str, str, str]]:
 def test_demo_loads_a_finished_session_per_example_and_is_idempotent() -> None:
     users = _demo()
     examples = example_sheets(EXAMPLES)
-    assert {sheet["variant"] for _, sheet in examples} == set(variant_names())
+    assert {sheet["variant"] for _, sheet in examples} <= set(variant_names())
     club = Club.objects.get(name="Demo Club")
     sessions = list(Session.objects.filter(club=club).order_by("pk"))
     assert len(sessions) == len(examples)

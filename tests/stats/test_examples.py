@@ -11,8 +11,8 @@ import pytest
 from openskill.models import PlackettLuce
 
 from ledger.models import Player, Session
-from tests.conftest import EXAMPLES, load_json
-from tests.ledger_fixtures import example_sheet, known_example_names
+from tests.conftest import EXAMPLES, example_names, load_json
+from tests.ledger_fixtures import example_sheet
 from tests.stats.helpers import import_closed
 
 pytestmark = pytest.mark.django_db
@@ -227,7 +227,7 @@ def _closable(name: str) -> bool:
 
 
 def test_every_example_player_matches_the_settlements(admin: Any, club: Any, api: Any) -> None:
-    names = [p.values[0] for p in known_example_names() if not p.marks and _closable(p.values[0])]
+    names = [name for name in example_names() if _closable(name)]
     sessions = {name: import_closed(admin, club, example_sheet(name)) for name in names}
     reference = _reference(names, sessions)
     assert len(reference) == 16
@@ -254,7 +254,7 @@ def test_every_example_player_matches_the_settlements(admin: Any, club: Any, api
 
 
 def test_ratings_are_openskill_over_the_closing_order(admin: Any, club: Any, api: Any) -> None:
-    names = [p.values[0] for p in known_example_names() if not p.marks and _closable(p.values[0])]
+    names = [name for name in example_names() if _closable(name)]
     sessions = [import_closed(admin, club, example_sheet(name)) for name in names]
     model = PlackettLuce()
     current: dict[int, Any] = {}

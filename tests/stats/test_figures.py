@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from ledger.engine import settle
+from ledger.engine.cards import Hand
 from ledger.engine.samples import random_sheet
-from ledger.engine.sheet import Hand
 from ledger.engine.variants import fontainebleau, french, get_variant, russian, variant_names
 from ledger.stats.figures import CONTRACTS, contract_outcome, session_figures
 
@@ -60,7 +60,7 @@ def _side_paid(hand: dict[str, Any], settled: dict[str, Any]) -> tuple[bool, boo
     return received, paid
 
 
-@pytest.mark.parametrize("variant", ["american", "fontainebleau", "french", "russian"])
+@pytest.mark.parametrize("variant", variant_names())
 def test_made_is_what_the_engine_pays_as_made(variant: str) -> None:
     checked = 0
     for hand, settled in _deals(variant, 60, seed=len(variant)):

@@ -14,6 +14,7 @@ from django.core.management import CommandError, call_command
 from ledger import selectors, services
 from ledger.background import receiver_name, session_changed
 from ledger.engine.samples import random_sheet
+from ledger.engine.variants import variant_names
 from ledger.models import Session
 from ledger.stats.models import PlayerSession, Rating, RatingEntry
 from ledger.stats.services import stats_rebuild, stats_session_refresh
@@ -44,7 +45,7 @@ class Driver:
         self.players = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in NAMES]
 
     def open_and_close(self) -> int:
-        variant = self.rng.choice(["american", "fontainebleau", "french", "russian"])
+        variant = self.rng.choice(variant_names())
         seated = self.rng.sample(self.players, 4)
         stake = self.rng.choice(
             [None, {"currency": "USD", "per_counter": "0.01"}, {"currency": "EUR", "per_counter": "1"}]

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from ledger.engine.variants import variant_names
 from ledger.models import Session
 from ledger.stats import selectors
 from ledger.stats.models import PlayerContract, PlayerMonth, PlayerSession
@@ -36,7 +37,7 @@ def spread(admin: Any, club: Any, seed: int) -> list[Session]:
     ]
     sessions = []
     for i, when in enumerate(times):
-        variant = ["american", "fontainebleau", "french", "russian"][i % 4]
+        variant = variant_names()[i % len(variant_names())]
         sheet = long_sheet(variant, seed * 100 + i, deals=10)
         sheet["players"] = rng.sample(NAMES, 4)
         sheet["stake"] = rng.choice(

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from ledger.engine.variants import variant_names
 from ledger.models import Player
 from tests.web.html import table_rows
 
@@ -160,7 +161,7 @@ def test_the_new_session_form_labels_each_house_rule_as_the_declaration_does(
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "ru"])
-@pytest.mark.parametrize("variant", ["american", "fontainebleau", "french", "russian"])
+@pytest.mark.parametrize("variant", variant_names())
 def test_the_rules_page_labels_each_house_rule_as_the_form_does(language: str, variant: str) -> None:
     html = Client(headers={"accept-language": language}).get(f"/rules/{variant}/").content.decode()
     assert f'<h2 id="house-h">{HOUSE_RULES[language]}</h2>' in html

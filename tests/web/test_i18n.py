@@ -67,6 +67,12 @@ def test_the_switcher_sets_the_cookie_and_the_pages_follow_it() -> None:
     assert html_lang(after) == "ru" and selected_language(after) == "ru"
 
 
+def test_the_language_cookie_is_same_site_lax() -> None:
+    """Issue 29, point 9: the language cookie had no SameSite."""
+    response = Client().post(reverse("set_language"), {"language": "fr", "next": "/rules/"})
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME]["samesite"] == "Lax"
+
+
 def test_the_switcher_refuses_a_next_page_elsewhere() -> None:
     response = Client().post(reverse("set_language"), {"language": "fr", "next": "https://elsewhere.example/"})
     assert response.status_code == 302 and response["Location"] == "/"

@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from ledger.engine import EngineError, settle
-from ledger.engine.variants import get_variant
-from ledger.web.legal import bid_rules, bids_allowed
+from ledger.engine.variants import get_variant, variant_names
+from ledger.selectors import deal_legal
+from ledger.web.legal import bids_allowed
 from tests.ledger_fixtures import open_session
 
 
@@ -21,6 +22,11 @@ def sheet(variant: str, rules: dict, hands: list[dict]) -> dict:
         "rules": rules,
         "hands": hands,
     }
+
+
+def bid_rules(variant: str, rules: dict, number: int = 1, first: dict | None = None) -> dict[str, dict]:
+    """Each bid's entry of `deal_legal` (the one reader of what a deal may be), by its code."""
+    return {b["code"]: b for b in deal_legal(variant=variant, rules=rules, number=number, first=first)["bids"]}
 
 
 def test_the_last_trick_hand_only_on_deal_13_and_only_with_the_option() -> None:
@@ -41,15 +47,15 @@ def test_a_bid_needing_an_option_is_offered_only_with_it() -> None:
 
 
 def test_honours_are_offered_only_with_the_house_rule() -> None:
-    assert "honours" not in bid_rules("fontainebleau", {})["seven"]["fields"]
+    assert bid_rules("fontainebleau", {})["seven"]["fields"]["honours"] == "forbidden"
     assert bid_rules("fontainebleau", {"honours": True})["seven"]["fields"]["honours"] == "optional"
 
 
 @pytest.mark.parametrize("variant", ["french", "russian"])
 def test_a_simple_is_played_in_belle_or_the_turned_suit(variant: str) -> None:
-    simple = bid_rules(variant, {})["simple"]
-    assert simple["trumps"] == "belle_or_turned"
     first = {"bid": "pass", "turned": "hearts"}
+    simple = bid_rules(variant, {}, 2, first)["simple"]
+    assert (simple["trumps"], simple["trumps_turned"]) == (["hearts"], True)  # belle, or the deal's turned suit
     base = {"bid": "simple", "bidder": 0, "turned": "clubs", "jack": 1, "tricks": [6, 3, 2, 2]}
     for trump in ("hearts", "clubs"):  # belle, and this deal's turned suit: taken
         settle(sheet(variant, {}, [first, {**base, "trump": trump}]))
@@ -62,10 +68,10 @@ def test_a_simple_is_played_in_belle_or_the_turned_suit(variant: str) -> None:
 
 
 def test_every_offered_bid_has_its_engine_fields_and_trick_total() -> None:
-    for variant in ("american", "fontainebleau", "french", "russian"):
+    for variant in variant_names():
         engine = get_variant(variant)
         for bid, rules in bid_rules(variant, {"honours": True} if variant == "fontainebleau" else {}).items():
-            assert set(rules["fields"]) == set(engine.fields[bid])
+            assert {f for f, mode in rules["fields"].items() if mode != "forbidden"} == set(engine.fields[bid])
             assert rules["tricks"]["total"] in (12, 13)
     assert bid_rules("american", {})["little_misere"]["tricks"] == {"total": 12, "exact": False}
     assert bid_rules("american", {})["seven"]["tricks"] == {"total": 13, "exact": True}

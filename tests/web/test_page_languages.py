@@ -60,6 +60,7 @@ SAME_IN_FRENCH = {
     "boston": "the game and its five-trick bid: le boston (glossary)",
     "date": "la date, a column heading",
     "table": "la table (the four players) and le tableau's neighbour: a column heading",
+    "tables": "les tables of the club's room (the board link's page)",
     "code": "le code, the rules page's column of bid codes",
     "note": "la note, the payment's free text field",
     "final": "le total final, a column heading",
@@ -256,9 +257,15 @@ def pages(scene: Scene) -> Iterator[tuple[str, str, str | None, int]]:
     yield "books", reverse("web:books", args=[club]), "zoya", 200
     yield "statement", reverse("web:statement", args=[ann]), "zoya", 200
     yield "import", reverse("web:import", args=[club]), "zoya", 200
+    yield "following a table", reverse("web:follow", args=[opened]), "zoya", 200
+    yield "following a closed table", reverse("web:follow", args=[closed]), "zoya", 200
+    yield "joining a table", reverse("web:join", args=[opened]), "zoya", 200
+    yield "the room board", reverse("web:club-board", args=[club]), "zoya", 200
+    yield "board links", reverse("web:board-links", args=[club]), "zoya", 200
     yield "login", reverse("login"), None, 200
     yield "403", reverse("web:books", args=[club]), "lena", 403
     yield "404", reverse("web:session", args=[closed + 1000]), "zoya", 404
+    yield "404, no such address", "/no/such/page/", "zoya", 404
 
 
 def render(address: str, language: str, who: str | None, status: int) -> str:

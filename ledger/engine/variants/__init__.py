@@ -1,38 +1,37 @@
-"""The variants the engine knows, by their `variant` code; each is one module of its own."""
+"""The variants the engine knows: one explicit list, as python-chess's `VARIANTS`.
+
+A variant is its module and its declaration; naming it here is the one line outside its module that
+makes it known (docs/variants.md). Everything else (the API, the pages, the statistics, the samples,
+the catalogs) reads `VARIANTS` or `find_variant`.
+"""
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import import_module
-from typing import TYPE_CHECKING
+from .american import VARIANT as AMERICAN
+from .base import Variant
+from .fontainebleau import VARIANT as FONTAINEBLEAU
+from .french import VARIANT as FRENCH
+from .russian import VARIANT as RUSSIAN
 
-if TYPE_CHECKING:  # imported by its variant modules only: `ledger.engine.sheet` imports this package first
-    from .base import Variant
-
-_MODULES = {
-    "american": "american",
-    "fontainebleau": "fontainebleau",
-    "french": "french",
-    "russian": "russian",
-}
+VARIANTS: list[Variant] = [AMERICAN, FONTAINEBLEAU, FRENCH, RUSSIAN]
 
 
-@cache
+def find_variant(name: str) -> Variant:
+    """The variant whose code is `name`; a `ValueError` when there is none."""
+    for variant in VARIANTS:
+        if variant.name == name:
+            return variant
+    raise ValueError(f"unknown variant: {name!r}")
+
+
 def variant_names() -> tuple[str, ...]:
-    """The codes whose module is present (a variant lands as one new module, nothing else)."""
-    names = []
-    for name, module in _MODULES.items():
-        try:
-            import_module(f"{__name__}.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{module}":
-                raise
-            continue
-        names.append(name)
-    return tuple(names)
+    """The codes of the known variants, in the order of `VARIANTS`."""
+    return tuple(variant.name for variant in VARIANTS)
 
 
-@cache
 def get_variant(name: str) -> Variant:
-    module = import_module(f"{__name__}.{_MODULES[name]}")
-    return module.VARIANT
+    """`find_variant` under the name the callers have always used."""
+    return find_variant(name)
+
+
+__all__ = ["VARIANTS", "Variant", "find_variant", "get_variant", "variant_names"]

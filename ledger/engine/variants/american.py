@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..deal import Deal
 from ..errors import sheet_error
 from ..messages import register, text
 from ..pools import AmericanPools
-from ..sheet import POOL, SEATS
-from .base import ADVERSARIES, Deal, Variant, others
+from ..seats import ADVERSARIES, POOL, SEATS, others
+from .base import Variant
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -208,6 +209,7 @@ def _tables() -> tuple[Table, ...]:
 DECLARATION = Declaration(
     name="american",
     title="American Boston",
+    short_title="American",
     source='Foster\'s Complete Hoyle, "Boston" (Part 21), with the club decimal tables and the classic ones.',
     options=(
         Option(
@@ -217,6 +219,7 @@ DECLARATION = Declaration(
             "american.option.table",
             "american.option.table.help",
             choices=("decimal", "classic"),
+            choice_labels=("decimal", "classic"),
         ),
         Option("ante", INTEGER, 5, "american.option.ante", "american.option.ante.help", minimum=0),
         Option(
@@ -302,7 +305,7 @@ def misere_partout(deal: Deal) -> None:
     most = max(tricks)
     losers = [seat for seat in SEATS if tricks[seat] == most]
     for winner in others(*losers):
-        deal.pay_each(losers, winner, RED_COUNTER * (most - tricks[winner]) // len(losers), "contract")
+        deal.each_pays(losers, winner, RED_COUNTER * (most - tricks[winner]) // len(losers), "contract")
 
 
 register(
@@ -355,11 +358,11 @@ class American(Variant):
         else:
             made, amount = prices.by_taken[hand.tricks[bidder]]
         if made:
-            deal.pay_each(ADVERSARIES[bidder], bidder, amount, "contract")
+            deal.each_pays(ADVERSARIES[bidder], bidder, amount, "contract")
             if prices.pool_bid or not hand.conceded:
                 deal.pay(POOL, bidder, pools.take(), "pool")
         else:
-            deal.collect_from_each(ADVERSARIES[bidder], bidder, amount, "contract")
+            deal.pays_each(bidder, ADVERSARIES[bidder], amount, "contract")
             deal.pay(bidder, POOL, pools.double(), "pool")
 
 

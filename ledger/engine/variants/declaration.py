@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, make_dataclass
 from typing import Any
 
+from ..cards import SUITS, is_int
 from ..errors import INVALID_OPTION, EngineError
 from ..messages import ENGLISH, Message, Words, text, words_or
-from ..sheet import SUITS, is_int
 
 REQUIRED, OPTIONAL, FORBIDDEN = "required", "optional", "forbidden"
 R, O = REQUIRED, OPTIONAL  # a field a bid does not list is forbidden
@@ -53,6 +53,8 @@ class Option:
 
     `parts` (OBJECT only): the keys of the object, each a whole number >= `minimum`, or, with
     `per_suit`, an object of the four suits. `build` turns the checked object into the engine's value.
+    `choice_labels` (CHOICE only): each choice in words, in the order of `choices` (English, translated
+    with the variant's name as context); none: the choices are shown as they are written (1, 2).
     """
 
     name: str
@@ -66,6 +68,18 @@ class Option:
     parts: tuple[str, ...] = ()
     per_suit: bool = False
     build: Callable[..., Any] | None = None
+    choice_labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.choice_labels and len(self.choice_labels) != len(self.choices):
+            raise ValueError(f"option {self.name}: one label per choice")
+
+    def choice_label(self, value: Any) -> str | None:
+        """The English words of one of the choices; None when the choices have none."""
+        for choice, label in zip(self.choices, self.choice_labels, strict=False):
+            if value == choice and type(value) is type(choice):
+                return label
+        return None
 
     def parse(self, value: Any) -> Any:
         """The value the engine uses, or an `invalid_option` naming `rules.<name>`.
@@ -160,6 +174,8 @@ class Bid:
     pair_tricks: what bidder and partner must take together, when a partner is given.
     needs_option: the house rule without which the bid cannot be played (`option_required`).
     field_options: an optional field that counts only while a boolean house rule is on.
+    played_as: the bid inside a sentence, when it is not its label ("a little misère" is played
+    without trumps); English, translated with the variant's name as context.
     """
 
     code: str
@@ -172,6 +188,7 @@ class Bid:
     discard: bool = False
     needs_option: str | None = None
     field_options: Mapping[str, str] = field(default_factory=dict)
+    played_as: str | None = None
 
     def mode(self, name: str, options: Any = None) -> str:
         mode = self.fields.get(name, FORBIDDEN)
@@ -286,7 +303,10 @@ class Declaration:
     """One variant, as data. `facts`: (label, text) lines of the rules page.
 
     all_pass: how a misère partout's losers are told, for the statistics ("paid": who paid it;
-    "no_share": who took no share of the pool; None: an all-pass deal is not played).
+    "no_share": who took no share of the pool; None: an all-pass deal is not a misère partout).
+    short_title: the title in a narrow column ("American"). playable_rules: house rules under which
+    every bid may be played (the samples, the property tests and the benchmarks use them).
+    sample_deals: how many deals a sample evening has (0: the game's limit).
     """
 
     name: str
@@ -302,6 +322,9 @@ class Declaration:
     field_labels: Mapping[str, str] = field(default_factory=dict)
     all_pass: str | None = None
     belle_words: tuple[str, str] = ("belle", "petite")  # the names of deal 1's suit and a later deal's
+    short_title: str = ""
+    playable_rules: Mapping[str, Any] = field(default_factory=dict)
+    sample_deals: int = 0
 
     def __post_init__(self) -> None:
         fields = [(o.name, Any, field(default=o.default)) for o in self.options]
@@ -315,6 +338,19 @@ class Declaration:
     default_options: Any = field(init=False, repr=False, compare=False)
     option: Mapping[str, Option] = field(init=False, repr=False, compare=False)
     bid: Mapping[str, Bid] = field(init=False, repr=False, compare=False)
+
+    @property
+    def misere_partout(self) -> bool:
+        """Whether an all-pass deal is played as a misère partout (the statistics count its losers)."""
+        return self.all_pass is not None
+
+    @property
+    def evening(self) -> int:
+        """The deals of a sample evening: `sample_deals`, else the game's limit."""
+        deals = self.sample_deals or self.deals.limit
+        if not deals:
+            raise ValueError(f"{self.name}: a game with no limit declares its sample_deals")
+        return deals
 
     @property
     def codes(self) -> tuple[str, ...]:

@@ -15,9 +15,12 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards import Hand
+from ..deal import Deal
 from ..messages import Message, Term, register, text
-from ..sheet import POOL, SEATS, Hand
-from .base import ADVERSARIES, PAIRINGS, Deal, Variant, add_error, others
+from ..seats import ADVERSARIES, PAIRINGS, POOL, SEATS, others
+from .base import Variant
+from .checks import add_error
 from .declaration import (
     ALL_PASS,
     BOOLEAN,
@@ -91,7 +94,7 @@ TRICK_BIDS = {
     "spread_slam": 13,
 }
 # Misères, spreads and piccolissimo: the tricks the bidder must take, exactly.
-NO_TRUMP_BIDS = {"little_misere": 0, "piccolissimo": 1, "grand_misere": 0, "little_spread": 0, "grand_spread": 0}
+NO_TRUMP_TRICKS = {"little_misere": 0, "piccolissimo": 1, "grand_misere": 0, "little_spread": 0, "grand_spread": 0}
 PARTNER_BIDS = ("boston", "six", "seven", "eight", "nine", "ten")
 PARTNER_EXTRA = 3  # "the two together shall win three tricks more than the number bid"
 ROW_FOR_TRICKS = {tricks: bid for bid, tricks in TRICK_BIDS.items() if bid != "spread_slam"}
@@ -122,7 +125,7 @@ _NO_TRUMP_FIELDS = {"bidder": R, "tricks": R, "conceded": O}
 FIELDS = {
     **{bid: _PARTNER_FIELDS for bid in PARTNER_BIDS},
     **{bid: _SOLO_FIELDS for bid in TRICK_BIDS if bid not in PARTNER_BIDS},
-    **{bid: _NO_TRUMP_FIELDS for bid in NO_TRUMP_BIDS},
+    **{bid: _NO_TRUMP_FIELDS for bid in NO_TRUMP_TRICKS},
     "pass": {"tricks": R},
 }
 BID_LABELS = {
@@ -144,8 +147,8 @@ BID_LABELS = {
     "pass": "all pass (misère partout)",
 }
 
-# How the forbidden-field messages name a bid played without trumps.
-_NO_TRUMP_NAMES = {
+# How the forbidden-field messages name a bid played without trumps (`Bid.played_as`).
+PLAYED_AS = {
     "little_misere": "a little misère",
     "grand_misere": "a grand misère",
     "little_spread": "a little spread",
@@ -201,10 +204,12 @@ def _bid(code: str) -> Bid:
             trumps=SUIT_OR_NONE,
             field_options={"honours": "honours"},
         )
-    if code in NO_TRUMP_BIDS:
+    if code in NO_TRUMP_TRICKS:
         discard = code in ("little_misere", "little_spread", "piccolissimo")
-        return Bid(code, label, EXACT, FIELDS[code], tricks=NO_TRUMP_BIDS[code], discard=discard)
-    return Bid(code, label, ALL_PASS, FIELDS[code])
+        return Bid(
+            code, label, EXACT, FIELDS[code], tricks=NO_TRUMP_TRICKS[code], discard=discard, played_as=PLAYED_AS[code]
+        )
+    return Bid(code, label, ALL_PASS, FIELDS[code], played_as=PLAYED_AS[code])
 
 
 def _tables() -> tuple[Table, ...]:
@@ -245,6 +250,7 @@ def _tables() -> tuple[Table, ...]:
 DECLARATION = Declaration(
     name="fontainebleau",
     title="Boston de Fontainebleau",
+    short_title="Fontainebleau",
     source='Foster\'s Complete Hoyle, "Boston de Fontainebleau": its bids, honours and payments, and Table No. 1.',
     options=(
         Option("ante", INTEGER, 5, "fontainebleau.option.ante", "fontainebleau.option.ante.help", minimum=0),
@@ -256,6 +262,7 @@ DECLARATION = Declaration(
             "fontainebleau.option.grand_column",
             "fontainebleau.option.grand_column.help",
             choices=("diamonds",),
+            choice_labels=("diamonds",),
         ),
         Option(
             "suit_order",
@@ -264,6 +271,7 @@ DECLARATION = Declaration(
             "fontainebleau.option.suit_order",
             "fontainebleau.option.suit_order.help",
             choices=("american", "french"),
+            choice_labels=("American", "French"),
         ),
         Option(
             "slam_table",
@@ -320,7 +328,7 @@ class Fontainebleau(Variant):
     }
 
     def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
-        played_as = Term(_NO_TRUMP_NAMES[bid.code], self.name) if bid.code in _NO_TRUMP_NAMES else None
+        played_as = Term(bid.played_as, self.name) if bid.played_as else None
         if name in ("trump", "honours") and played_as:
             return text(f"fontainebleau.forbidden.no_trump.{name}", bid=played_as)
         if name == "partner":
@@ -345,7 +353,7 @@ class Fontainebleau(Variant):
         bid = hand.bid
         if bid == "pass":
             misere_partout(deal)
-        elif bid in NO_TRUMP_BIDS:
+        elif bid in NO_TRUMP_TRICKS:
             settle_no_trump_bid(deal)
         elif hand.partner is None:
             settle_solo(deal)
@@ -367,11 +375,11 @@ def settle_no_trump_bid(deal: Deal) -> None:
     assert bidder is not None
     amount = TABLE_NO_1[hand.bid].no_trump
     assert amount is not None
-    if hand.conceded or hand.tricks[bidder] == NO_TRUMP_BIDS[hand.bid]:
-        deal.pay_each(ADVERSARIES[bidder], bidder, amount, "contract")
+    if hand.conceded or hand.tricks[bidder] == NO_TRUMP_TRICKS[hand.bid]:
+        deal.each_pays(ADVERSARIES[bidder], bidder, amount, "contract")
         deal.pay(POOL, bidder, deal.pools.take_all(), "pool")
     else:
-        deal.collect_from_each(ADVERSARIES[bidder], bidder, amount, "contract")
+        deal.pays_each(bidder, ADVERSARIES[bidder], amount, "contract")
         pay_into_pool(deal, (bidder,), amount)
 
 
@@ -386,14 +394,14 @@ def settle_solo(deal: Deal) -> None:
     taken = hand.tricks[bidder]
     adversaries = ADVERSARIES[bidder]
     if hand.conceded or taken >= needed:
-        deal.pay_each(adversaries, bidder, value, "contract")
+        deal.each_pays(adversaries, bidder, value, "contract")
         if not hand.conceded:
-            deal.pay_each(adversaries, bidder, EXTRA_TRICK * (taken - needed), "overtricks")
-        deal.pay_each(adversaries, bidder, HONOURS_BONUS[hand.honours], "honours")
+            deal.each_pays(adversaries, bidder, EXTRA_TRICK * (taken - needed), "overtricks")
+        deal.each_pays(adversaries, bidder, HONOURS_BONUS[hand.honours], "honours")
         deal.pay(POOL, bidder, deal.pools.take_all(), "pool")
     else:
         loss = value + EXTRA_TRICK * (needed - taken)
-        deal.collect_from_each(adversaries, bidder, loss, "contract")
+        deal.pays_each(bidder, adversaries, loss, "contract")
         pay_into_pool(deal, (bidder,), loss)
 
 

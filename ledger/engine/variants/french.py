@@ -19,9 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards import SUIT_SYMBOLS, Hand
+from ..deal import Deal
 from ..messages import Message, register, text
-from ..sheet import POOL, SUIT_SYMBOLS, Hand
-from .base import ADVERSARIES, PAIRINGS, Belle, Deal, Variant, others
+from ..seats import ADVERSARIES, PAIRINGS, POOL, others
+from .base import Belle, Variant
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -240,6 +242,14 @@ def _tables() -> tuple[Table, ...]:
 DECLARATION = Declaration(
     name="french",
     title="French Boston",
+    short_title="French",
+    playable_rules={
+        "neuf": {
+            "base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 20),
+            "extra": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 5),
+        }
+    },
+    sample_deals=40,
     source='Foster\'s Complete Hoyle, "French Boston" and its table of payments.',
     options=(
         Option(
@@ -348,10 +358,10 @@ def settle_misere(deal: Deal, times: int) -> None:
     assert bidder is not None
     amount = misere_amount(deal.hand) * times
     if deal.hand.tricks[bidder] == 0:
-        deal.pay_each(ADVERSARIES[bidder], bidder, amount, "contract")
+        deal.each_pays(ADVERSARIES[bidder], bidder, amount, "contract")
         deal.pay(POOL, bidder, deal.pools.take_all(), "pool")
     else:
-        deal.collect_from_each(ADVERSARIES[bidder], bidder, amount, "contract")
+        deal.pays_each(bidder, ADVERSARIES[bidder], amount, "contract")
         deal.pay(bidder, POOL, deal.pools.double(), "pool")
 
 
@@ -366,12 +376,12 @@ def settle_alone(deal: Deal, state: Belle, times: int) -> None:
     adversaries = ADVERSARIES[bidder]
     if short <= 0:
         contract, overtricks, honours = made_value(deal, state, taken, -short)
-        deal.pay_each(adversaries, bidder, contract * times, "contract")
-        deal.pay_each(adversaries, bidder, overtricks * times, "overtricks")
-        deal.pay_each(adversaries, bidder, honours * times, "honours")
+        deal.each_pays(adversaries, bidder, contract * times, "contract")
+        deal.each_pays(adversaries, bidder, overtricks * times, "overtricks")
+        deal.each_pays(adversaries, bidder, honours * times, "honours")
         deal.pay(POOL, bidder, deal.pools.take_all(), "pool")
     else:
-        deal.collect_from_each(adversaries, bidder, failure_amount(hand, short, deal.options) * times, "contract")
+        deal.pays_each(bidder, adversaries, failure_amount(hand, short, deal.options) * times, "contract")
         deal.pay(bidder, POOL, deal.pools.double(), "pool")
 
 
@@ -397,11 +407,11 @@ def settle_partners(deal: Deal, state: Belle, times: int) -> None:
     if len(short) == 1:
         seat = short[0][0]
         amount = failure_amount(hand, DEMANDER_QUOTA + ACCEPTOR_QUOTA - taken, options) * times
-        deal.collect_from_each(opponents, seat, amount, "contract")
+        deal.pays_each(seat, opponents, amount, "contract")
         deal.pay(seat, POOL, pools.double(), "pool")
         return
     for seat, quota in short:
-        deal.collect_from_each(opponents, seat, failure_amount(hand, quota - tricks[seat], options) * times, "contract")
+        deal.pays_each(seat, opponents, failure_amount(hand, quota - tricks[seat], options) * times, "contract")
     deal.pay_shared((bidder, partner), POOL, pools.double(), "pool")
 
 
@@ -418,7 +428,7 @@ def settle_revoke(deal: Deal, times: int) -> None:
         adversaries = others(bidder, partner) if revoker in (bidder, partner) else (bidder, partner)
     shortfall = max(0, needed(hand) - taken)
     amount = failure_amount(hand, max(1, shortfall), deal.options) * times
-    deal.collect_from_each(adversaries, revoker, amount, "penalty")
+    deal.pays_each(revoker, adversaries, amount, "penalty")
     deal.pay(revoker, POOL, deal.pools.double(), "penalty")
 
 
@@ -459,7 +469,7 @@ class French(Variant):
         else:
             settle_partners(deal, state, times)
         if hand.jack is not None:  # required on trick contracts, absent in misères
-            deal.pay_each(ADVERSARIES[hand.jack], hand.jack, JACK_BONUS * times, "jack")
+            deal.each_pays(ADVERSARIES[hand.jack], hand.jack, JACK_BONUS * times, "jack")
 
 
 VARIANT = French()

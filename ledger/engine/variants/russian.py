@@ -36,9 +36,12 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards import Hand
+from ..deal import Deal, split_joint
 from ..messages import Message, register, text
-from ..sheet import POOL, SEATS, Hand
-from .base import ADVERSARIES, PAIRINGS, Belle, Deal, Errors, Variant, add_error, others, split_joint
+from ..seats import ADVERSARIES, PAIRINGS, POOL, SEATS, others
+from .base import Belle, Variant
+from .checks import Errors, add_error
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -59,13 +62,6 @@ from .declaration import (
 
 STARSHAYA, MLADSHAYA = "starshaya", "mladshaya"  # the tariff's two rows, and `third_suit_rate`'s values
 RATE = {MLADSHAYA: 1, STARSHAYA: 2}  # r: старшая pays double
-
-SUIT_NAMES = {
-    "clubs": "clubs (трефы)",
-    "diamonds": "diamonds (бубны)",
-    "hearts": "hearts (черви)",
-    "spades": "spades (пики)",
-}
 
 # The contracts: what each must take.
 PAIR_CONTRACT = 8  # buyer and supporter together (прикуп купленный)
@@ -129,7 +125,6 @@ BID_LABELS = {
     "misere": "misère (мизер)",
     "pass": "all pass (пас)",
 }
-BID_NAMES = BID_LABELS
 FIELDS = {
     "simple": {"bidder": R, "trump": R, "tricks": R, "partner": O, "jack": R, "revoke": O, "turned": R},
     "solo": {"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
@@ -164,6 +159,10 @@ register(
         "russian.forbidden.partner": "a {bid} is played alone, without a supporter: leave the partner empty",
         "russian.forbidden.misere_trump": "a misère is played without trumps: leave the trump empty",
         "russian.forbidden.pass": "when all four pass the cards are thrown in: leave the {field} empty",
+        "russian.revoke_without_buyer": (
+            "a revoke is priced only on the buyer's side: choose the buyer, or record an opponent's revoke as an "
+            "adjustment"
+        ),
         "russian.option.basket": "Basket",
         "russian.option.basket.help": "what each of the four puts in when the basket is formed",
         "russian.option.third_suit_rate": "Rate of a third suit",
@@ -219,6 +218,9 @@ def _tables() -> tuple[Table, ...]:
 DECLARATION = Declaration(
     name="russian",
     title="Russian Boston (Бостон)",
+    short_title="Russian",
+    playable_rules={"nine": {"base": 30, "extra": 5}, "misere": 40},
+    sample_deals=40,
     source="«Бостон правила карточной игры» and its «Тариф платежей».",
     options=(
         Option("basket", INTEGER, 10, "russian.option.basket", "russian.option.basket.help", minimum=1),
@@ -229,6 +231,7 @@ DECLARATION = Declaration(
             "russian.option.third_suit_rate",
             "russian.option.third_suit_rate.help",
             choices=(MLADSHAYA, STARSHAYA),
+            choice_labels=("младшая", "старшая"),
         ),
         Option(
             "nine",
@@ -299,7 +302,7 @@ def row_of(hand: Hand, number: int, partie: Belle, options: Any) -> str:
 # --- the basket ---------------------------------------------------------------------------------
 def form_basket(deal: Deal, each: int) -> None:
     """Each of the four, the dealer included, puts `each` into an empty basket (reason `ante`)."""
-    deal.pay_each(SEATS, POOL, each, "ante")
+    deal.each_pays(SEATS, POOL, each, "ante")
     deal.pools.feed(4 * each)
 
 
@@ -307,7 +310,7 @@ def all_pass(deal: Deal) -> None:
     """All four passed: the basket C doubles; floor(C/4) from each, C mod 4 more from the dealer."""
     basket = deal.pools.total
     share, rest = divmod(basket, 4)
-    deal.pay_each(SEATS, POOL, share, "pool")
+    deal.each_pays(SEATS, POOL, share, "pool")
     deal.pay(deal.dealer, POOL, rest, "pool")
     deal.pools.feed(basket)
 
@@ -323,10 +326,10 @@ def alone(deal: Deal, made: bool, amount: int) -> None:
     buyer = deal.hand.bidder
     assert buyer is not None
     if made:
-        deal.pay_each(ADVERSARIES[buyer], buyer, amount, "contract")
+        deal.each_pays(ADVERSARIES[buyer], buyer, amount, "contract")
         deal.pay(POOL, buyer, deal.pools.take_all(), "pool")  # he takes the basket
     else:
-        deal.collect_from_each(ADVERSARIES[buyer], buyer, amount, "contract")
+        deal.pays_each(buyer, ADVERSARIES[buyer], amount, "contract")
         deal.pay(buyer, POOL, deal.pools.double(), "pool")  # a labet, his alone
 
 
@@ -353,10 +356,17 @@ class Russian(Variant):
     def check_hand(
         self, hand: Hand, number: int, options: Any, state: Belle, broken: AbstractSet[str], errors: Errors
     ) -> None:
-        """A revoke is priced only on the buyer's side (rules.md §4.3)."""
-        if hand.revoke is None or "bidder" in broken or "partner" in broken:
+        """A revoke is priced only on the buyer's side (rules.md §4.3).
+
+        Without the buyer (missing or broken) the revoke is still named, as §0.10 asks for every broken
+        field, unless it is the supporter's (the buyer's side whoever bought): words that hold whether it
+        was the buyer's or an opponent's (docs/decisions.md, issue 28)."""
+        if hand.revoke is None or "partner" in broken:
             return
-        if hand.revoke not in (hand.bidder, hand.partner):
+        if hand.bidder is None:
+            if hand.revoke != hand.partner:
+                add_error(errors, "revoke", text("russian.revoke_without_buyer"))
+        elif hand.revoke not in (hand.bidder, hand.partner):
             add_error(errors, "revoke", text("hand.revoke_opponent"))
 
     # settling (rules.md §4.7)
@@ -414,14 +424,14 @@ class Russian(Variant):
         short = [seat for seat, quota in quotas if tricks[seat] < quota]
         if pair_tricks == 0:
             lead, follow = split_joint(R_T2[row][0] * tour)
-            deal.collect_from_each(opponents, buyer, lead, "contract")
-            deal.collect_from_each(opponents, supporter, follow, "contract")
+            deal.pays_each(buyer, opponents, lead, "contract")
+            deal.pays_each(supporter, opponents, follow, "contract")
         elif len(short) == 1:
-            deal.collect_from_each(opponents, short[0], R_T2[row][pair_tricks] * tour, "contract")
+            deal.pays_each(short[0], opponents, R_T2[row][pair_tricks] * tour, "contract")
         else:
             for seat, quota in quotas:
                 amount = (KONSOLYATSIYA + SHORT_TRICK * (quota - tricks[seat])) * RATE[row] * tour
-                deal.collect_from_each(opponents, seat, amount, "contract")
+                deal.pays_each(seat, opponents, amount, "contract")
         labet(deal, short)
 
     @staticmethod
@@ -432,10 +442,10 @@ class Russian(Variant):
         taken = deal.hand.tricks[buyer]
         opponents = ADVERSARIES[buyer]
         if made:
-            deal.pay_each(opponents, buyer, R_T5[row][taken] * tour, "contract")
+            deal.each_pays(opponents, buyer, R_T5[row][taken] * tour, "contract")
             deal.pay(POOL, buyer, deal.pools.take_all(), "pool")  # he takes the basket
         else:
-            deal.collect_from_each(opponents, buyer, R_T6[row][taken] * tour, "contract")
+            deal.pays_each(buyer, opponents, R_T6[row][taken] * tour, "contract")
             deal.divide_pool(opponents, "division")
 
     @staticmethod
@@ -455,7 +465,7 @@ class Russian(Variant):
         beyond = deal.hand.tricks[buyer] - NINE_CONTRACT  # over-tricks, or (negative) tricks short
         if made:
             alone(deal, made, nine.base * times)
-            deal.pay_each(ADVERSARIES[buyer], buyer, nine.extra * beyond * times, "overtricks")
+            deal.each_pays(ADVERSARIES[buyer], buyer, nine.extra * beyond * times, "overtricks")
         else:
             alone(deal, made, (nine.base - nine.extra * beyond) * times)
 
@@ -473,10 +483,10 @@ class Russian(Variant):
         if hand.bid == "misere":
             assert hand.bidder is not None
             if not made and hand.jack != hand.bidder:
-                deal.collect_from_each(ADVERSARIES[hand.bidder], hand.bidder, bonus, "jack")
+                deal.pays_each(hand.bidder, ADVERSARIES[hand.bidder], bonus, "jack")
             return
         assert hand.jack is not None
-        deal.pay_each(ADVERSARIES[hand.jack], hand.jack, bonus, "jack")
+        deal.each_pays(ADVERSARIES[hand.jack], hand.jack, bonus, "jack")
 
 
 VARIANT = Russian()

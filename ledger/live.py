@@ -1,0 +1,223 @@
+"""The live channel (issue 25): "this session changed", told to every phone that follows it.
+
+A write that changes what a follower sees (a deal recorded, amended or undone, a close, a reopen, a
+seat's ✓ or dispute, a dispute settled) calls `announce(session)` inside its transaction; once the
+transaction commits, a small `Change` (the session's version and checks version, its number of deals,
+its status) is published on the session's channel and on its club's (the room board). The followers'
+server-sent-event streams (`api/live.py`) relay it; the page then fetches what changed.
+
+Two brokers, one interface:
+- with `REDIS_URL` (production: several ASGI workers, one Redis already there for Celery), Redis
+  pub/sub, so a deal recorded through one worker reaches streams held by every other;
+- without it (the embedded defaults, `bin/serve`: one process), an in-process broker.
+
+A lost message costs nothing but time: every stream starts with the current state, and the page
+falls back to a conditional GET of the session's version (ETag, 304) while its stream is down.
+Publishing never fails a write: a broker that is down is logged and the followers catch up on their
+next read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+PREFIX = "clubscore:live:"
+# What a listener yields first, once it is subscribed: a stream reads the state it opens with only then,
+# so that no change can fall between that read and the subscription.
+SUBSCRIBED = ""
+
+
+def session_channel(session_id: int) -> str:
+    return f"{PREFIX}session:{session_id}"
+
+
+def club_channel(club_id: int) -> str:
+    return f"{PREFIX}club:{club_id}"
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a follower needs to know that it is behind, and by how much."""
+
+    session: int
+    club: int
+    version: int
+    checks: int
+    hands: int
+    status: str
+
+    @property
+    def tag(self) -> str:
+        """The session's live tag: its version and its checks' version (`"12.3"`), the stream's event id
+        and the pages' ETag."""
+        return live_tag(self.version, self.checks)
+
+    def json(self) -> str:
+        return json.dumps({**asdict(self), "tag": self.tag}, separators=(",", ":"))
+
+
+def live_tag(version: int, checks: int) -> str:
+    return f"{version}.{checks}"
+
+
+def change_of(session: Any) -> Change:
+    return Change(
+        session=session.pk,
+        club=session.club_id,
+        version=session.version,
+        checks=session.checks_version,
+        hands=session.hands_count,
+        status=session.status,
+    )
+
+
+def announce(session: Any) -> None:
+    """Publish the session's state once the current transaction commits (never for a rolled-back write)."""
+    change = change_of(session)
+    transaction.on_commit(lambda: publish(change))
+
+
+def publish(change: Change) -> None:
+    message = change.json()
+    for channel in (session_channel(change.session), club_channel(change.club)):
+        try:
+            broker().publish(channel, message)
+        except Exception:  # the write is done; followers catch up by their next read
+            log.warning("live: could not publish on %s", channel, exc_info=True)
+
+
+# --- the brokers ------------------------------------------------------------------------------------
+
+
+class LocalBroker:
+    """One process's subscribers, by channel: a callback each (a queue's put, thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._subscribers: dict[str, set[Callable[[str], None]]] = {}
+
+    def publish(self, channel: str, message: str) -> None:
+        with self._lock:
+            callbacks = list(self._subscribers.get(channel, ()))
+        for callback in callbacks:
+            callback(message)
+
+    def subscribe(self, channels: list[str], callback: Callable[[str], None]) -> Callable[[], None]:
+        with self._lock:
+            for channel in channels:
+                self._subscribers.setdefault(channel, set()).add(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                for channel in channels:
+                    found = self._subscribers.get(channel)
+                    if found is not None:
+                        found.discard(callback)
+                        if not found:
+                            del self._subscribers[channel]
+
+        return unsubscribe
+
+    def listen(self, channels: list[str], timeout: float) -> Iterator[str | None]:
+        inbox: queue.SimpleQueue[str] = queue.SimpleQueue()
+        unsubscribe = self.subscribe(channels, inbox.put)
+        try:
+            yield SUBSCRIBED
+            while True:
+                try:
+                    yield inbox.get(timeout=timeout)
+                except queue.Empty:
+                    yield None
+        finally:
+            unsubscribe()
+
+    async def alisten(self, channels: list[str], timeout: float) -> AsyncIterator[str | None]:
+        loop = asyncio.get_running_loop()
+        inbox: asyncio.Queue[str] = asyncio.Queue()
+
+        def deliver(message: str) -> None:
+            loop.call_soon_threadsafe(inbox.put_nowait, message)
+
+        unsubscribe = self.subscribe(channels, deliver)
+        try:
+            yield SUBSCRIBED
+            while True:
+                try:
+                    yield await asyncio.wait_for(inbox.get(), timeout)
+                except TimeoutError:
+                    yield None
+        finally:
+            unsubscribe()
+
+
+class RedisBroker:
+    """Redis pub/sub: a stream holds its own subscription (one connection per follower's stream)."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self.url = url
+        self._client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+
+    def publish(self, channel: str, message: str) -> None:
+        self._client.publish(channel, message)
+
+    def listen(self, channels: list[str], timeout: float) -> Iterator[str | None]:
+        import redis
+
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=2, health_check_interval=30)
+        pubsub = client.pubsub(ignore_subscribe_messages=True)
+        pubsub.subscribe(*channels)
+        try:
+            yield SUBSCRIBED
+            while True:
+                message = pubsub.get_message(timeout=timeout)
+                yield _text(message["data"]) if message else None
+        finally:
+            pubsub.close()
+            client.close()
+
+    async def alisten(self, channels: list[str], timeout: float) -> AsyncIterator[str | None]:
+        from redis import asyncio as aioredis
+
+        client = aioredis.Redis.from_url(self.url, socket_connect_timeout=2, health_check_interval=30)
+        pubsub = client.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(*channels)
+        try:
+            yield SUBSCRIBED
+            while True:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+                yield _text(message["data"]) if message else None
+        finally:
+            await pubsub.aclose()
+            await client.aclose()
+
+
+def _text(data: Any) -> str:
+    return data.decode() if isinstance(data, bytes) else str(data)
+
+
+_local = LocalBroker()
+_redis: dict[str, RedisBroker] = {}
+
+
+def broker() -> LocalBroker | RedisBroker:
+    """Redis pub/sub when `REDIS_URL` is set, else this process's own broker."""
+    url = settings.REDIS_URL
+    if not url:
+        return _local
+    if url not in _redis:
+        _redis[url] = RedisBroker(url)
+    return _redis[url]

@@ -1,0 +1,162 @@
+"""Login limits (issue 29): the one brake on password guessing, for the API's token endpoint
+(`api/auth.py`) and the page logins (`/login/`, `/admin/login/`, `ledger/web/login.py`).
+
+Two windows, with the API's rates (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`, read at each attempt):
+- `login` (`THROTTLE_LOGIN`, 20 a minute): every attempt from one client address, whatever the username;
+- `login_username` (`THROTTLE_LOGIN_USERNAME`, 10 a minute): failed attempts for one username from one
+  address. Every attempt takes a slot and a right password gives it back, so concurrent guesses cannot
+  slip past the count and only failures fill the window. Counting per username *and* address means a
+  stranger's failures fill the stranger's window only: the member's right password from any other
+  address still logs in (docs/decisions.md, issue 29).
+
+A window is an atomic counter in the cache (`add` then `incr`: Redis SET NX and INCR across the web
+workers; a mutex in the local-memory cache), so a burst never passes beyond its limit. When the shared
+cache is unreachable (Redis down) the login windows are counted in this process's own memory instead:
+the limit then holds per web process (a guesser gets at most the limit times the number of processes),
+never switched off.
+
+The username is counted as the login compares it: NFKC-normalised (what Django's login form and
+`create_user` do) and otherwise exact, so `PA-TREAS` and `pa-treas` are two windows, as they are two
+accounts. An IPv6 client counts by its /64 (one host is given a whole /64).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import ipaddress
+import logging
+import time
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import BaseCache
+from django.core.cache import cache as shared_cache
+from django.core.cache.backends.locmem import LocMemCache
+from redis.exceptions import RedisError
+
+CACHE_DOWN = (RedisError, OSError)
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+logger = logging.getLogger(__name__)
+
+# This process's own windows, used only while the shared cache is unreachable.
+local_cache = LocMemCache("clubscore-login-limits", {"MAX_ENTRIES": 100_000})
+
+
+class LoginRefused(Exception):
+    """Too many login attempts: try again after `wait` seconds."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(f"too many login attempts: try again in {wait:.0f} s")
+        self.wait = wait
+
+
+def window_hit(key: str, limit: int, duration: int, cache: BaseCache = shared_cache) -> float | None:
+    """Count one request in the client's window: None when it is within `limit`, else the seconds to wait."""
+    now = time.time()
+    cache.add(f"{key}:start", now, duration)
+    cache.add(key, 0, duration)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window ended between the add and the incr
+        cache.add(key, 0, duration)
+        count = cache.incr(key)
+    if count <= limit:
+        return None
+    start = cache.get(f"{key}:start")
+    left = duration - (now - start) if isinstance(start, int | float) else duration
+    return max(1.0, left)
+
+
+def parse_rate(rate: Any) -> tuple[int, int] | None:
+    """'20/min' as (20, 60); None for no rate."""
+    if rate is None:
+        return None
+    count, period = str(rate).split("/")
+    return int(count), PERIODS[period.strip()[0]]
+
+
+def rate(scope: str) -> tuple[int, int] | None:
+    rates = getattr(settings, "REST_FRAMEWORK", {}).get("DEFAULT_THROTTLE_RATES", {})
+    return parse_rate(rates.get(scope))
+
+
+def hit_with_fallback(key: str, limit: int, duration: int) -> float | None:
+    """`window_hit` in the shared cache, or in this process's memory while the shared cache is down."""
+    try:
+        return window_hit(key, limit, duration)
+    except CACHE_DOWN:
+        logger.warning("the login limits' cache is unreachable: counted in this process", exc_info=True)
+        return window_hit(key, limit, duration, local_cache)
+
+
+def client_address(meta: Mapping[str, Any]) -> str:
+    """The client's address, as the API's throttles name it (`NUM_PROXIES`: `X-Forwarded-For` only
+    through trusted proxies); an IPv6 address as its /64."""
+    num_proxies = getattr(settings, "REST_FRAMEWORK", {}).get("NUM_PROXIES")
+    forwarded = meta.get("HTTP_X_FORWARDED_FOR")
+    address = str(meta.get("REMOTE_ADDR") or "")
+    if num_proxies is None:
+        address = "".join(forwarded.split()) if forwarded else address
+    elif num_proxies and forwarded:
+        hops = forwarded.split(",")
+        address = hops[-min(num_proxies, len(hops))].strip()
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
+
+
+def login_username(value: str) -> str:
+    """The username as the login compares it: NFKC (Django's login form and `create_user`), else exact."""
+    return unicodedata.normalize("NFKC", value)
+
+
+def _digest(*parts: str) -> str:
+    joined = "\x00".join(parts).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(joined).hexdigest()[:32]
+
+
+def address_key(address: str) -> str:
+    return f"throttle_login_{_digest(address)}"
+
+
+def username_key(username: str, address: str) -> str:
+    return f"throttle_login_username_{_digest(login_username(username), address)}"
+
+
+def address_attempt(address: str) -> float | None:
+    """Count an attempt from this address: None, or the seconds to wait when its window is full."""
+    window = rate("login")
+    return None if window is None else hit_with_fallback(address_key(address), *window)
+
+
+def username_attempt(username: str, address: str) -> None:
+    """Take a slot for this username from this address, or raise LoginRefused while its window is full."""
+    window = rate("login_username")
+    if window is None:
+        return
+    wait = hit_with_fallback(username_key(username, address), *window)
+    if wait is not None:
+        raise LoginRefused(wait)
+
+
+def username_succeeded(username: str, address: str) -> None:
+    """A right password gives its slot back: only failures fill the window."""
+    if rate("login_username") is None:
+        return
+    key = username_key(username, address)
+    try:
+        shared_cache.decr(key)
+    except ValueError:  # the window has ended
+        pass
+    except CACHE_DOWN:  # counted in this process's memory (`hit_with_fallback`)
+        with contextlib.suppress(ValueError):
+            local_cache.decr(key)

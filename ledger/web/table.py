@@ -1,0 +1,340 @@
+"""The whole table's pages (issue 25): following a table (a member, or a seat link), joining it (the QR
+code, the short link, seat links), the room board (a member, or a board link), the treasurer's disputes.
+
+Each page is rendered by the server and refreshed by `static/clubscore/live.js`: the live channel
+(`ledger/web/live.py`) says the session's live tag moved, and the page swaps in its fragment, read with
+`If-None-Match` (a 304 when nothing changed: the fallback poll and the catch-up after a reconnect).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import segno
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from ledger import selectors, services
+from ledger.engine.variants import get_variant
+from ledger.exceptions import LedgerError, NotFound
+from ledger.live import live_tag
+from ledger.models import DealCheck, Role, SeatLink, Session
+
+from . import catalog, reads
+from .views import AuthedRequest, _may, page, refusal_text
+
+# --- what a follower sees --------------------------------------------------------------------------
+
+
+def session_tag(session: Session) -> str:
+    return live_tag(session.version, session.checks_version)
+
+
+def _not_modified(request: HttpRequest, tag: str) -> bool:
+    return request.headers.get("If-None-Match", "").strip() == f'"{tag}"'
+
+
+def _tagged(response: HttpResponse, tag: str) -> HttpResponse:
+    response["ETag"] = f'"{tag}"'
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def follow_context(session: Session, my_seat: int | None) -> dict[str, Any]:
+    """The live sheet of one table: the state now, and every deal in words with each seat's word on it."""
+    players = selectors.session_players(session=session)
+    names = [p.name for p in players]
+    hands = list(selectors.hand_list(session=session))
+    rows = reads.sheet_rows(session=session, names=names, settlement={"hands": [h.settled for h in hands]})
+    checks: dict[int, dict[int, DealCheck]] = {}
+    for check in selectors.deal_checks(session=session):
+        checks.setdefault(check.number, {})[check.seat] = check
+    deals = []
+    for row in reversed(rows):
+        said = checks.get(row.number, {})
+        seats = [
+            {"seat": s, "name": names[s], "check": said.get(s), "mine": s == my_seat, "delta": row.deltas[s]}
+            for s in range(4)
+        ]
+        disputed = any(c.state == DealCheck.State.DISPUTED and not c.outcome for c in said.values())
+        deals.append(
+            {
+                "row": row,
+                "seats": seats,
+                "mine": said.get(my_seat) if my_seat is not None else None,
+                "disputed": disputed,
+            }
+        )
+    next_deal = session.next_deal
+    return {
+        "session": session,
+        "tag": session_tag(session),
+        "names": names,
+        "balances": [{"name": n, "balance": b} for n, b in zip(names, session.balances, strict=True)],
+        "pools": session.pools,
+        "pool_label": catalog.pool_label(session.variant),
+        "next_dealer": names[next_deal["dealer"]] if next_deal else None,
+        "next_number": next_deal["number"] if next_deal else None,
+        "next_double": bool(next_deal and next_deal.get("double")),
+        "deals": deals,
+        "my_seat": my_seat,
+        "my_name": names[my_seat] if my_seat is not None else None,
+        "is_open": session.status == Session.Status.OPEN,
+        "variant_title": catalog.variant_title(session.variant),
+    }
+
+
+def _follow_page(request: HttpRequest, session: Session, my_seat: int | None, urls: dict[str, str]) -> HttpResponse:
+    context = follow_context(session, my_seat)
+    context["config"] = {"tag": context["tag"], "seat": my_seat, **urls}
+    return render(request, "web/follow.html", context)
+
+
+def _rows(request: HttpRequest, session: Session, my_seat: int | None) -> HttpResponse:
+    tag = session_tag(session)
+    if _not_modified(request, tag):
+        return _tagged(HttpResponseNotModified(), tag)
+    return _tagged(render(request, "web/_follow_rows.html", follow_context(session, my_seat)), tag)
+
+
+@page
+def follow(request: AuthedRequest, session_id: int) -> HttpResponse:
+    """A member follows a table; his own seat (if he sits at it) gets ✓ and "That's not right"."""
+    found = selectors.session_get(user=request.user, session_id=session_id)
+    seat = selectors.seat_of(session=found, user=request.user)
+    api = f"/api/v1/sessions/{found.pk}/hands/"
+    return _follow_page(
+        request,
+        found,
+        seat,
+        {
+            "events": reverse("live-session", args=[found.pk]),
+            "rows": reverse("web:follow-rows", args=[found.pk]),
+            "confirm": api + "{n}/confirm/",
+            "dispute": api + "{n}/dispute/",
+        },
+    )
+
+
+@page
+def follow_rows(request: AuthedRequest, session_id: int) -> HttpResponse:
+    found = selectors.session_get(user=request.user, session_id=session_id)
+    return _rows(request, found, selectors.seat_of(session=found, user=request.user))
+
+
+@page
+def short_link(request: AuthedRequest, session_id: int) -> HttpResponse:
+    """`/t/<id>/`, the short link the scorer's QR code says: a logged-in member follows the table."""
+    selectors.session_get(user=request.user, session_id=session_id)
+    return redirect("web:follow", session_id=session_id)
+
+
+def _seat_link(key: str) -> SeatLink:
+    try:
+        return selectors.seat_link_get(key=key)
+    except NotFound:
+        raise Http404("no such link") from None
+
+
+@require_GET
+def seat_follow(request: HttpRequest, key: str) -> HttpResponse:
+    """`/s/<key>/`: a seat link's page, no login: its session only, ✓ and dispute for its seat only."""
+    link = _seat_link(key)
+    api = f"/api/v1/seat/{key}/hands/"
+    return _follow_page(
+        request,
+        link.session,
+        link.seat,
+        {
+            "events": reverse("live-seat", args=[key]),
+            "rows": reverse("web:seat-rows", args=[key]),
+            "confirm": api + "{n}/confirm/",
+            "dispute": api + "{n}/dispute/",
+        },
+    )
+
+
+@require_GET
+def seat_rows(request: HttpRequest, key: str) -> HttpResponse:
+    link = _seat_link(key)
+    return _rows(request, link.session, link.seat)
+
+
+# --- joining a table: the QR code, the short link, seat links ----------------------------------------
+
+
+def qr_svg(url: str, title: str) -> str:
+    """The URL as an inline SVG QR code (segno), dark on light whatever the page's colours."""
+    svg = segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff", title=title)
+    return mark_safe(svg)  # segno escapes the URL and the title in its own markup
+
+
+@page
+def join(request: AuthedRequest, session_id: int) -> HttpResponse:
+    """What the scorer shows the table: a QR code and the short link to follow it; seat links for the
+    players without a login (scorers issue and revoke them here)."""
+    found = selectors.session_get(user=request.user, session_id=session_id)
+    role = selectors.club_role(user=request.user, club_id=found.club_id)
+    can_score = _may(role, Role.SCORER)
+    names = [p.name for p in selectors.session_players(session=found)]
+    issued: dict[str, Any] | None = None
+    if request.method == "POST":
+        if not can_score:
+            raise Http404("no such page")
+        try:
+            if request.POST.get("action") == "revoke":
+                services.seat_link_revoke(
+                    actor=request.user, session_id=found.pk, link_id=int(request.POST.get("link") or 0)
+                )
+            else:
+                seat = int(request.POST.get("seat") or -1)
+                key, link = services.seat_link_issue(actor=request.user, session_id=found.pk, seat=seat)
+                url = request.build_absolute_uri(reverse("web:seat-follow", args=[key]))
+                issued = {"url": url, "name": names[link.seat], "qr": qr_svg(url, gettext("Seat link"))}
+        except (ValueError, LedgerError) as exc:
+            from django.contrib import messages
+
+            messages.error(request, refusal_text(exc) if isinstance(exc, LedgerError) else gettext("Choose a seat."))
+    short = request.build_absolute_uri(reverse("web:short-link", args=[found.pk]))
+    links = list(selectors.seat_links(user=request.user, session=found)) if can_score else []
+    return render(
+        request,
+        "web/join.html",
+        {
+            "session": found,
+            "club": found.club,
+            "short": short,
+            "qr": qr_svg(short, gettext("Follow this table")),
+            "can_score": can_score,
+            "seats": [{"seat": i, "name": n} for i, n in enumerate(names)],
+            "links": [{"link": link, "name": names[link.seat]} for link in links],
+            "issued": issued,
+            "variant_title": catalog.variant_title(found.variant),
+        },
+    )
+
+
+# --- the room board ----------------------------------------------------------------------------------
+
+
+def board_tag(sessions: list[Session]) -> str:
+    """One tag for the board: every open table's live tag (a table opened or closed changes it too)."""
+    text = ",".join(f"{s.pk}:{session_tag(s)}" for s in sessions)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def board_tables(sessions: list[Session]) -> list[dict[str, Any]]:
+    tables = []
+    for s in sessions:
+        names = [p.name for p in selectors.session_players(session=s)]
+        variant = get_variant(s.variant)
+        deals = variant.declaration.deals.last(variant.parse_options(s.rules or {}))  # None: no game limit
+        tables.append(
+            {
+                "session": s,
+                "title": catalog.variant_title(s.variant),
+                "seats": [{"name": n, "balance": b} for n, b in zip(names, s.balances, strict=True)],
+                "pools": s.pools,
+                "pool_label": catalog.pool_label(s.variant),
+                "hands": s.hands_count,
+                "of": deals,
+                "next_dealer": names[s.next_deal["dealer"]] if s.next_deal else None,
+                "disputes": getattr(s, "open_disputes", 0),
+            }
+        )
+    return tables
+
+
+def _board(request: HttpRequest, club: Any, urls: dict[str, str], fragment: bool) -> HttpResponse:
+    sessions = selectors.board_sessions(club_id=club.pk)
+    tag = board_tag(sessions)
+    if fragment and _not_modified(request, tag):
+        return _tagged(HttpResponseNotModified(), tag)
+    context = {"club": club, "tables": board_tables(sessions), "tag": tag, "config": {"tag": tag, **urls}}
+    template = "web/_board_tables.html" if fragment else "web/board.html"
+    return _tagged(render(request, template, context), tag)
+
+
+@page
+def club_board(request: AuthedRequest, club_id: int) -> HttpResponse:
+    club = selectors.club_get(user=request.user, club_id=club_id)
+    urls = {"events": reverse("live-club", args=[club_id]), "rows": reverse("web:club-board-tables", args=[club_id])}
+    return _board(request, club, urls, fragment=False)
+
+
+@page
+def club_board_tables(request: AuthedRequest, club_id: int) -> HttpResponse:
+    club = selectors.club_get(user=request.user, club_id=club_id)
+    return _board(request, club, {}, fragment=True)
+
+
+def _board_link(key: str) -> Any:
+    try:
+        return selectors.board_link_get(key=key)
+    except NotFound:
+        raise Http404("no such link") from None
+
+
+@require_GET
+def board(request: HttpRequest, key: str) -> HttpResponse:
+    """`/b/<key>/`: the room board through a board link, read-only, no login."""
+    link = _board_link(key)
+    urls = {"events": reverse("live-board", args=[key]), "rows": reverse("web:board-tables", args=[key])}
+    return _board(request, link.club, urls, fragment=False)
+
+
+@require_GET
+def board_tables_view(request: HttpRequest, key: str) -> HttpResponse:
+    return _board(request, _board_link(key).club, {}, fragment=True)
+
+
+@page
+def board_links(request: AuthedRequest, club_id: int) -> HttpResponse:
+    """The admin's board links: issue one for the room's screen (its QR code and link shown once), revoke."""
+    club = selectors.club_get(user=request.user, club_id=club_id, role=Role.ADMIN)
+    issued = None
+    if request.method == "POST":
+        if request.POST.get("action") == "revoke":
+            try:
+                services.board_link_revoke(
+                    actor=request.user, club_id=club_id, link_id=int(request.POST.get("link") or 0)
+                )
+            except (ValueError, NotFound):
+                raise Http404("no such link") from None
+        else:
+            key, _ = services.board_link_issue(actor=request.user, club_id=club_id, label=request.POST.get("label", ""))
+            url = request.build_absolute_uri(reverse("web:board", args=[key]))
+            issued = {"url": url, "qr": qr_svg(url, gettext("Board link"))}
+    links = list(selectors.board_links(user=request.user, club_id=club_id))
+    return render(request, "web/board_links.html", {"club": club, "links": links, "issued": issued})
+
+
+# --- the treasurer's disputes (the close page) ---------------------------------------------------------
+
+
+@page
+@require_POST
+def dispute_settle(request: AuthedRequest, session_id: int) -> HttpResponse:
+    from django.contrib import messages
+
+    try:
+        services.dispute_settle(
+            actor=request.user,
+            session_id=session_id,
+            number=int(request.POST.get("number") or 0),
+            seat=int(request.POST.get("seat") or 0),
+            outcome=request.POST.get("outcome", ""),
+            note=request.POST.get("note", ""),
+        )
+    except ValueError:
+        raise Http404("no such dispute") from None
+    except NotFound:
+        raise
+    except LedgerError as exc:
+        messages.error(request, refusal_text(exc))
+    return redirect(reverse("web:settlement", args=[session_id]) + "#disputes")

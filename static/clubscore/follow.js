@@ -1,0 +1,74 @@
+/* Following a table (a member, a seat link) and the room board: the page's fragment is swapped in whenever
+ * the live channel (live.js) says the table moved. On a phone with a seat: ✓ and "That's not right". */
+(function () {
+  'use strict';
+  const config = JSON.parse(document.getElementById('follow-config').textContent);
+  const statusLine = document.getElementById('live-status');
+  const STATUS = {
+    live: gettext('Live: deals appear as they are recorded.'),
+    reconnecting: gettext('Reconnecting…'),
+    polling: gettext('Reconnecting: the page checks for new deals every few seconds.'),
+  };
+
+  async function refresh() {
+    const holder = document.getElementById('follow-rows');
+    let res;
+    try {
+      res = await fetch(config.rows, { credentials: 'same-origin', cache: 'no-store', headers: { 'If-None-Match': '"' + holder.dataset.tag + '"' } });
+    } catch (err) { return; }
+    if (res.status !== 200) return;
+    const box = document.createElement('div');
+    box.innerHTML = await res.text();
+    const fresh = box.querySelector('#follow-rows');
+    if (!fresh) return;
+    const open = document.activeElement && document.activeElement.closest && document.activeElement.closest('form.why:not([hidden])');
+    if (open && open.querySelector('input').value) return;  // never wipe a reason being typed; the next change brings it
+    holder.replaceWith(fresh);
+    if (window.CS.localise) window.CS.localise(fresh);
+    follower.seen(fresh.dataset.tag);
+  }
+
+  const follower = window.CS.live.follow({
+    events: config.events,
+    poll: config.rows,
+    tag: config.tag,
+    onChange: refresh,
+    onStatus: function (state) { if (statusLine && STATUS[state] && !document.body.classList.contains('board-page')) statusLine.textContent = STATUS[state]; },
+  });
+  window.CS.follower = follower;
+
+  async function say(url, body, form) {
+    const res = await window.CS.api('POST', url, body);
+    if (!res.ok && form) {
+      const err = form.querySelector('.ferr');
+      const fields = (res.data && res.data.error && res.data.error.fields) || {};
+      err.textContent = (fields.reason && fields.reason[0]) || (res.data && res.data.error ? res.data.error.message : gettext('Not sent: check the network and try again.'));
+      return;
+    }
+    if (!res.ok) return;
+    if (form) { form.hidden = true; if (document.activeElement) document.activeElement.blur(); }
+    refresh();
+  }
+
+  if (config.seat === null || config.seat === undefined) return;
+  document.addEventListener('click', function (ev) {
+    const button = ev.target.closest('.deal-actions button[data-action]');
+    if (!button) return;
+    const n = button.closest('.deal-actions').dataset.deal;
+    if (button.dataset.action === 'confirm') {
+      say(config.confirm.replace('{n}', n), {});
+    } else {
+      const form = document.getElementById('why-' + n);
+      form.hidden = !form.hidden;
+      button.setAttribute('aria-expanded', String(!form.hidden));
+      if (!form.hidden) form.querySelector('input').focus();
+    }
+  });
+  document.addEventListener('submit', function (ev) {
+    const form = ev.target.closest('form.why');
+    if (!form) return;
+    ev.preventDefault();
+    const n = form.closest('.deal-actions').dataset.deal;
+    say(config.dispute.replace('{n}', n), { reason: form.querySelector('input').value }, form);
+  });
+})();

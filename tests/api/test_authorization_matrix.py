@@ -1,0 +1,381 @@
+"""The authorization matrix (issue 29): every page and API operation x every role x two clubs, built
+from the URL configuration, so a page or an operation is covered the day it is added.
+
+The cells come from `django.urls.get_resolver()`: every URL pattern, with its methods (an API view's
+own: a `Route`'s operations, an `APIView`'s handlers; a page's, as declared below). The answer each
+cell must give comes from POLICY, the roles of api.md ("Who may do what"): a pattern or an API method
+that POLICY does not declare fails the test until it is declared, and so does a declaration that no
+pattern has any more. The admin site's patterns are one rule (staff only).
+
+The callers: anonymous; the admin, treasurer, scorer and player of club A and of club B; a superuser
+who belongs to no club ("superusers are no exception"). Each target (a club, its session, its player
+linked to the player's login, its admin's device token) exists in both clubs, and each caller asks
+for each club's: one request per cell. The answers:
+- OK: the caller may (2xx, or a refusal of the request itself: 400, 409, 412, 422, 428);
+- 401 `not_authenticated` (API) or a redirect to the login (pages) for an anonymous caller;
+- 403 `permission_denied`, a member whose role does not allow it;
+- 404 `not_found`, whoever is not a member of the target's club (never 403 with details).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import types
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.http import HttpResponse
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, path
+from rest_framework.test import APIClient
+from rest_framework.views import APIView
+
+from api.common import Route
+from ledger import services
+from ledger.models import Club, Player, Role, Session
+from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, make_user, open_session, record_all
+
+pytestmark = pytest.mark.django_db
+
+ROLES = [Role.PLAYER, Role.SCORER, Role.TREASURER, Role.ADMIN]
+OK, LOGIN, ADMIN_LOGIN, R401, R403, R404 = "ok", "to the login", "to the admin's login", "401", "403", "404"
+REQUEST_REFUSED = {400, 409, 412, 422, 428}  # the caller may, the request is wrong: not an authorization answer
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Who may: "public" (anyone), "user" (anyone logged in: the caller's own things), a role (a member
+    of the target's club with that role or above), "self or treasurer" (the target player's own login,
+    or a treasurer), "owner" (the target token's user), "nobody" (404 for all), "staff" (the admin)."""
+
+    who: str
+    body: Callable[[World, Target], Any] | None = None
+    also: frozenset[str] = frozenset()  # answers that say nothing of authorization (a health check's 503)
+
+
+@dataclass
+class Target:
+    club: Club
+    session: Session
+    player: Player  # linked to the club's player login
+    players: list[Player]
+    token_id: int  # a device token of the club's admin
+    owner: Any
+
+
+@dataclass
+class Caller:
+    name: str
+    user: Any | None
+    clubs: dict[int, str]  # club id: role
+
+
+@dataclass
+class World:
+    targets: list[Target]
+    callers: list[Caller]
+    serial: Iterator[int]
+
+
+def _sheet(names: list[str]) -> dict[str, Any]:
+    return {"format": "clubscore-sheet/1", "variant": "american", "players": names, "first_dealer": 0, "hands": []}
+
+
+def _name(world: World, t: Target) -> dict[str, Any]:
+    return {"name": f"Matrix {next(world.serial)}"}
+
+
+def _open(world: World, t: Target) -> dict[str, Any]:
+    return {
+        "club": t.club.pk,
+        "variant": "american",
+        "rules": {},
+        "players": [p.pk for p in t.players],
+        "first_dealer": 0,
+    }
+
+
+def _import(world: World, t: Target) -> dict[str, Any]:
+    return {"club": t.club.pk, "sheet": _sheet([p.name for p in t.players])}
+
+
+def _payment(world: World, t: Target) -> dict[str, Any]:
+    return {"from": t.players[0].pk, "to": t.players[1].pk, "cents": 100, "currency": "EUR"}
+
+
+def _login(world: World, t: Target) -> dict[str, Any]:
+    return {"username": "visitor", "password": PASSWORD, "device": "matrix"}
+
+
+API = "/api/v1/"
+POLICY: dict[tuple[str, str], Rule] = {
+    # api.md, "Who may do what" and "Resources"
+    (f"{API}auth/token/", "POST"): Rule("public", _login),
+    (f"{API}auth/token/", "DELETE"): Rule("user"),
+    (f"{API}auth/tokens/", "GET"): Rule("user"),
+    (f"{API}auth/tokens/<id:token_id>/", "DELETE"): Rule("owner"),
+    (f"{API}clubs/", "GET"): Rule("user"),
+    (f"{API}clubs/", "POST"): Rule("user", _name),
+    (f"{API}clubs/<id:club_id>/players/", "GET"): Rule(Role.PLAYER),
+    (f"{API}clubs/<id:club_id>/players/", "POST"): Rule(Role.SCORER, _name),
+    (f"{API}sessions/", "GET"): Rule("user"),
+    (f"{API}sessions/", "POST"): Rule(Role.SCORER, _open),
+    (f"{API}sessions/import/", "POST"): Rule(Role.SCORER, _import),
+    (f"{API}sessions/<id:session_id>/", "GET"): Rule(Role.PLAYER),
+    (f"{API}sessions/<id:session_id>/hands/", "GET"): Rule(Role.PLAYER),
+    (f"{API}sessions/<id:session_id>/hands/", "POST"): Rule(Role.SCORER, lambda w, t: AMERICAN_HANDS[2]),
+    (f"{API}sessions/<id:session_id>/hands/<id:number>/", "GET"): Rule(Role.PLAYER),
+    (f"{API}sessions/<id:session_id>/hands/<id:number>/", "PUT"): Rule(Role.SCORER, lambda w, t: AMERICAN_HANDS[0]),
+    (f"{API}sessions/<id:session_id>/hands/<id:number>/", "DELETE"): Rule(Role.SCORER),
+    (f"{API}sessions/<id:session_id>/hands/<id:number>/history/", "GET"): Rule(Role.PLAYER),
+    (f"{API}sessions/<id:session_id>/close/", "POST"): Rule(Role.TREASURER, lambda w, t: {}),
+    (f"{API}sessions/<id:session_id>/reopen/", "POST"): Rule(Role.TREASURER, lambda w, t: {}),
+    (f"{API}sessions/<id:session_id>/settlement/", "GET"): Rule(Role.PLAYER),
+    (f"{API}sessions/<id:session_id>/sheet/", "GET"): Rule(Role.PLAYER),
+    (f"{API}players/<id:player_id>/stats/", "GET"): Rule(Role.PLAYER),
+    (f"{API}players/<id:player_id>/ratings/", "GET"): Rule(Role.PLAYER),
+    (f"{API}clubs/<id:club_id>/leaderboard/", "GET"): Rule(Role.PLAYER),
+    (f"{API}clubs/<id:club_id>/carried-pools/", "GET"): Rule(Role.PLAYER),
+    (f"{API}clubs/<id:club_id>/settle-up/", "GET"): Rule(Role.TREASURER),
+    (f"{API}clubs/<id:club_id>/payments/", "GET"): Rule(Role.TREASURER),
+    (f"{API}clubs/<id:club_id>/payments/", "POST"): Rule(Role.TREASURER, _payment),
+    (f"{API}players/<id:player_id>/statement/", "GET"): Rule("self or treasurer"),
+    (f"{API}settle/", "POST"): Rule("public", lambda w, t: _sheet(["Ann", "Ben", "Cleo", "Dan"])),
+    (f"{API}variants/", "GET"): Rule("public"),
+    (f"{API}variants/<str:name>/", "GET"): Rule("public"),
+    ("/api/schema/", "GET"): Rule("public"),
+    ("/api/docs/", "GET"): Rule("public"),
+    ("/api/", "GET"): Rule("nobody"),  # the JSON 404 of every unknown path under /api/
+    # the pages (docs/web.md)
+    ("/health/", "GET"): Rule("public", also=frozenset({"503"})),  # 503 while no Celery worker beats (REDIS_URL set)
+    ("/admin/login/", "GET"): Rule("public"),
+    ("/admin/login/", "POST"): Rule("public", lambda w, t: {"username": "visitor", "password": "wrong"}),
+    ("/i18n/setlang/", "POST"): Rule("public", lambda w, t: {"language": "en", "next": "/"}),
+    ("/jsi18n/", "GET"): Rule("public"),
+    ("/", "GET"): Rule("user"),
+    ("/clubs/<int:club_id>/", "GET"): Rule(Role.PLAYER),
+    ("/clubs/<int:club_id>/players/new/", "POST"): Rule(Role.SCORER, _name),
+    ("/clubs/<int:club_id>/sessions/new/", "GET"): Rule(Role.SCORER),
+    ("/clubs/<int:club_id>/sessions/new/", "POST"): Rule(Role.SCORER, lambda w, t: {}),
+    ("/sessions/<int:session_id>/", "GET"): Rule(Role.PLAYER),
+    ("/sessions/<int:session_id>/score/", "GET"): Rule(Role.PLAYER),
+    ("/sessions/<int:session_id>/sheet/", "GET"): Rule(Role.PLAYER),
+    ("/sessions/<int:session_id>/sheet/rows/", "GET"): Rule(Role.PLAYER),
+    ("/sessions/<int:session_id>/settlement/", "GET"): Rule(Role.PLAYER),
+    ("/sessions/<int:session_id>/settlement/", "POST"): Rule(Role.TREASURER, lambda w, t: {}),
+    ("/players/<int:player_id>/", "GET"): Rule(Role.PLAYER),
+    ("/players/<int:player_id>/statement/", "GET"): Rule("self or treasurer"),
+    ("/clubs/<int:club_id>/books/", "GET"): Rule(Role.TREASURER),
+    ("/clubs/<int:club_id>/books/", "POST"): Rule(Role.TREASURER, lambda w, t: {}),
+    ("/clubs/<int:club_id>/import/", "GET"): Rule(Role.TREASURER),
+    ("/sessions/<int:session_id>/export.json", "GET"): Rule(Role.PLAYER),
+    ("/sessions/<int:session_id>/export.csv", "GET"): Rule(Role.PLAYER),
+    ("/rules/", "GET"): Rule("public"),
+    ("/sw.js", "GET"): Rule("public"),
+    ("/rules/<slug:variant>/", "GET"): Rule("public"),
+    ("/login/", "GET"): Rule("public"),
+    ("/login/", "POST"): Rule("public", lambda w, t: {"username": "visitor", "password": "wrong"}),
+    ("/logout/", "POST"): Rule("public"),
+}
+ADMIN_RULE = Rule("staff")  # the admin site's patterns: GET, but for these
+ADMIN_OWN = {("/admin/login/", "GET"): Rule("public"), ("/admin/logout/", "POST"): Rule("public")}
+
+
+def patterns() -> Iterator[tuple[str, URLPattern, str | None]]:
+    """Every URL pattern as (route, pattern, namespace), routes joined from the root."""
+
+    def walk(resolver: URLResolver, prefix: str, namespace: str | None) -> Iterator[tuple[str, URLPattern, str | None]]:
+        for p in resolver.url_patterns:
+            if isinstance(p, URLResolver):
+                yield from walk(p, prefix + str(p.pattern), p.namespace or namespace)
+            else:
+                yield prefix + str(p.pattern), p, namespace
+
+    yield from walk(get_resolver(), "/", None)
+
+
+def api_methods(pattern: URLPattern) -> set[str] | None:
+    """An API view's own methods (a Route's operations, an APIView's handlers); None for other views."""
+    view = getattr(pattern.callback, "cls", None) or getattr(pattern.callback, "view_class", None)
+    if view is None or not issubclass(view, APIView) or not view.__module__.startswith("api."):
+        return None
+    if issubclass(view, Route):
+        return {m.upper() for m in view.operations}
+    return {m.upper() for m in ("get", "post", "put", "patch", "delete") if hasattr(view, m)}
+
+
+def cells() -> tuple[list[tuple[str, str, Rule]], list[str]]:
+    """The (route, method, rule) of every pattern, and what the policy lacks or has too much of."""
+    out, problems, seen = [], [], set()
+    for route, pattern, namespace in patterns():
+        if namespace == "admin":
+            method = "POST" if (route, "POST") in ADMIN_OWN else "GET"
+            out.append((route, method, ADMIN_OWN.get((route, method), ADMIN_RULE)))
+            continue
+        declared = {m for r, m in POLICY if r == route}
+        derived = api_methods(pattern)
+        if not declared:
+            problems.append(f"{route}: not in the policy (declare who may use it)")
+        elif derived is not None and derived != declared:
+            problems.append(f"{route}: the view has {sorted(derived)}, the policy declares {sorted(declared)}")
+        for method in sorted(declared):
+            if (route, method) not in seen:
+                seen.add((route, method))
+                out.append((route, method, POLICY[route, method]))
+    problems += [f"{r} {m}: declared, but no URL pattern has it" for r, m in POLICY if (r, m) not in seen]
+    return out, problems
+
+
+VALUES = {"number": "1", "name": "american", "variant": "american", "object_id": "1", "content_type_id": "1", "id": "1"}
+
+
+def path_for(route: str, target: Target) -> str:
+    values = {
+        **VALUES,
+        "club_id": str(target.club.pk),
+        "session_id": str(target.session.pk),
+        "player_id": str(target.player.pk),
+        "token_id": str(target.token_id),
+        "app_label": "auth",
+        "url": "nothing/",
+    }
+    path = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: values[m[1]], route)  # a regex pattern's groups
+    path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m[1]], path)
+    return path.replace("^", "").replace("$", "")
+
+
+def expected(caller: Caller, target: Target, rule: Rule, api: bool) -> set[str]:
+    """The answers the policy allows this cell (one, but for staff in the admin, whose requests here
+    may name nothing: 403 for the autocomplete's missing parameters, 404 for object 1)."""
+    if rule.who == "staff":
+        return {OK, R403, R404} if caller.user is not None and caller.user.is_staff else {ADMIN_LOGIN}
+    return {_expected(caller, target, rule, api), *rule.also}
+
+
+def _expected(caller: Caller, target: Target, rule: Rule, api: bool) -> str:
+    if rule.who == "nobody":
+        return R404
+    if rule.who == "public":
+        return OK
+    if caller.user is None:
+        return R401 if api else LOGIN
+    if rule.who == "user":
+        return OK
+    if rule.who == "owner":
+        return OK if caller.user == target.owner else R404
+    role = caller.clubs.get(target.club.pk)
+    if role is None:
+        return R404
+    if rule.who == "self or treasurer":
+        return OK if target.player.user_id == caller.user.pk or Role.rank(role) >= Role.rank(Role.TREASURER) else R403
+    return OK if Role.rank(role) >= Role.rank(rule.who) else R403
+
+
+def answer(response: Any, api: bool) -> str:
+    status = response.status_code
+    if api and status in (401, 403, 404):
+        code = response.json()["error"]["code"]
+        wanted = {401: "not_authenticated", 403: "permission_denied", 404: "not_found"}[status]
+        return str(status) if code == wanted else f"{status} {code}"
+    if status in (302, 303):
+        location = response["Location"]
+        if location.startswith("/login/"):
+            return LOGIN
+        if location.startswith("/admin/login/"):
+            return ADMIN_LOGIN
+        return OK
+    if status in (403, 404):
+        return str(status)
+    if 200 <= status < 300 or status in REQUEST_REFUSED:
+        return OK
+    return f"{status}"
+
+
+@pytest.fixture
+def world(settings: Any) -> World:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {k: "100000/min" for k in ("user", "anon", "login", "login_username")},
+    }
+    make_user("visitor")
+    callers = [Caller("anonymous", None, {}), Caller("a superuser of no club", make_user("root", superuser=True), {})]
+    targets = []
+    for letter in "AB":
+        users = {role: make_user(f"{letter.lower()}-{role}") for role in ROLES}
+        club = services.club_create(actor=users[Role.ADMIN], name=f"Club {letter}")
+        for role in ROLES[:-1]:
+            services.membership_set(actor=users[Role.ADMIN], club_id=club.pk, user=users[role], role=role)
+        admin = users[Role.ADMIN]
+        players = [
+            services.player_create(actor=admin, club_id=club.pk, name="Ann", user=users[Role.PLAYER]),
+            *(services.player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ben", "Cleo", "Dan")),
+        ]
+        session = open_session(admin, club, players)
+        record_all(admin, session, AMERICAN_HANDS[:2])
+        _, token = services.token_issue(user=admin, device="target")
+        targets.append(Target(club, session, players[0], players, token.pk, admin))
+        callers += [Caller(f"{role} of club {letter}", users[role], {club.pk: role}) for role in ROLES]
+    return World(targets, callers, iter(range(10**6)))
+
+
+def send(world: World, caller: Caller, target: Target, route: str, method: str, rule: Rule) -> Any:
+    path = path_for(route, target)
+    body = rule.body(world, target) if rule.body else None
+    if path.startswith("/api/"):
+        client = APIClient()
+        if caller.user is not None:  # a fresh token: a logout cell revokes the one it sends
+            key, _ = services.token_issue(user=caller.user, device=f"matrix-{next(world.serial)}")
+            client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        if rule.who == "owner":  # the target token again, for each cell (its owner's cell revokes it)
+            _, token = services.token_issue(user=target.owner, device=f"target-{next(world.serial)}")
+            target.token_id = token.pk
+            path = path_for(route, target)
+        data = None if body is None else json.dumps(body)
+        return client.generic(
+            method, path, data or "", content_type="application/json", HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4())
+        )
+    browser = Client()
+    if caller.user is not None:
+        browser.force_login(caller.user)
+    if method == "GET":
+        return browser.get(path)
+    return browser.post(path, body or {})
+
+
+def test_the_policy_declares_every_url_pattern_and_only_those() -> None:
+    _, problems = cells()
+    assert problems == []
+
+
+def test_a_new_page_fails_the_matrix_until_the_policy_declares_it(settings: Any) -> None:
+    from clubscore import urls as root
+
+    grown = types.ModuleType("grown_urls")
+    grown.urlpatterns = [*root.urlpatterns, path("new-page/", lambda request: HttpResponse("hello"))]  # type: ignore[attr-defined]
+    settings.ROOT_URLCONF = grown
+    _, problems = cells()
+    assert problems == ["/new-page/: not in the policy (declare who may use it)"]
+
+
+def test_every_cell_of_the_matrix_answers_as_the_policy_says(world: World) -> None:
+    table, _ = cells()
+    wrong = []
+    count = 0
+    for route, method, rule in table:
+        clubless = rule.who in ("staff", "public", "nobody")  # the same answer for either club's objects
+        for target in world.targets[:1] if clubless else world.targets:
+            for caller in world.callers:
+                api = route.startswith("/api/")
+                want = expected(caller, target, rule, api)
+                got = answer(send(world, caller, target, route, method, rule), api)
+                count += 1
+                if got not in want:
+                    cell = f"{method} {route} by {caller.name} on {target.club.name}"
+                    wrong.append(f"{cell}: {got}, not {' or '.join(sorted(want))}")
+    assert not wrong, f"{len(wrong)} of {count} cells:\n" + "\n".join(wrong)
+    assert count >= 1000  # every pattern x 10 callers (x 2 clubs where the club matters)

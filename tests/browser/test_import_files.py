@@ -1,0 +1,65 @@
+"""Issue 29, points 7 and 8 on the import page: a file of 100,000 nested arrays (an uncaught "Maximum
+call stack size exceeded", and none of the 10 valid files chosen with it showed), a Latin-1 file (it
+became "Zo\\ufffd" silently), and a new name that looks like a player's of the club."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+from ledger.models import Club, Player
+from tests.browser.conftest import BROWSER, PHONE, login, screenshot
+from tests.ledger_fixtures import example_sheet
+
+pytestmark = BROWSER
+
+NAMES = ["Ann", "Ben", "Cleo", "Dan"]
+
+
+def test_a_deep_file_and_a_latin1_file_are_refused_and_the_ten_others_shown(
+    new_page: Any, treasurer: Any, club: Club, players: list[Player], tmp_path: Path
+) -> None:
+    files = []
+    for i in range(10):
+        sheet = example_sheet("american-evening-defaults")
+        sheet["players"] = NAMES
+        path = tmp_path / f"evening-2024-01-{i + 10}.json"
+        path.write_text(json.dumps(sheet))
+        files.append(path)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    latin1 = tmp_path / "latin1.json"
+    latin1_sheet = {**example_sheet("american-evening-defaults"), "players": ["Zoé", "Ben", "Cleo", "Dan"]}
+    latin1.write_bytes(json.dumps(latin1_sheet, ensure_ascii=False).encode("latin-1"))
+    page = new_page(PHONE)
+    login(page, "treasurer", f"/clubs/{club.pk}/import/")
+    page.set_input_files("#sheet-files", [str(f) for f in [files[0], deep, *files[1:], latin1]])
+    expect(page.locator(".sheet-card")).to_have_count(12)
+    expect(page.locator('.sheet-card.is-error[data-file="deep.json"]')).to_contain_text("nests too deeply")
+    expect(page.locator('.sheet-card.is-error[data-file="latin1.json"]')).to_contain_text("not UTF-8")
+    expect(page.locator(".sheet-card:not(.is-error)")).to_have_count(10)
+    expect(page.locator("#import-all")).to_have_text("Import 10 evenings")
+    expect(page.locator(".look-alike")).to_have_count(0)  # the club's own players, by their own names
+    screenshot(page, "import-deep-and-latin1")
+    assert page.errors == []
+
+
+def test_a_new_name_that_looks_like_a_players_is_warned_in_the_preview(
+    new_page: Any, treasurer: Any, club: Club, players: list[Player], tmp_path: Path
+) -> None:
+    sheet = example_sheet("american-evening-defaults")
+    sheet["players"] = ["\u0410nn", "\U0001d401\U0001d41e\U0001d427", "Cleo", "Dan"]  # Cyrillic А, bold 𝐁𝐞𝐧
+    path = tmp_path / "evening-2024-02-01.json"
+    path.write_text(json.dumps(sheet, ensure_ascii=False), encoding="utf-8")
+    page = new_page(PHONE)
+    login(page, "treasurer", f"/clubs/{club.pk}/import/")
+    page.set_input_files("#sheet-files", [str(path)])
+    warnings = page.locator(".sheet-card .look-alike")
+    expect(warnings).to_have_count(2)
+    expect(warnings.nth(0)).to_contain_text("“\u0410nn” looks like “Ann”, already a player of the club")
+    expect(warnings.nth(1)).to_contain_text("looks like “Ben”")
+    screenshot(page, "import-look-alike")
+    assert page.errors == []

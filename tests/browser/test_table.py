@@ -1,0 +1,200 @@
+"""The whole table (issue 25) on four phones: the scorer and three followers (two members, one through a
+seat link). A recorded deal, an amend and an undo reach the three within 1 s of the scorer's answer; a
+dispute reaches the scorer, is amended away and asked again; a close with an open dispute goes through
+the treasurer's resolution. A board shows two tables live. Each new page passes axe at 360 px."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from ledger import services
+from ledger.models import Club, Role
+from tests.browser.a11y import axe_violations
+from tests.browser.conftest import BROWSER, login, screenshot
+from tests.ledger_fixtures import AMERICAN_HANDS, fresh, member, open_session, record_all
+
+pytestmark = BROWSER
+WITHIN = 1.0  # seconds from the scorer's 201 (issue 25: p95 ≤ 1 s)
+
+
+@pytest.fixture(autouse=True)
+def _short_heartbeats(settings: Any) -> None:
+    """A stream notices a closed phone at its next heartbeat: short here, so the live server's threads end
+    before the database is flushed (conftest.settle_requests)."""
+    settings.LIVE_HEARTBEAT_SECONDS = 0.5
+
+
+@pytest.fixture
+def table(admin: Any, club: Club) -> dict[str, Any]:
+    users = [member(club, admin, name.lower(), Role.PLAYER) for name in ("Ann", "Ben", "Cleo", "Dan")]
+    seated = [services.player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
+    scorer = member(club, admin, "scorer", Role.SCORER)
+    member(club, admin, "treasurer", Role.TREASURER)
+    session = open_session(scorer, club, seated)
+    record_all(scorer, session, AMERICAN_HANDS[:1])
+    return {"users": users, "players": seated, "scorer": scorer, "session": session}
+
+
+def call(page: Any, method: str, url: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+    """An API call from the phone's page (its session login, its CSRF token): the answer's status and body."""
+    return page.evaluate(
+        "async ([m, u, b, h]) => { const r = await CS.api(m, u, b, h); return {status: r.status, data: r.data}; }",
+        [method, url, body, headers or {}],
+    )
+
+
+def version(session_id: int) -> str:
+    return f'"{fresh_version(session_id)}"'
+
+
+def fresh_version(session_id: int) -> int:
+    from ledger.models import Session
+
+    return Session.objects.get(pk=session_id).version
+
+
+def reach(followers: list[Any], selector: str, since: float, state: str = "visible") -> None:
+    """Every follower shows `selector` (or no longer does) within WITHIN seconds of `since`."""
+    for page in followers:
+        left = max(0.05, WITHIN - (time.monotonic() - since))
+        locator = page.locator(selector)
+        if state == "visible":
+            expect(locator).to_be_visible(timeout=left * 1000)
+        else:
+            expect(locator).to_have_count(0, timeout=left * 1000)
+    assert time.monotonic() - since <= WITHIN + 0.1, time.monotonic() - since
+
+
+def test_four_phones_one_table(new_page: Any, table: dict[str, Any]) -> None:
+    session = table["session"]
+    sid = session.pk
+    key, _ = services.seat_link_issue(actor=table["scorer"], session_id=sid, seat=3)
+    follow = f"/sessions/{sid}/follow/"
+
+    scorer = new_page()
+    login(scorer, "scorer", follow)
+    ann, ben = new_page(), new_page()
+    login(ann, "ann", follow)
+    login(ben, "ben", follow)
+    dan = new_page()
+    dan.goto(f"/s/{key}/")
+    followers = [ann, ben, dan]
+    for page in [scorer, *followers]:
+        expect(page.locator("#deal-1")).to_be_visible()
+    for page, name in ((ann, "follow"), (dan, "follow-seat-link")):
+        screenshot(page, f"360-{name}")
+        assert axe_violations(page) == [], name
+    time.sleep(0.5)  # every stream is open (its first event arrives with the page's own tag)
+
+    hands = f"/api/v1/sessions/{sid}/hands/"
+    answer = call(scorer, "POST", hands, AMERICAN_HANDS[1], {"Idempotency-Key": str(uuid.uuid4())})
+    since = time.monotonic()
+    assert answer["status"] == 201, answer
+    reach(followers, "#deal-2", since)
+    answer = call(scorer, "POST", hands, AMERICAN_HANDS[2], {"Idempotency-Key": str(uuid.uuid4())})
+    since = time.monotonic()
+    assert answer["status"] == 201
+    reach(followers, "#deal-3", since)
+
+    # Ben disputes deal 3: the scorer's phone (and everyone's) marks it at once.
+    ben.click("#deal-3 [data-action=dispute]")
+    ben.fill("#why-text-3", "I took five tricks, not four")
+    ben.click("#why-3 button[type=submit]")
+    reach([scorer, ann, dan], "#deal-3.disputed", time.monotonic())
+    expect(scorer.locator("#deal-3")).to_contain_text("I took five tricks, not four")
+
+    # The scorer amends deal 3: the dispute is cleared everywhere and Ben is asked again.
+    amended = {**AMERICAN_HANDS[2], "tricks": [4, 5, 2, 2]}
+    answer = call(scorer, "PUT", f"{hands}3/", amended, {"If-Match": version(sid)})
+    since = time.monotonic()
+    assert answer["status"] == 200, answer
+    reach(followers, "#deal-3.disputed", since, state="gone")
+    expect(ben.locator("#deal-3 [data-action=confirm]")).to_have_attribute("aria-pressed", "false")
+    ben.click("#deal-3 [data-action=dispute]")
+    ben.fill("#why-text-3", "still not right: Ann had the last trick")
+    ben.click("#why-3 button[type=submit]")
+    reach([scorer], "#deal-3.disputed", time.monotonic())
+
+    # Dan, through his seat link, confirms deal 2: the others see his ✓.
+    dan.click("#deal-2 [data-action=confirm]")
+    reach([ann], "#deal-2 .deal-seat:nth-child(4) .ok", time.monotonic())
+
+    # A deal recorded and undone: it goes from every phone within the second.
+    answer = call(scorer, "POST", hands, AMERICAN_HANDS[3], {"Idempotency-Key": str(uuid.uuid4())})
+    reach(followers, "#deal-4", time.monotonic())
+    answer = call(scorer, "DELETE", f"{hands}4/", None, {"If-Match": version(sid)})
+    since = time.monotonic()
+    assert answer["status"] == 200, answer
+    reach(followers, "#deal-4", since, state="gone")
+
+    # The close waits for the treasurer's resolution of Ben's dispute.
+    treasurer = new_page()
+    login(treasurer, "treasurer", f"/sessions/{sid}/settlement/")
+    assert axe_violations(treasurer) == [], "settlement with a dispute"
+    screenshot(treasurer, "360-close-with-dispute")
+    treasurer.check("input[name=confirm]")
+    treasurer.click(".close-form button[type=submit]")
+    expect(treasurer.locator(".message.error")).to_contain_text("disputed")
+    assert fresh(session).status == "open"
+    treasurer.fill("#note-3-1", "Ann had the last trick: the deal stands")
+    treasurer.click("#disputes button[value=overruled]")
+    expect(treasurer.locator(".settled-disputes")).to_contain_text("overruled by treasurer")
+    treasurer.check("input[name=confirm]")
+    treasurer.click(".close-form button[type=submit]")
+    expect(treasurer.locator(".message.success")).to_be_visible()
+    assert fresh(session).status == "closed"
+    for page in followers:
+        expect(page.locator(".follow-next")).to_contain_text("Closed.", timeout=WITHIN * 1000)
+    for page in [scorer, *followers, treasurer]:
+        assert page.errors == []
+
+
+def test_the_board_shows_two_tables_live(new_page: Any, table: dict[str, Any], admin: Any, club: Club) -> None:
+    second = open_session(table["scorer"], club, table["players"])
+    key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    board = new_page({"width": 1280, "height": 720})
+    board.goto(f"/b/{key}/")
+    expect(board.locator(".board-table")).to_have_count(2)
+    expect(board.locator(f"[data-session='{second.pk}'] .deal-of")).to_contain_text("deal 0 of 12")
+    screenshot(board, "1280-board")
+    assert axe_violations(board) == [], "board"
+    time.sleep(0.5)
+    with_disputes = services.hand_record(actor=table["scorer"], session_id=second.pk, hand=AMERICAN_HANDS[0])
+    since = time.monotonic()
+    reach([board], f"[data-session='{second.pk}'] .deal-of:has-text('deal 1 of 12')", since)
+    services.deal_check(
+        actor=table["users"][0], session_id=table["session"].pk, number=1, state="disputed", reason="no"
+    )
+    reach([board], f"[data-session='{table['session'].pk}'].disputed", time.monotonic())
+    assert with_disputes.number == 1
+    # no scrolling for 8 tables
+    for _ in range(6):
+        record_all(table["scorer"], open_session(table["scorer"], club, table["players"]), AMERICAN_HANDS[:1])
+    board.reload()
+    expect(board.locator(".board-table")).to_have_count(8)
+    assert board.evaluate("() => document.documentElement.scrollHeight <= window.innerHeight + 1")
+    screenshot(board, "1280-board-8")
+    assert board.errors == []
+
+
+def test_the_join_and_board_link_pages_pass_axe(new_page: Any, table: dict[str, Any], admin: Any, club: Club) -> None:
+    page = new_page({"width": 390, "height": 844})
+    login(page, "scorer", f"/sessions/{table['session'].pk}/join/")
+    expect(page.locator(".qr svg")).to_be_visible()
+    page.select_option("#seat-choice", "2")
+    page.click("button[value=issue]")
+    expect(page.locator("#issued-link")).to_be_visible()
+    screenshot(page, "390-join")
+    assert axe_violations(page) == [], "join"
+    admin_page = new_page({"width": 390, "height": 844})
+    login(admin_page, "admin", f"/clubs/{club.pk}/board/links/")
+    admin_page.click("button[value=issue]")
+    expect(admin_page.locator("#issued-link")).to_be_visible()
+    assert axe_violations(admin_page) == [], "board links"
+    admin_page.goto(f"/clubs/{club.pk}/board/")
+    assert axe_violations(admin_page) == [], "club board"
