@@ -146,7 +146,7 @@ def test_a_player_sees_his_own_balance_and_downloads_his_statement(
     assert [(r["Currency"], r["Amount"], r["Balance"]) for r in table] == [("JPY", "-115", "-115")]
     page.goto(f"/players/{players[1].pk}/")
     expect(page.locator("#statement-link")).to_be_visible()
-    expect(page.locator("#rating-words")).to_have_text(re.compile(r"^about -?\d+, give or take \d+$"))
+    expect(page.locator("#rating-words")).to_have_text(re.compile(r"^about -?\d+, give or take \d+( · .+)?$"))
     page.goto(f"/players/{players[0].pk}/")  # another player's figures, but not his money
     expect(page.locator("h1")).to_have_text("Ann")
     expect(page.locator("#statement-link")).to_have_count(0)
@@ -246,7 +246,7 @@ def test_three_past_evenings_imported_with_their_dates_and_their_periods_on_the_
     page.locator("#stats-period label", has_text="2025").click()
     expect(stats).to_have_attribute("data-shown", "2025")
     expect(page.locator('#stats-figures [data-figure="sessions"] .value')).to_have_text("1")
-    expect(page.locator("#rating-words")).to_have_text(re.compile(r"^about -?\d+, give or take \d+$"))
+    expect(page.locator("#rating-words")).to_have_text(re.compile(r"^about -?\d+, give or take \d+( · .+)?$"))
     dates = page.locator("#sessions-table tbody td:nth-child(2)").all_text_contents()
     assert dates == ["2 May 25", "7 Mar 24", "10 Jan 24"]
     page.wait_for_function("() => document.querySelectorAll('canvas').length >= 2")
