@@ -17,6 +17,7 @@ from .messages import text
 from .seats import POOL
 from .sheet import SettledHand, Sheet
 from .variants import find_variant
+from .variants.checks import validate_hand
 
 
 def apply_adjustments(pools: Any, adjustments: tuple[Adjustment, ...], number: int) -> None:
@@ -61,7 +62,7 @@ class Replay:
         """
         variant, options, state = self.variant, self.options, self.state
         number = self.number + 1
-        hand = variant.validate_hand(raw, number, options, state, self.checks)
+        hand = validate_hand(variant, raw, number, state, self.checks)
         pools = self.pools
         adjusted = hand.adjustments
         if adjusted and any(adj.frm == POOL for adj in adjusted):
@@ -78,7 +79,8 @@ class Replay:
         moved = sum(pools_after) - self.pools_total
         if moved != pool_delta:  # the variant moved pools it did not record
             raise AssertionError(f"deal {number}: pools moved {moved}, transfers say {pool_delta}")
-        variant.remember(state, hand, number)
+        if state is not None:  # what the game remembers (belle), as the variant keeps it
+            variant.remember(state, hand, number)
         deltas = [flow[0], flow[1], flow[2], flow[3]]
         self.balances = balances = list(map(add, self.balances, deltas))
         self.pools = pools

@@ -211,7 +211,8 @@ class Variant:
         deals = self.declaration.deals
         extra_bid = self.declaration.bid[deals.extra_bid] if deals.extra_bid is not None else None
         limit = deals.limit if deals.limit is not None else 0
-        return HandChecks(options, self.bid_checks[flags], self.unknown_bid, deals.last(options), extra_bid, limit)
+        own = self.check_hand if type(self).check_hand is not Variant.check_hand else None
+        return HandChecks(options, self.bid_checks[flags], self.unknown_bid, deals.last(options), extra_bid, limit, own)
 
     @cached_property
     def unknown_bid(self) -> BidCheck:

@@ -8,7 +8,7 @@ refusal are the variant's (`Variant.forbidden_message` and its kin); the order o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import product
@@ -70,6 +70,9 @@ class HandChecks(NamedTuple):
     last_deal: int | None
     extra_bid: Bid | None
     game_limit: int  # the last deal of the game without the extra one (when there is an extra deal)
+    # The variant's own rules (`check_hand`), or None when it has none: a call saved on every hand of
+    # the variants without (bench/README.md, "The engine's devices").
+    variant_rules: Callable[[Hand, int, Any, Any, AbstractSet[str], Errors], None] | None
 
 
 class Variant(Protocol):
@@ -91,9 +94,6 @@ class Variant(Protocol):
     def invalid_message(self, name: str, bid: Bid | None) -> Message: ...
     def required_message(self, name: str, bid: Bid) -> Message: ...
     def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message: ...
-    def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Any, broken: AbstractSet[str], errors: Errors
-    ) -> None: ...
 
 
 def domains(variant: Variant) -> dict[str, Domain]:
@@ -186,7 +186,8 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
         belle, petite = state.suits_of(number, hand.turned)
         if hand.trump not in (belle, petite):
             add_error(errors, "trump", _belle_message(variant, bid, number, belle, petite, hand.trump))
-    variant.check_hand(hand, number, options, state, broken, errors)
+    if checks.variant_rules is not None:
+        checks.variant_rules(hand, number, options, state, broken, errors)
     if errors:
         raise EngineError(INVALID_HAND, errors, number)
     if bid.needs_option and getattr(options, bid.needs_option) is None:
