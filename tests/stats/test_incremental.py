@@ -156,10 +156,10 @@ def test_reopening_an_early_session_replays_the_ratings_after_it(admin: Any, clu
     assert not RatingEntry.objects.filter(session_id=first).exists()
     assert RatingEntry.objects.count() == entries - 4
     assert_equals_rebuild()
-    driver.close(first)  # closed again: now the last in closing order
+    driver.close(first)  # closed again, it keeps its played date (issue 26): first in order, as before
     assert PlayerSession.objects.filter(session_id=first).count() == 4
-    latest = RatingEntry.objects.order_by("-closed_at", "-session_id").first()
-    assert latest.session_id == first
+    earliest = RatingEntry.objects.order_by("closed_at", "session_id").first()
+    assert earliest.session_id == first
     assert_equals_rebuild()
 
 
