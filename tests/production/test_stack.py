@@ -80,7 +80,8 @@ class Stack:
         script = (
             f'set -a; . "{self.env["CLUBSCORE_ENV_FILE"]}"; {url}set +a; exec "{ROOT}/.venv/bin/python" manage.py "$@"'
         )
-        done = subprocess.run(["sh", "-c", script, "sh", *args], cwd=ROOT, capture_output=True, text=True)
+        # self.env: not the suite's DJANGO_SETTINGS_MODULE (its fast password hasher is not the stack's)
+        done = subprocess.run(["sh", "-c", script, "sh", *args], cwd=ROOT, env=self.env, capture_output=True, text=True)
         assert done.returncode == 0, done.stdout + done.stderr
         return done.stdout
 
@@ -186,6 +187,7 @@ def back_within(stack: Stack, program: str, old: int, seconds: float) -> tuple[f
 
 
 def test_the_stack_serves_survives_upgrades_and_restores(stack: Stack, tmp_path: Path) -> None:
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import expect, sync_playwright
 
     from tests.browser.scorer_driver import Scorer
@@ -204,7 +206,7 @@ def test_the_stack_serves_survives_upgrades_and_restores(stack: Stack, tmp_path:
         page.fill("#id_username", "admin")
         page.fill("#id_password", PASSWORD)
         page.click("button[type=submit]")
-        page.wait_for_url(f"**/sessions/{session_id}/score/")
+        page.wait_for_url(f"**/sessions/{session_id}/score/", wait_until="commit", timeout=60_000)
         scorer = Scorer(page, touch=True).open(session)
         page.wait_for_function("navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready")
         scorer.enter(AMERICAN_HANDS[0])
@@ -240,7 +242,17 @@ def test_the_stack_serves_survives_upgrades_and_restores(stack: Stack, tmp_path:
         started = time.monotonic()
         upgrade = stack.production()
         for number in (3, 4):
-            scorer.enter(dict(AMERICAN_HANDS[number - 1], number=number))
+            for attempt in range(3):
+                # The page re-renders its form when the session changes on the server or its live
+                # channel reconnects (the restart): a button tapped then is gone. Enter the deal again
+                # from the top, as a scorer would; Record is tapped only on a whole entry.
+                try:
+                    scorer.enter(dict(AMERICAN_HANDS[number - 1], number=number))
+                    break
+                except PlaywrightError:
+                    assert attempt < 2, "the form kept changing under the scorer"
+                    print(f"deal {number}: the form re-rendered during the entry; entered again")
+                    page.wait_for_timeout(1000)
             scorer.record()
             expect(page.locator("#scorer")).to_have_attribute("data-entered", str(number - 1), timeout=60_000)
         out, _ = upgrade.communicate(timeout=300)
