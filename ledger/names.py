@@ -42,9 +42,26 @@ INVISIBLE = "a name must not contain invisible or direction characters (zero-wid
 NOT_UTF8 = "a name must not contain U+FFFD (\ufffd), the mark of text that was not UTF-8: save the file as UTF-8"
 
 
+ZWJ, VS16 = "\u200d", "\ufe0f"
+SYMBOLS = frozenset({"So", "Sk"})
+
+
 def hidden(char: str) -> bool:
     """True for a character that shows nothing or reorders the text around it."""
     return unicodedata.category(char) in HIDDEN_CATEGORIES or ord(char) in IGNORABLE
+
+
+def emoji_glue(name: str, i: int) -> bool:
+    """The joiner inside an emoji sequence (👩‍👩‍👧, 🏳️‍🌈) or the emoji selector after a symbol: how
+    those pictures are written, so they are not hidden characters there (and only there)."""
+    before = name[i - 1] if i > 0 else ""
+    if name[i] == VS16:
+        return before != "" and unicodedata.category(before) in SYMBOLS
+    if name[i] != ZWJ or i + 1 >= len(name):
+        return False
+    if before == VS16 and i > 1:
+        before = name[i - 2]
+    return before != "" and unicodedata.category(before) in SYMBOLS and unicodedata.category(name[i + 1]) in SYMBOLS
 
 
 def clean_name(value: object, field: str) -> str:
@@ -58,7 +75,7 @@ def clean_name(value: object, field: str) -> str:
         raise InvalidRequest.field(field, CONTROL)
     if REPLACEMENT in name:
         raise InvalidRequest.field(field, NOT_UTF8)
-    if any(hidden(c) for c in name):
+    if any(hidden(c) and not emoji_glue(name, i) for i, c in enumerate(name)):
         raise InvalidRequest.field(field, INVISIBLE)
     return name
 

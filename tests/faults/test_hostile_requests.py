@@ -398,16 +398,34 @@ VALID_NAMES = [
     "<script>alert(document.cookie)</script>",
     "<img src=x onerror=alert(1)>",
     "{{ 7*7 }} {% debug %} ${jndi:ldap://127.0.0.1/a}",
-    "\u202eevil\u202c",  # RTL override
     "שלום עולם",  # Hebrew
     "مرحبا",  # Arabic
-    "👩‍👩‍👧‍👦🇫🇷",  # ZWJ family and a flag
-    "e\u0301\u0301\u0301",  # combining accents
-    "\ufeff\u200b\u2060x",  # BOM, zero-width space, word joiner
-    "\uffff\U0010ffff",  # noncharacters (valid UTF-8)
+    "👩‍👩‍👧‍👦🇫🇷",  # ZWJ family and a flag: the joiner between two pictures is how emoji are written
+    "🏳️‍🌈",  # the emoji selector and a joiner
+    "\u00e9\u0301\u0301",  # combining accents, in NFC (issue 29: a name is stored NFC-normalised)
     "😀" * 100,  # the longest name: 100 characters of 4 bytes each
     "x" * 100,
 ]
+
+
+# Issue 29, point 7: what a reader cannot see, or that reorders the text around it, is refused, naming the field.
+HIDDEN_NAMES = [
+    "\u202eevil\u202c",  # RTL override
+    "\ufeff\u200b\u2060x",  # BOM, zero-width space, word joiner
+    "\uffff\U0010ffff",  # noncharacters (valid UTF-8, but nothing a person reads)
+    "An\u200dn",  # a joiner between two letters
+]
+
+
+def test_names_with_hidden_characters_are_refused_naming_the_field(world: dict[str, Any], club: Any) -> None:
+    phone: Api = world["phone"]
+    for name in HIDDEN_NAMES:
+        for url in ("/api/v1/clubs/", f"/api/v1/clubs/{club.pk}/players/"):
+            refused = phone.post(url, {"name": name}, format="json")
+            assert refused.status_code == 400, (name, refused.content[:300])
+            assert "invisible or direction characters" in refused.json()["error"]["fields"]["name"][0]
+    combining = phone.post("/api/v1/clubs/", {"name": "e\u0301\u0301\u0301"}, format="json")
+    assert combining.json()["name"] == "\u00e9\u0301\u0301"  # stored as its NFC form
 
 
 def test_hostile_but_valid_names_are_stored_and_read_back_exactly(world: dict[str, Any], club: Any) -> None:
