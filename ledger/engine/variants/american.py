@@ -48,23 +48,6 @@ TRICK_BIDS = {
 }
 # A-T5: misères and spreads, both tables, no over-tricks.
 MISERES = {"little_misere": 20, "grand_misere": 40, "little_spread": 80, "grand_spread": 160}
-BIDS = (
-    "boston",
-    "six",
-    "seven",
-    "little_misere",
-    "eight",
-    "nine",
-    "grand_misere",
-    "ten",
-    "eleven",
-    "little_spread",
-    "twelve",
-    "grand_spread",
-    "thirteen",
-    "pass",
-    "last_trick",
-)
 BID_LABELS = {
     "boston": "boston",
     "six": "six",
@@ -82,7 +65,8 @@ BID_LABELS = {
     "pass": "all pass",
     "last_trick": "last trick",
 }
-POOL_BIDS = frozenset(BIDS[BIDS.index("seven") : BIDS.index("thirteen") + 1])
+_RANKED = tuple(BID_LABELS)  # the bids in rank order, as `DECLARATION.bids` lists them
+POOL_BIDS = frozenset(_RANKED[_RANKED.index("seven") : _RANKED.index("thirteen") + 1])
 
 # A-T1, classic success: CLASSIC_SUCCESS[bid][tricks taken], from the bid's number to 13.
 CLASSIC_SUCCESS = {
@@ -126,7 +110,6 @@ RED_COUNTER = 10  # one red counter is ten white (A-T6, misère partout)
 
 _TRICK_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "turned": O}
 _MISERE_FIELDS = {"bidder": R, "tricks": R, "conceded": O, "turned": O}
-_DISCARDS = frozenset({"little_misere", "little_spread"})
 
 register(
     {
@@ -144,17 +127,6 @@ register(
         **{f"american.bid.{bid}": label for bid, label in BID_LABELS.items()},
     }
 )
-
-
-def _bid(code: str) -> Bid:
-    label = f"american.bid.{code}"
-    if code in TRICK_BIDS:
-        return Bid(code, label, TRICKS, _TRICK_FIELDS, tricks=TRICK_BIDS[code], trumps=ANY_SUIT)
-    if code in MISERES:
-        return Bid(code, label, EXACT, _MISERE_FIELDS, tricks=0, discard=code in _DISCARDS)
-    if code == "pass":
-        return Bid(code, label, ALL_PASS, {"tricks": R, "turned": O})
-    return Bid(code, label, LAST_TRICK, {"turned": O, "last_trick": R})
 
 
 def _tables() -> tuple[Table, ...]:
@@ -235,11 +207,48 @@ DECLARATION = Declaration(
             "last_trick_hand", BOOLEAN, False, "american.option.last_trick_hand", "american.option.last_trick_hand.help"
         ),
     ),
-    bids=tuple(_bid(code) for code in BIDS),
+    bids=(
+        Bid(code="boston", label="american.bid.boston", kind=TRICKS, fields=_TRICK_FIELDS, tricks=5, trumps=ANY_SUIT),
+        Bid(code="six", label="american.bid.six", kind=TRICKS, fields=_TRICK_FIELDS, tricks=6, trumps=ANY_SUIT),
+        Bid(code="seven", label="american.bid.seven", kind=TRICKS, fields=_TRICK_FIELDS, tricks=7, trumps=ANY_SUIT),
+        Bid(
+            code="little_misere",
+            label="american.bid.little_misere",
+            kind=EXACT,
+            fields=_MISERE_FIELDS,
+            tricks=0,
+            discard=True,
+        ),
+        Bid(code="eight", label="american.bid.eight", kind=TRICKS, fields=_TRICK_FIELDS, tricks=8, trumps=ANY_SUIT),
+        Bid(code="nine", label="american.bid.nine", kind=TRICKS, fields=_TRICK_FIELDS, tricks=9, trumps=ANY_SUIT),
+        Bid(code="grand_misere", label="american.bid.grand_misere", kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
+        Bid(code="ten", label="american.bid.ten", kind=TRICKS, fields=_TRICK_FIELDS, tricks=10, trumps=ANY_SUIT),
+        Bid(code="eleven", label="american.bid.eleven", kind=TRICKS, fields=_TRICK_FIELDS, tricks=11, trumps=ANY_SUIT),
+        Bid(
+            code="little_spread",
+            label="american.bid.little_spread",
+            kind=EXACT,
+            fields=_MISERE_FIELDS,
+            tricks=0,
+            discard=True,
+        ),
+        Bid(code="twelve", label="american.bid.twelve", kind=TRICKS, fields=_TRICK_FIELDS, tricks=12, trumps=ANY_SUIT),
+        Bid(code="grand_spread", label="american.bid.grand_spread", kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
+        Bid(
+            code="thirteen",
+            label="american.bid.thirteen",
+            kind=TRICKS,
+            fields=_TRICK_FIELDS,
+            tricks=13,
+            trumps=ANY_SUIT,
+        ),
+        Bid(code="pass", label="american.bid.pass", kind=ALL_PASS, fields={"tricks": R, "turned": O}),
+        Bid(code="last_trick", label="american.bid.last_trick", kind=LAST_TRICK, fields={"turned": O, "last_trick": R}),
+    ),
     deals=Deals(limit=12, step=1, ante="american.ante", extra_option="last_trick_hand", extra_bid="last_trick"),
     tables=_tables(),
     facts=(
-        ("Pool bids", ", ".join(BID_LABELS[b] for b in BIDS if b in POOL_BIDS)),
+        ("Pool bids", ", ".join(label for b, label in BID_LABELS.items() if b in POOL_BIDS)),
         (
             "All pass (misère partout)",
             f"the players with the most tricks pay each other player {RED_COUNTER} per trick of difference",

@@ -99,35 +99,9 @@ PARTNER_BIDS = ("boston", "six", "seven", "eight", "nine", "ten")
 PARTNER_EXTRA = 3  # "the two together shall win three tricks more than the number bid"
 ROW_FOR_TRICKS = {tricks: bid for bid, tricks in TRICK_BIDS.items() if bid != "spread_slam"}
 
-# Announcements, lowest first (seed 000, "ANNOUNCEMENTS"), then misère partout.
-BIDS = (
-    "boston",
-    "six",
-    "little_misere",
-    "seven",
-    "piccolissimo",
-    "eight",
-    "grand_misere",
-    "nine",
-    "little_spread",
-    "ten",
-    "grand_spread",
-    "eleven",
-    "twelve",
-    "slam",
-    "spread_slam",
-    "pass",
-)
-
 _PARTNER_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "partner": O, "honours": O}
 _SOLO_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "honours": O}
 _NO_TRUMP_FIELDS = {"bidder": R, "tricks": R, "conceded": O}
-FIELDS = {
-    **{bid: _PARTNER_FIELDS for bid in PARTNER_BIDS},
-    **{bid: _SOLO_FIELDS for bid in TRICK_BIDS if bid not in PARTNER_BIDS},
-    **{bid: _NO_TRUMP_FIELDS for bid in NO_TRUMP_TRICKS},
-    "pass": {"tricks": R},
-}
 BID_LABELS = {
     "boston": "boston",
     "six": "six",
@@ -145,16 +119,6 @@ BID_LABELS = {
     "slam": "slam",
     "spread_slam": "spread slam",
     "pass": "all pass (misère partout)",
-}
-
-# How the forbidden-field messages name a bid played without trumps (`Bid.played_as`).
-PLAYED_AS = {
-    "little_misere": "a little misère",
-    "grand_misere": "a grand misère",
-    "little_spread": "a little spread",
-    "grand_spread": "a grand spread",
-    "piccolissimo": "piccolissimo",
-    "pass": "misère partout",
 }
 
 register(
@@ -188,28 +152,6 @@ register(
         **{f"fontainebleau.bid.{bid}": label for bid, label in BID_LABELS.items()},
     }
 )
-
-
-def _bid(code: str) -> Bid:
-    label = f"fontainebleau.bid.{code}"
-    if code in TRICK_BIDS:
-        pair = TRICK_BIDS[code] + PARTNER_EXTRA if code in PARTNER_BIDS else None
-        return Bid(
-            code,
-            label,
-            TRICKS,
-            FIELDS[code],
-            tricks=TRICK_BIDS[code],
-            pair_tricks=pair,
-            trumps=SUIT_OR_NONE,
-            field_options={"honours": "honours"},
-        )
-    if code in NO_TRUMP_TRICKS:
-        discard = code in ("little_misere", "little_spread", "piccolissimo")
-        return Bid(
-            code, label, EXACT, FIELDS[code], tricks=NO_TRUMP_TRICKS[code], discard=discard, played_as=PLAYED_AS[code]
-        )
-    return Bid(code, label, ALL_PASS, FIELDS[code], played_as=PLAYED_AS[code])
 
 
 def _tables() -> tuple[Table, ...]:
@@ -282,7 +224,152 @@ DECLARATION = Declaration(
             choices=(1, 2),
         ),
     ),
-    bids=tuple(_bid(code) for code in BIDS),
+    # Announcements, lowest first (seed 000, "ANNOUNCEMENTS"), then misère partout; a partner may be
+    # called from boston to ten (PARTNER_BIDS): the pair must take PARTNER_EXTRA tricks more.
+    bids=(
+        Bid(
+            code="boston",
+            label="fontainebleau.bid.boston",
+            kind=TRICKS,
+            fields=_PARTNER_FIELDS,
+            tricks=5,
+            pair_tricks=8,
+            trumps=SUIT_OR_NONE,
+            field_options={"honours": "honours"},
+        ),
+        Bid(
+            code="six",
+            label="fontainebleau.bid.six",
+            kind=TRICKS,
+            fields=_PARTNER_FIELDS,
+            tricks=6,
+            pair_tricks=9,
+            trumps=SUIT_OR_NONE,
+            field_options={"honours": "honours"},
+        ),
+        Bid(
+            code="little_misere",
+            label="fontainebleau.bid.little_misere",
+            kind=EXACT,
+            fields=_NO_TRUMP_FIELDS,
+            tricks=0,
+            discard=True,
+            played_as="a little misère",
+        ),
+        Bid(
+            code="seven",
+            label="fontainebleau.bid.seven",
+            kind=TRICKS,
+            fields=_PARTNER_FIELDS,
+            tricks=7,
+            pair_tricks=10,
+            trumps=SUIT_OR_NONE,
+            field_options={"honours": "honours"},
+        ),
+        Bid(
+            code="piccolissimo",
+            label="fontainebleau.bid.piccolissimo",
+            kind=EXACT,
+            fields=_NO_TRUMP_FIELDS,
+            tricks=1,
+            discard=True,
+            played_as="piccolissimo",
+        ),
+        Bid(
+            code="eight",
+            label="fontainebleau.bid.eight",
+            kind=TRICKS,
+            fields=_PARTNER_FIELDS,
+            tricks=8,
+            pair_tricks=11,
+            trumps=SUIT_OR_NONE,
+            field_options={"honours": "honours"},
+        ),
+        Bid(
+            code="grand_misere",
+            label="fontainebleau.bid.grand_misere",
+            kind=EXACT,
+            fields=_NO_TRUMP_FIELDS,
+            tricks=0,
+            played_as="a grand misère",
+        ),
+        Bid(
+            code="nine",
+            label="fontainebleau.bid.nine",
+            kind=TRICKS,
+            fields=_PARTNER_FIELDS,
+            tricks=9,
+            pair_tricks=12,
+            trumps=SUIT_OR_NONE,
+            field_options={"honours": "honours"},
+        ),
+        Bid(
+            code="little_spread",
+            label="fontainebleau.bid.little_spread",
+            kind=EXACT,
+            fields=_NO_TRUMP_FIELDS,
+            tricks=0,
+            discard=True,
+            played_as="a little spread",
+        ),
+        Bid(
+            code="ten",
+            label="fontainebleau.bid.ten",
+            kind=TRICKS,
+            fields=_PARTNER_FIELDS,
+            tricks=10,
+            pair_tricks=13,
+            trumps=SUIT_OR_NONE,
+            field_options={"honours": "honours"},
+        ),
+        Bid(
+            code="grand_spread",
+            label="fontainebleau.bid.grand_spread",
+            kind=EXACT,
+            fields=_NO_TRUMP_FIELDS,
+            tricks=0,
+            played_as="a grand spread",
+        ),
+        Bid(
+            code="eleven",
+            label="fontainebleau.bid.eleven",
+            kind=TRICKS,
+            fields=_SOLO_FIELDS,
+            tricks=11,
+            trumps=SUIT_OR_NONE,
+            field_options={"honours": "honours"},
+        ),
+        Bid(
+            code="twelve",
+            label="fontainebleau.bid.twelve",
+            kind=TRICKS,
+            fields=_SOLO_FIELDS,
+            tricks=12,
+            trumps=SUIT_OR_NONE,
+            field_options={"honours": "honours"},
+        ),
+        Bid(
+            code="slam",
+            label="fontainebleau.bid.slam",
+            kind=TRICKS,
+            fields=_SOLO_FIELDS,
+            tricks=13,
+            trumps=SUIT_OR_NONE,
+            field_options={"honours": "honours"},
+        ),
+        Bid(
+            code="spread_slam",
+            label="fontainebleau.bid.spread_slam",
+            kind=TRICKS,
+            fields=_SOLO_FIELDS,
+            tricks=13,
+            trumps=SUIT_OR_NONE,
+            field_options={"honours": "honours"},
+        ),
+        Bid(
+            code="pass", label="fontainebleau.bid.pass", kind=ALL_PASS, fields={"tricks": R}, played_as="misère partout"
+        ),
+    ),
     deals=Deals(limit=GAME, step=1, ante="fontainebleau.ante"),
     tables=_tables(),
     facts=(

@@ -102,32 +102,9 @@ MISERES = {
     "little_spread": MISERE_SUR_TABLE,
     "grand_spread": MISERE_SUR_TABLE,
 }
-BIDS = (
-    "simple",
-    "independence_six",
-    "little_misere",
-    "independence_eight",
-    "grand_misere",
-    "misere_four_aces",
-    "neuf",
-    "little_spread",
-    "grand_spread",
-    "pass",
-)
 TRICK_BIDS = frozenset({"simple", "neuf", *INDEPENDENCES})
 
-_SIMPLE_FIELDS = {
-    "bidder": R,
-    "trump": R,
-    "tricks": R,
-    "partner": O,
-    "honours": O,
-    "jack": R,
-    "revoke": O,
-    "turned": R,
-}
 _INDEPENDENCE_FIELDS = {"bidder": R, "trump": R, "tricks": R, "honours": O, "jack": R, "revoke": O, "turned": R}
-_NEUF_FIELDS = {"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R}
 _MISERE_FIELDS = {"bidder": R, "tricks": R, "revoke": O, "turned": R}
 BID_LABELS = {
     "simple": "simple",
@@ -174,27 +151,6 @@ register(
         **{f"french.bid.{bid}": label for bid, label in BID_LABELS.items()},
     }
 )
-
-
-def _bid(code: str) -> Bid:
-    label = f"french.bid.{code}"
-    if code == "simple":
-        return Bid(
-            code,
-            label,
-            TRICKS,
-            _SIMPLE_FIELDS,
-            tricks=FORCED_SOLO_TRICKS,
-            pair_tricks=DEMANDER_QUOTA + ACCEPTOR_QUOTA,
-            trumps=BELLE_OR_PETITE,
-        )
-    if code in INDEPENDENCES:
-        return Bid(code, label, TRICKS, _INDEPENDENCE_FIELDS, tricks=INDEPENDENCES[code][0], trumps=ANY_SUIT)
-    if code == "neuf":
-        return Bid(code, label, TRICKS, _NEUF_FIELDS, tricks=NEUF_TRICKS, trumps=ANY_SUIT, needs_option="neuf")
-    if code in MISERES:
-        return Bid(code, label, EXACT, _MISERE_FIELDS, tricks=0, discard=code in ("little_misere", "little_spread"))
-    return Bid(code, label, ALL_PASS, {"turned": R})
 
 
 def _tables() -> tuple[Table, ...]:
@@ -264,7 +220,71 @@ DECLARATION = Declaration(
             build=NeufAmounts,
         ),
     ),
-    bids=tuple(_bid(code) for code in BIDS),
+    bids=(
+        Bid(
+            code="simple",
+            label="french.bid.simple",
+            kind=TRICKS,
+            fields={
+                "bidder": R,
+                "trump": R,
+                "tricks": R,
+                "partner": O,
+                "honours": O,
+                "jack": R,
+                "revoke": O,
+                "turned": R,
+            },
+            tricks=FORCED_SOLO_TRICKS,
+            pair_tricks=DEMANDER_QUOTA + ACCEPTOR_QUOTA,
+            trumps=BELLE_OR_PETITE,
+        ),
+        Bid(
+            code="independence_six",
+            label="french.bid.independence_six",
+            kind=TRICKS,
+            fields=_INDEPENDENCE_FIELDS,
+            tricks=6,
+            trumps=ANY_SUIT,
+        ),
+        Bid(
+            code="little_misere",
+            label="french.bid.little_misere",
+            kind=EXACT,
+            fields=_MISERE_FIELDS,
+            tricks=0,
+            discard=True,
+        ),
+        Bid(
+            code="independence_eight",
+            label="french.bid.independence_eight",
+            kind=TRICKS,
+            fields=_INDEPENDENCE_FIELDS,
+            tricks=8,
+            trumps=ANY_SUIT,
+        ),
+        Bid(code="grand_misere", label="french.bid.grand_misere", kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
+        Bid(code="misere_four_aces", label="french.bid.misere_four_aces", kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
+        Bid(
+            code="neuf",
+            label="french.bid.neuf",
+            kind=TRICKS,
+            fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+            tricks=NEUF_TRICKS,
+            trumps=ANY_SUIT,
+            needs_option="neuf",
+        ),
+        Bid(
+            code="little_spread",
+            label="french.bid.little_spread",
+            kind=EXACT,
+            fields=_MISERE_FIELDS,
+            tricks=0,
+            discard=True,
+        ),
+        Bid(code="grand_spread", label="french.bid.grand_spread", kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
+        Bid(code="pass", label="french.bid.pass", kind=ALL_PASS, fields={"turned": R}),
+    ),
     deals=Deals(limit=None, step=3, ante="french.ante", doubles=(FIRST_DOUBLE, LAST_DOUBLE)),
     tables=_tables(),
     facts=(
@@ -277,6 +297,7 @@ DECLARATION = Declaration(
     field_labels={"jack": "♦J"},
 )
 Options = DECLARATION.options_class  # made from the declaration at import: `Any` in annotations
+BIDS = tuple(bid.code for bid in DECLARATION.bids)  # the bids in rank order (§3.2)
 
 # --- settling --------------------------------------------------------------------------------------
 

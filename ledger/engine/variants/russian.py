@@ -117,20 +117,12 @@ CORRECTED = {
 
 
 # --- bids and fields ----------------------------------------------------------------------------
-BIDS = ("simple", "solo", "nine", "misere", "pass")
 BID_LABELS = {
     "simple": "simple (прикуп)",
     "solo": "solo (индепанданс)",
     "nine": "nine (девять взяток)",
     "misere": "misère (мизер)",
     "pass": "all pass (пас)",
-}
-FIELDS = {
-    "simple": {"bidder": R, "trump": R, "tricks": R, "partner": O, "jack": R, "revoke": O, "turned": R},
-    "solo": {"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
-    "nine": {"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
-    "misere": {"bidder": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
-    "pass": {"turned": R},
 }
 TRICK_BIDS = frozenset({"simple", "solo", "nine"})
 
@@ -247,26 +239,40 @@ DECLARATION = Declaration(
     ),
     bids=(
         Bid(
-            "simple",
-            "russian.bid.simple",
-            TRICKS,
-            FIELDS["simple"],
+            code="simple",
+            label="russian.bid.simple",
+            kind=TRICKS,
+            fields={"bidder": R, "trump": R, "tricks": R, "partner": O, "jack": R, "revoke": O, "turned": R},
             tricks=UNSUPPORTED_CONTRACT,
             pair_tricks=PAIR_CONTRACT,
             trumps=BELLE_OR_PETITE,
         ),
-        Bid("solo", "russian.bid.solo", TRICKS, FIELDS["solo"], tricks=SOLO_CONTRACT, trumps=ANY_SUIT),
         Bid(
-            "nine",
-            "russian.bid.nine",
-            TRICKS,
-            FIELDS["nine"],
+            code="solo",
+            label="russian.bid.solo",
+            kind=TRICKS,
+            fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+            tricks=SOLO_CONTRACT,
+            trumps=ANY_SUIT,
+        ),
+        Bid(
+            code="nine",
+            label="russian.bid.nine",
+            kind=TRICKS,
+            fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
             tricks=NINE_CONTRACT,
             trumps=ANY_SUIT,
             needs_option="nine",
         ),
-        Bid("misere", "russian.bid.misere", EXACT, FIELDS["misere"], tricks=0, needs_option="misere"),
-        Bid("pass", "russian.bid.pass", ALL_PASS, FIELDS["pass"]),
+        Bid(
+            code="misere",
+            label="russian.bid.misere",
+            kind=EXACT,
+            fields={"bidder": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+            tricks=0,
+            needs_option="misere",
+        ),
+        Bid(code="pass", label="russian.bid.pass", kind=ALL_PASS, fields={"turned": R}),
     ),
     deals=Deals(limit=None, step=3, ante="russian.ante", doubles=(DOUBLE_TOURS.start, DOUBLE_TOURS.stop - 1)),
     tables=_tables(),
