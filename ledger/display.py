@@ -8,17 +8,16 @@ import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 
 from ledger.csvfile import Amount
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player
-from ledger.money import POOL
 from ledger.money.selectors import statement_entries
 
 
 def party_name(account: MoneyAccount) -> str:
-    """The account's player's name, or "pool" (in the active language)."""
-    return pgettext("the pot of counters", POOL) if account.player is None else account.player.name
+    """The account's player's name, or the club's pool (one name on every page, in the active language)."""
+    return gettext("the club's pool") if account.player is None else account.player.name
 
 
 def counterparties(entry: MoneyEntry) -> list[str]:

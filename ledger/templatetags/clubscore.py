@@ -68,6 +68,12 @@ def currency_units() -> str:
 
 
 @register.filter
+def negated(value: int) -> int:
+    """-value: an amount said the other way round ("pays out €3.00" for a pool's −€3.00)."""
+    return -int(value)
+
+
+@register.filter
 def seat_name(seat: Any, names: list[str]) -> str:
     if seat == "pool":
         return str(pgettext_lazy("the pot of counters", "pool"))
@@ -161,12 +167,24 @@ DAY_FORMATS = {
 }
 
 
+FRENCH_MONTHS_SHORT = (
+    *("janv.", "févr.", "mars", "avr.", "mai", "juin"),
+    *("juil.", "août", "sept.", "oct.", "nov.", "déc."),
+)
+
+
 @register.filter
 def day(value: Any, style: str = "day") -> str:
     """A date (or a time, local) as the page's language writes it, month names included."""
     if not value:
         return ""
-    text = date_filter(value, str(DAY_FORMATS[style]))
+    shape = str(DAY_FORMATS[style])
+    if "N" in shape and (get_language() or "").startswith("fr"):
+        # Django's French "N" writes "jan.", "fév.", "sep."; French (and the scripts' Intl) abbreviates
+        # "janv.", "févr.", "sept.": one way on every page (issue 26, "Words").
+        month = (localtime(value) if isinstance(value, dt.datetime) and is_aware(value) else value).month
+        shape = shape.replace("N", "".join("\\" + c for c in FRENCH_MONTHS_SHORT[month - 1]))
+    text = date_filter(value, shape)
     day_of_month = (localtime(value) if isinstance(value, dt.datetime) and is_aware(value) else value).day
     if day_of_month == 1 and (get_language() or "").startswith("fr") and text.startswith("1 "):
         return "1er" + text[1:]  # French writes the first of the month as an ordinal: 1er décembre

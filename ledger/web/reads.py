@@ -204,8 +204,8 @@ class Payment:
 
 
 def pool_name() -> str:
-    """The pool as a settlement's transfers name it."""
-    return gettext("the pool (held by the club)")
+    """The pool as money the club holds: one name on every page (issue 26)."""
+    return gettext("the club's pool")
 
 
 def payments(*, close: dict[str, Any], names: list[str], player_ids: list[int] | None = None) -> list[Payment]:

@@ -167,7 +167,7 @@
       const n = Number(el.dataset.n);
       el.textContent = el.dataset.style === 'plain' ? (n < 0 ? '\u2212' : '') + plain.format(Math.abs(n)) : signed(n);
     });
-    (root || document).querySelectorAll('[data-cents]').forEach(function (el) {
+    (root || document).querySelectorAll('.money[data-cents]').forEach(function (el) { // the formatter's own spans, not a row's data
       el.textContent = money(Number(el.dataset.cents), el.dataset.currency, el.dataset.style);
     });
   }

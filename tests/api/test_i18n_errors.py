@@ -102,7 +102,7 @@ def test_the_api_own_refusals_follow_the_language(api: Any, session: Any) -> Non
     assert "Idempotency-Key" in response.json()["error"]["message"]
     assert response.json()["error"]["message"].startswith("inscrire une donne")
     missing = api.json("GET", "/api/v1/sessions/999999/", **{"Accept-Language": "ru"}).json()["error"]
-    assert (missing["code"], missing["message"]) == ("not_found", "нет такой сессии")
+    assert (missing["code"], missing["message"]) == ("not_found", "нет такой партии")
 
 
 def test_a_ledger_refusal_with_numbers_is_said_again_with_them(api: Any, session: Any) -> None:
@@ -174,7 +174,7 @@ RULE_REFUSALS = [
         {
             "en": ["“Basket”, “Rate of a third suit”, “Nine amounts”, “Misère amount”"],
             "fr": [f"«{NBSP}Corbeille{NBSP}», «{NBSP}Taux d'une troisième couleur{NBSP}»"],
-            "ru": ["«Корзина», «Ставка третьей масти», «Суммы девяти взяток», «Сумма мизера»"],
+            "ru": ["«Корзина», «Тариф третьей масти», «Суммы девяти взяток», «Сумма мизера»"],
         },
     ),
 ]

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
@@ -68,8 +69,9 @@ def test_the_treasurer_records_a_payment_reverses_it_and_downloads_a_statement(
     page.locator("#payment-form label", has_text="Partly paid").click()
     page.fill("#pay-note", "cash at the bar")
     page.click("text=Record the payment")
-    expect(page.locator(".messages")).to_contain_text("Recorded: payment #")
+    expect(page.locator(".messages")).to_contain_text("Recorded: ")
     tx = MoneyTransaction.objects.get(kind="partly_paid")
+    assert tx.for_session_id is None  # the netted list's transfer: a free payment
     assert (tx.note, tx.entries.get(amount__gt=0).account.player_id) == ("cash at the bar", int(payer))
     assert tx.entries.get(amount__lt=0).account.player_id == int(payee)
     line = page.locator(f'.payment-history li[data-transaction="{tx.pk}"]')
@@ -93,8 +95,9 @@ def test_the_treasurer_records_a_payment_reverses_it_and_downloads_a_statement(
     expect(page.locator("#pay-from")).to_have_value(str(players[1].pk))
     expect(page.locator("#pay-to")).to_have_value(str(players[bens["to"]].pk))
     expect(page.locator("#pay-amount")).to_have_value(f"{bens['cents'] // 100}.{bens['cents'] % 100:02d}")
+    expect(page.locator("#pay-evening")).to_contain_text(f"session #{session.pk}")
     page.click("text=Record the payment")
-    expect(page.locator(".messages")).to_contain_text("Recorded: payment #")
+    expect(page.locator(".messages")).to_contain_text("Recorded: Ben → ")
     page.goto(f"/sessions/{session.pk}/settlement/")
     euros = f"€{bens['cents'] // 100}.{bens['cents'] % 100:02d}"
     expect(page.locator("#evening-paid")).to_contain_text(f"{euros} of €1.45 paid ({bens['cents'] * 100 // 145}%)")
@@ -102,22 +105,23 @@ def test_the_treasurer_records_a_payment_reverses_it_and_downloads_a_statement(
 
     debtor = next(p for p in players if p.pk == int(payer))
     page.goto(f"/players/{debtor.pk}/statement/")
-    rows = page.locator("#statement-table tbody tr")
-    expect(rows).to_have_count(4)  # newest first: the payment from the settlement, the reversal, the payment, the close
-    expect(rows.nth(1)).to_contain_text(f"payment {tx.pk} reversed")
+    rows = page.locator("#statement-table-EUR tbody tr")
+    expect(rows).to_have_count(4)  # oldest first: the close, the payment, its reversal, the payment from the settlement
+    expect(rows.nth(2)).to_contain_text(f"payment {tx.pk} reversed")
     screenshot(page, "statement")
     no_overflow(page)
     with page.expect_download() as download:
         page.click("#statement-csv")
     text = Path(download.value.path()).read_text(encoding="utf-8")
-    table = list(csv.DictReader(io.StringIO(text)))
-    assert [r["kind"] for r in table] == ["close", "partly_paid", "reversal", "paid"]
-    assert table[1]["amount"] == f"{int(cents) // 100}.{int(cents) % 100:02d}"  # EUR's two decimals
-    assert int(table[1]["amount_minor"]) == int(cents) == -int(table[2]["amount_minor"])
-    assert table[2]["balance"] == table[0]["amount"]  # the reversal opens the debt again
-    assert int(table[3]["balance_minor"]) == -115 + bens["cents"]  # Ben owed €1.15 and paid some of it
-    assert table[1]["note"] == "cash at the bar" and table[2]["note"] == "recorded by mistake"
-    assert all(r["currency"] == "EUR" and re.fullmatch(r"-?\d+\.\d\d", r["amount"]) for r in table)
+    assert text.startswith("\ufeff")
+    table = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
+    assert [r["What"].split(" ")[0] for r in table] == ["session", "partly", "payment", "paid"]
+    assert table[1]["Amount"] == f"{int(cents) // 100}.{int(cents) % 100:02d}"  # EUR's two decimals
+    assert table[2]["Amount"] == "-" + table[1]["Amount"]
+    assert table[2]["Balance"] == table[0]["Amount"]  # the reversal opens the debt again
+    assert table[3]["Balance"] == f"-{(115 - bens['cents']) // 100}.{(115 - bens['cents']) % 100:02d}"
+    assert table[1]["Note"] == "cash at the bar" and table[2]["Note"] == "recorded by mistake"
+    assert all(r["Currency"] == "EUR" and re.fullmatch(r"-?\d+\.\d\d", r["Amount"]) for r in table)
     assert page.errors == []
 
 
@@ -137,11 +141,12 @@ def test_a_player_sees_his_own_balance_and_downloads_his_statement(
     screenshot(page, "statement-player")
     with page.expect_download() as download:
         page.click("#statement-csv")
-    table = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
-    assert [(r["kind"], r["amount"], r["balance"]) for r in table] == [("close", "-115", "-115")]
+    text = Path(download.value.path()).read_text(encoding="utf-8").removeprefix("\ufeff")
+    table = list(csv.DictReader(io.StringIO(text)))
+    assert [(r["Currency"], r["Amount"], r["Balance"]) for r in table] == [("JPY", "-115", "-115")]
     page.goto(f"/players/{players[1].pk}/")
     expect(page.locator("#statement-link")).to_be_visible()
-    expect(page.locator("#rating-words")).to_have_text(re.compile(r"^about -?\d+, give or take \d+$"))
+    expect(page.locator("#rating-words")).to_have_text(re.compile(r"^about -?\d+, give or take \d+( · .+)?$"))
     page.goto(f"/players/{players[0].pk}/")  # another player's figures, but not his money
     expect(page.locator("h1")).to_have_text("Ann")
     expect(page.locator("#statement-link")).to_have_count(0)
@@ -241,7 +246,7 @@ def test_three_past_evenings_imported_with_their_dates_and_their_periods_on_the_
     page.locator("#stats-period label", has_text="2025").click()
     expect(stats).to_have_attribute("data-shown", "2025")
     expect(page.locator('#stats-figures [data-figure="sessions"] .value')).to_have_text("1")
-    expect(page.locator("#rating-words")).to_have_text(re.compile(r"^about -?\d+, give or take \d+$"))
+    expect(page.locator("#rating-words")).to_have_text(re.compile(r"^about -?\d+, give or take \d+( · .+)?$"))
     dates = page.locator("#sessions-table tbody td:nth-child(2)").all_text_contents()
     assert dates == ["2 May 25", "7 Mar 24", "10 Jan 24"]
     page.wait_for_function("() => document.querySelectorAll('canvas').length >= 2")
@@ -259,4 +264,60 @@ def test_three_past_evenings_imported_with_their_dates_and_their_periods_on_the_
         page.click("#export-csv")
     rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
     assert len(rows) == 1 + len(exported["hands"])
+    assert page.errors == []
+
+
+DESK = {"width": 1280, "height": 900}
+
+
+@pytest.mark.parametrize(("language", "viewport"), [("fr", DESK), ("ru", PHONE)])
+def test_amounts_in_the_language_an_overpayment_confirmed_and_a_reopen_that_keeps_the_date(
+    new_page: Any,
+    live_server: Any,
+    treasurer: Any,
+    admin: Any,
+    club: Club,
+    players: list[Player],
+    language: str,
+    viewport: dict[str, int],
+) -> None:
+    session = evening(admin, club, players, "EUR")
+    page = new_page(viewport)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    login(page, "treasurer", f"/sessions/{session.pk}/settlement/")
+    ben_cleo = page.locator(f'#payments li[data-from="{players[1].pk}"][data-to="{players[2].pk}"]')
+    ben_cleo.locator(".record-link").click()
+    expect(page.locator("#pay-amount")).to_have_value("0,60")
+    page.fill("#pay-amount", "0,105")  # a decimal comma, never thousands
+    page.locator("#payment-form button.primary").click()
+    expect(page.locator("#pay-amount")).to_have_value("0,105")  # what was typed is kept
+    expect(page.locator("#pay-amount")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#pay-amount-errors .field-errors")).to_be_visible()
+    assert "2" in page.locator("#pay-amount-errors").inner_text()
+    screenshot(page, f"books-refused-{language}-{viewport['width']}")
+    page.fill("#pay-amount", "1 000,50")
+    page.locator("#payment-form button.primary").click()
+    expect(page.locator("#pay-confirm")).to_be_visible()  # beyond the transfer: asked, with both balances
+    expect(page.locator("#pay-confirm")).to_contain_text("1 000,50")
+    screenshot(page, f"books-overpay-{language}-{viewport['width']}")
+    page.click("#pay-confirm-button")
+    expect(page.locator(".messages")).to_contain_text("1 000,50")
+    tx = MoneyTransaction.objects.get(kind="paid")
+    assert (tx.for_session_id, tx.entries.get(amount__gt=0).amount) == (session.pk, 100050)
+    page.goto(f"/sessions/{session.pk}/settlement/")
+    expect(ben_cleo.locator(".record-link")).to_have_count(0)  # paid (and more)
+
+    played = fresh(session).closed_at
+    page.locator("#reopen-form button").click()  # not ticked: the browser asks for the box first
+    assert fresh(session).status == Session.Status.CLOSED
+    page.locator("#reopen-form input[name=confirm]").check()
+    page.locator("#reopen-form button").click()
+    expect(page.locator("#played-on")).to_have_value(played.date().isoformat())
+    page.locator(".confirm-close input[name=confirm]").check()
+    page.locator(".close-form button.primary").click()
+    expect(page.locator("#session-history li")).to_have_count(3)
+    assert fresh(session).closed_at == played
+    screenshot(page, f"settlement-history-{language}-{viewport['width']}")
+    if viewport is PHONE:
+        no_overflow(page)
     assert page.errors == []

@@ -38,7 +38,7 @@ def test_the_scripts_write_figures_and_money_as_the_server_does(
     server = [(n, html.unescape(text)) for n, text in SPAN.findall(served)]
     # The script writes each figure afresh (blanked first, so that what is read is the script's own text).
     page.evaluate("""() => {
-        document.querySelectorAll('[data-n], [data-cents]').forEach(e => { e.textContent = ''; });
+        document.querySelectorAll('span.num[data-n], span.money[data-cents]').forEach(e => { e.textContent = ''; });
         CS.localise(document);
     }""")
     script = page.locator("span.num[data-n], span.money[data-cents]").evaluate_all(

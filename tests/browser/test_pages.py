@@ -69,7 +69,7 @@ def test_settlement_shows_who_pays_whom_and_prints_on_one_page(
     expect(items).to_have_count(len(close["payments"]))
     for i, p in enumerate(close["payments"]):
         dollars = f"${p['cents'] // 100}.{p['cents'] % 100:02d}"
-        payer, payee = (names[x] if x != "pool" else "the pool (held by the club)" for x in (p["from"], p["to"]))
+        payer, payee = (names[x] if x != "pool" else "the club's pool" for x in (p["from"], p["to"]))
         expect(items.nth(i)).to_have_text(
             re.compile(rf"^{payer} pays {re.escape(payee)} {re.escape(dollars)}(\s+record)?$")
         )

@@ -82,7 +82,7 @@ def test_every_offered_bid_has_its_engine_fields_and_trick_total() -> None:
     ("language", "words"),
     [
         ("en", "Not in this session: nine (девять взяток), misère (мизер), whose house rule was left unset"),
-        ("ru", "Не в этой сессии: девять взяток, мизер — их домашнее правило не задали"),
+        ("ru", "Не в этой партии: девять взяток, мизер — их домашнее правило не задали"),
     ],
 )
 def test_the_scorer_names_the_bids_its_house_rules_leave_out(

@@ -357,7 +357,7 @@ def test_settlement_of_a_closed_session_shows_the_engines_close(
     payments = html[html.index('id="payments"') : html.index("</ol>", html.index('id="payments"'))]
     assert payments.count("<li ") == len(ending["payments"]) > 0
     for p in ending["payments"]:
-        payer, payee = (names[x] if x != "pool" else "the pool (held by the club)" for x in (p["from"], p["to"]))
+        payer, payee = (names[x] if x != "pool" else "the club's pool" for x in (p["from"], p["to"]))
         assert f"<strong>{payer}</strong> pays <strong>{payee}</strong>" in payments
         assert f'data-cents="{p["cents"]}" data-currency="USD"' in payments
     assert 'id="carried"' in html
