@@ -115,6 +115,8 @@
     bidsOpen: false,    // the bid row shows every bid again (a bid chosen folds it to that bid)
     lastRow: null,      // the form's row the scorer tapped last: the page keeps the rows after it in view
     confirmed: null,    // the deal the confirmation offers to undo or amend, until the next deal is started
+    disputes: {},       // deal number -> the reasons of its open disputes (the live checks, issue 25)
+    checks: Number(String(cfg.live.tag).split('.')[1]) || 0, // the checks' version the page has read
   };
 
   function blankForm() {
@@ -1053,6 +1055,7 @@
     }
     if (!recorded) render(); // at once; after a recording, the server's figures come first
     if (recorded || state.online) await refresh();
+    if (recorded) { await loadChecks(); caughtUp(); }
     render();
     schedulePreview();
   }
@@ -1073,6 +1076,8 @@
     const error = CS.errorOf(res);
     if (res.ok) {
       await refresh();
+      await loadChecks(); // an amend clears the deal's checks: its dispute is gone
+      caughtUp();
       resetForm();
       notify(T.amendedWords(number, handWords(res.data)), res.data);
       return;
@@ -1130,6 +1135,8 @@
     }
     await refresh();
     if (res.ok) {
+      await loadChecks();
+      caughtUp();
       notify(fmt(gettext('Deal %(n)s undone.'), { n: number }), null);
     } else {
       state.notice = { status: res.status, error: CS.errorOf(res) };
@@ -1392,7 +1399,9 @@
     const list = $('deal-list');
     const canAmend = cfg.can_score && state.session && state.session.status === 'open' && !loadQueue().length && state.online;
     const items = state.hands.slice().reverse().map(function (h) {
-      return el('li', { value: String(h.number) }, [
+      const disputed = state.disputes[h.number];
+      return el('li', { value: String(h.number), 'data-number': String(h.number), class: disputed ? 'disputed' : '' }, [
+        disputed ? el('span', { class: 'badge dispute', text: gettext('Disputed') }) : null, disputed ? ' ' : null,
         el('span', { class: 'deal-no', text: '#' + h.number }), ' ',
         el('span', { class: 'muted', text: fmt(h.double ? gettext('%(name)s dealt ×2:') : gettext('%(name)s dealt:'), { name: names[h.dealer] }) + ' ' }),
         el('span', { text: summary(h) }), ' ',
@@ -1424,9 +1433,44 @@
     renderBalances();
     renderActions();
     renderDeals();
+    renderDisputes();
     root.dataset.waiting = String(loadQueue().length);
     root.dataset.version = String(state.session.version);
     root.dataset.hands = String(state.hands.length);
+  }
+
+  /* The deals another seat disputed, under the header, each with its reasons and Amend one tap away. */
+  function renderDisputes() {
+    const box = $('disputes');
+    const numbers = Object.keys(state.disputes).map(Number).filter(function (n) { return n <= state.hands.length; })
+      .sort(function (a, b) { return a - b; });
+    const canAmend = cfg.can_score && state.session && state.session.status === 'open' && !loadQueue().length && state.online;
+    box.replaceChildren.apply(box, numbers.map(function (n) {
+      return el('p', { class: 'dispute-line', 'data-number': String(n) }, [
+        el('span', { class: 'badge dispute', text: fmt(gettext('Deal %(n)s disputed'), { n: n }) }), ' ',
+        el('span', { text: state.disputes[n].join(' · ') }), ' ',
+        canAmend ? el('button', { type: 'button', class: 'secondary small', 'data-amend': String(n),
+          onclick: function () { startAmend(n); } }, [T.amendDeal(n)]) : null,
+      ]);
+    }));
+    box.hidden = !numbers.length;
+  }
+
+  /* The live checks: a deal is marked while one of its seats' disputes is open (not settled by the treasurer). */
+  async function loadChecks() {
+    const res = await CS.apiAll(cfg.api.checks);
+    if (!res.ok || res.offlineCopy) return;
+    const disputes = {};
+    res.data.forEach(function (c) {
+      if (c.state === 'disputed' && !c.outcome) (disputes[c.number] = disputes[c.number] || []).push(names[c.seat] + ': ' + c.reason);
+    });
+    state.disputes = disputes;
+  }
+
+  /* The page's own live tag, once it has read the session after its own write: the stream's echo of it is
+   * not read again. */
+  function caughtUp() {
+    if (state.session) live.seen(state.session.version + '.' + state.checks);
   }
 
   // --- wiring ----------------------------------------------------------------------------------------
@@ -1466,7 +1510,29 @@
     }
   }, POLL_MS);
 
-  refresh().then(function () {
+  /* The live channel (issue 25): another phone's deal or a seat's dispute shows at once, not at the poll.
+   * It re-reads the session, its hands and its checks; the form the scorer is entering is left as it is
+   * (a deal number that moved on is said by the form's own conflict logic, as after the poll). */
+  const live = CS.live.follow({
+    events: cfg.live.events,
+    tag: cfg.live.tag,
+    onChange: async function (change) {
+      if (change.checks !== undefined && change.checks !== state.checks) {
+        state.checks = change.checks;
+        await loadChecks();
+      }
+      if (state.sending || state.busy) return; // the page's own write reads and shows everything after it
+      if (state.session && change.version !== undefined && change.version !== state.session.version) {
+        await refresh();
+        await loadChecks(); // an amend or undo from another phone clears checks without moving their version
+      }
+      render();
+      schedulePreview();
+    },
+  });
+
+  refresh().then(async function () {
+    await loadChecks();
     render();
     schedulePreview();
     flush();
