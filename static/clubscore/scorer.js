@@ -38,7 +38,7 @@
     stillToEnter: function (fields) { return fmt(gettext('Still to enter: %(fields)s'), { fields: fields }); },
     // a button's name begins with its visible text (WCAG 2.5.3): "♠ petite: spades, the turned suit"
     inPetite: function (label, suit) { return fmt(gettext('%(label)s: %(suit)s, the turned suit'), { label: label, suit: suit }); },
-    movedOn: function (n, m) { return fmt(gettext('Another phone recorded deal %(n)s while you entered this one: check it is not the same deal before you record yours as deal %(m)s.'), { n: n, m: m }); },
+    movedOn: function (n) { return fmt(gettext('Another phone recorded deal %(n)s while you entered this one: Record compares yours with it before anything is counted.'), { n: n }); },
     clearedBidderCounts: gettext('New bidder: the tricks were cleared, count them again.'),
     clearedBidderPartner: gettext('New bidder: the partner was cleared.'),
     clearedBidderBoth: gettext('New bidder: the tricks and the partner were cleared.'),
@@ -206,7 +206,17 @@
   function formDeal() {
     if (state.mode === 'amend') return dealInfo(state.amending);
     if (state.mode === 'fix') return dealInfo(loadQueue()[0].hand.number);
-    return nextDeal();
+    return begunDeal();
+  }
+
+  /* A new deal keeps the number it was begun as: when another phone recorded that number meanwhile (the
+   * live channel says so at once), Record sends it under that number, the server answers stale_number
+   * and the page compares the two (the same deal is dropped, a different one is a conflict the scorer
+   * settles), never a silent renumbering one tap away from a second recording. */
+  function begunDeal() {
+    const deal = nextDeal();
+    if (deal && state.formNumber !== null && state.formNumber < deal.number) return dealInfo(state.formNumber) || deal;
+    return deal;
   }
 
   /* What the session's rules allow on the form's deal, as the server declares it (each bid with its
@@ -902,7 +912,7 @@
     if (!line) return;
     const deal = nextDeal();
     const moved = state.mode === 'new' && deal && state.formNumber !== null && state.formNumber !== deal.number;
-    line.textContent = moved && state.form.bid ? T.movedOn(state.formNumber, deal.number) : '';
+    line.textContent = moved && state.form.bid ? T.movedOn(state.formNumber) : '';
     line.hidden = !line.textContent;
   }
 
@@ -939,7 +949,7 @@
       flush();
       return;
     }
-    const deal = nextDeal();
+    const deal = begunDeal();
     if (!deal) return;
     root.dataset.entered = String(Number(root.dataset.entered || 0) + 1);
     const q = loadQueue();
