@@ -7,9 +7,16 @@
  * is shown until the scorer decides; nothing is dropped silently.
  *
  * The browser never computes a payment: previews and balances come from the server.
+ *
+ * The entry of the page (an ES module, no build step): the queue, the count pad and the form's
+ * derivation from the server's legal shape are modules of their own under scorer/, unit-tested with
+ * `node --test tests/js/` and checked with `tsc --noEmit` (// @ts-check, JSDoc types).
  */
+import { makeQueue } from './scorer/queue.js';
+import { blankPad, fillPad as fillPadOf, padOrder as padOrderOf, tricksComplete as tricksCompleteOf } from './scorer/pad.js';
+import { blankForm, buildHand as buildHandOf, handWords as handWordsOf, missingRequired as missingOf, rulesOf as rulesOfShape } from './scorer/derive.js';
+
 (function () {
-  'use strict';
   const CS = window.CS;
   const el = CS.el;
   const cfg = JSON.parse(document.getElementById('scorer-config').textContent);
@@ -119,40 +126,12 @@
     checks: Number(String(cfg.live.tag).split('.')[1]) || 0, // the checks' version the page has read
   };
 
-  function blankForm() {
-    return { bid: '', bidder: null, trump: null, partner: null, turned: null, tricks: [0, 0, 0, 0],
-      honours: 0, conceded: false, jack: null, revoke: null, last_trick: null };
-  }
-
   // --- the queue (localStorage) -------------------------------------------------------------------
 
-  function loadQueue() {
-    try {
-      const q = JSON.parse(localStorage.getItem(QKEY));
-      return Array.isArray(q) ? q : [];
-    } catch (err) {
-      return [];
-    }
-  }
-
-  function saveQueue(q) {
-    if (q.length) localStorage.setItem(QKEY, JSON.stringify(q));
-    else localStorage.removeItem(QKEY);
-  }
-
-  /* Give the waiting deals consecutive numbers from `start`; a deal whose number changes gets a new key
-   * (its body changes; it was never recorded: the queue sends in order and stopped before it). */
-  function renumberQueue(start) {
-    const q = loadQueue();
-    q.forEach(function (item, i) {
-      if (item.hand.number !== start + i) {
-        item.hand.number = start + i;
-        item.key = CS.uuid4();
-      }
-      delete item.problem;
-    });
-    saveQueue(q);
-  }
+  const queue = makeQueue(localStorage, QKEY, CS.uuid4);
+  const loadQueue = queue.load;
+  const saveQueue = queue.save;
+  const renumberQueue = queue.renumber; // after a conflict: a deal whose number changes gets a new key
 
   // --- what the server knows ------------------------------------------------------------------------
 
@@ -238,15 +217,7 @@
   /* A bid's legal entry on the form's deal: its fields (the forbidden ones left out), its trumps, and how
    * its tricks add up (the pad's total), all as the server's one reader says (`selectors.deal_legal`). */
   function rulesOf(bid) {
-    const entry = bid ? legalBids().find(function (b) { return b.code === bid; }) : null;
-    if (!entry) return null;
-    const fields = {};
-    Object.entries(entry.fields).forEach(function (kv) { if (kv[1] !== 'forbidden') fields[kv[0]] = kv[1]; });
-    let trumps = entry.trumps || null;
-    // A deal this phone numbered after a deal 1 that waits here: belle is that deal's turned suit.
-    if (entry.trumps_turned && trumps && !trumps.length && belle()) trumps = [belle()];
-    return { fields: fields, trumps: trumps, trumpsTurned: !!entry.trumps_turned, partner: 'partner' in fields,
-      tricks: entry.tricks };
+    return rulesOfShape(legalBids(), bid, belle());
   }
 
   /* The bid's field table as R/O, under the session's options. */
@@ -316,20 +287,12 @@
   /* The seats in the order the pad asks them: the bidder, his partner, then round the table. */
   function padOrder() {
     const f = state.form;
-    const start = f.bidder !== null ? f.bidder : ((formDeal() || { dealer: 3 }).dealer + 1) % 4;
-    const order = [];
-    if (f.bidder !== null) order.push(f.bidder);
-    if (f.partner !== null) order.push(f.partner);
-    for (let i = 0; i < 4; i++) {
-      const seat = (start + i) % 4;
-      if (order.indexOf(seat) < 0) order.push(seat);
-    }
-    return order;
+    return padOrderOf(f.bidder, f.partner, (formDeal() || { dealer: 3 }).dealer);
   }
 
   function resetPad() {
     state.form.tricks = [0, 0, 0, 0];
-    state.pad = { entered: [false, false, false, false], auto: null, active: null };
+    state.pad = blankPad();
   }
 
   function padTotal() {
@@ -339,28 +302,8 @@
 
   /* After a count: the last seat takes the remainder; with nothing left, every seat still open takes 0. */
   function fillPad() {
-    const pad = state.pad;
-    const f = state.form;
-    const r = rulesOf(f.bid);
-    const order = padOrder();
-    const total = padTotal();
-    const exact = r && r.tricks.exact && !f.conceded;
-    if (pad.auto !== null) { pad.entered[pad.auto] = false; pad.auto = null; }
-    const open = order.filter(function (s) { return !pad.entered[s]; });
-    const sum = order.filter(function (s) { return pad.entered[s]; }).reduce(function (a, s) { return a + f.tricks[s]; }, 0);
-    if (open.length && open.length < 4 && sum === total) {
-      open.forEach(function (s) { f.tricks[s] = 0; pad.entered[s] = true; });
-      pad.auto = open.length === 1 ? open[0] : null;
-    } else if (exact && open.length === 1 && total - sum >= 0) {
-      f.tricks[open[0]] = total - sum;
-      pad.entered[open[0]] = true;
-      pad.auto = open[0];
-    }
-    open.forEach(function (s) { if (!pad.entered[s]) f.tricks[s] = 0; });
-    if (pad.active === null || pad.entered[pad.active]) {
-      const next = order.find(function (s) { return !pad.entered[s]; });
-      pad.active = next === undefined ? null : next;
-    }
+    const r = rulesOf(state.form.bid);
+    fillPadOf(state.pad, state.form.tricks, padOrder(), r ? r.tricks : null, state.form.conceded);
   }
 
   /* The page moves with the scorer: after a tap, the rows still to come stay in view above the pinned
@@ -409,23 +352,11 @@
     const f = state.form;
     const r = rulesOf(f.bid);
     if (!r || !('tricks' in r.fields)) return true;
-    if (f.conceded) return true;
-    if (!r.tricks.exact) return f.bidder !== null && state.pad.entered[f.bidder];
-    const sum = f.tricks.reduce(function (a, b) { return a + b; }, 0);
-    return state.pad.entered.every(Boolean) && sum === r.tricks.total;
+    return tricksCompleteOf(state.pad, f.tricks, r.tricks, f.bidder, f.conceded);
   }
 
   function buildHand() {
-    const f = state.form;
-    const table = fieldsOf(f.bid);
-    const hand = { bid: f.bid };
-    ['bidder', 'trump', 'partner', 'turned', 'jack', 'revoke', 'last_trick'].forEach(function (name) {
-      if (name in table && f[name] !== null && f[name] !== undefined) hand[name] = f[name];
-    });
-    if ('tricks' in table) hand.tricks = f.tricks.slice();
-    if ('honours' in table && f.honours) hand.honours = f.honours;
-    if ('conceded' in table && f.conceded) hand.conceded = true;
-    return hand;
+    return buildHandOf(state.form, rulesOf(state.form.bid));
   }
 
   function formFromHand(hand) {
@@ -438,14 +369,7 @@
 
   /* What the form still lacks before it can be recorded (the server decides the rest). */
   function missingRequired() {
-    const f = state.form;
-    if (!f.bid) return ['bid'];
-    const table = fieldsOf(f.bid);
-    return Object.keys(table).filter(function (name) {
-      if (table[name] !== 'R') return false;
-      if (name === 'tricks') return !tricksComplete();
-      return f[name] === null || f[name] === undefined;
-    });
+    return missingOf(state.form, rulesOf(state.form.bid), tricksComplete());
   }
 
   function optionButtons(group, options, value, onPick) {
@@ -659,24 +583,10 @@
    * turned ♥ · ♦J Ann · tricks: Ben 5, Dan 3, Ann 2, Cleo 3". `entered`: the counts given so far (the
    * bar's), every count when absent (a recorded deal). */
   function handWords(hand, entered) {
-    const bid = V.bids.find(function (b) { return b.code === hand.bid; });
-    const has = function (name) { return hand[name] !== undefined && hand[name] !== null; };
-    const bits = [];
-    if (has('bidder')) bits.push(has('partner') ? T.pair(names[hand.bidder], names[hand.partner]) : names[hand.bidder]);
-    bits.push(bid ? bid.label : hand.bid);
-    if (has('trump')) bits.push(SYMBOL[hand.trump] || hand.trump);
-    if (has('turned') && !(hand.trump === hand.turned && hand.bid === 'simple')) bits.push(T.turnedSuit(SYMBOL[hand.turned] || hand.turned));
-    if (hand.honours) bits.push(T.fieldIs(inSentence(V.field_labels.honours), hand.honours));
-    ['jack', 'last_trick', 'revoke'].forEach(function (name) {
-      if (has(name)) bits.push(T.fieldIs(V.field_labels[name], names[hand[name]]));
+    return handWordsOf(hand, entered, {
+      names: names, bids: V.bids, symbol: SYMBOL, labels: V.field_labels, pair: T.pair, turnedSuit: T.turnedSuit,
+      fieldIs: T.fieldIs, counts: T.counts, conceded: T.conceded, inSentence: inSentence,
     });
-    if (hand.conceded) bits.push(T.conceded);
-    if (hand.tricks) {
-      const order = has('bidder') ? [0, 1, 2, 3].map(function (i) { return (hand.bidder + i) % 4; }) : [0, 1, 2, 3];
-      const counted = order.filter(function (seat) { return !entered || entered[seat]; });
-      if (counted.length) bits.push(T.counts(counted.map(function (seat) { return names[seat] + ' ' + hand.tricks[seat]; }).join(', ')));
-    }
-    return bits.join(' · ');
   }
 
   /* The pinned bar's payments: each player's, from the server's preview (or a line why there are none). */
@@ -1015,8 +925,7 @@
         const error = CS.errorOf(res);
         const code = error && error.code;
         if (res.status === 201) {
-          q = loadQueue();
-          if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
+          queue.dropHead(item.key);
           recorded = true;
           if (done(item)) resetForm();
           sent.push(res.data);
@@ -1026,8 +935,7 @@
         if (code === 'stale_number' && await sameAsRecorded(item)) {
           // The other phone recorded this very deal: mine is dropped, nothing is counted twice.
           if (state.awaiting === item.key) { state.awaiting = null; state.busy = false; resetForm(); }
-          q = loadQueue();
-          if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
+          queue.dropHead(item.key);
           sent.push({ number: item.hand.number, duplicate: true });
           notifySent(sent);
           recorded = true;
@@ -1044,8 +952,7 @@
         }
         if (res.status === 400 && done(item)) {
           // Entered just now and refused: back to the form, the server's words beside the fields.
-          q = loadQueue();
-          if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
+          queue.dropHead(item.key);
           showErrors(error || { message: T.refused(res.status), fields: {} });
           state.keepErrors = true; // the server's refusal stays until the scorer changes the deal
           break;
@@ -1284,9 +1191,7 @@
 
   function discardButton(item, label, cls) {
     return el('button', { type: 'button', class: cls || 'danger', onclick: function () {
-      const q = loadQueue();
-      if (q.length && q[0].key === item.key) q.shift();
-      saveQueue(q);
+      queue.dropHead(item.key);
       if (state.session && state.session.next) renumberQueue(state.session.next.number);
       resetForm(); // a dropped deal is never left in the form, one tap from being recorded
       notify(fmt(gettext('Your deal %(n)s was discarded.'), { n: item.hand.number }), null);
@@ -1295,11 +1200,7 @@
   }
 
   function retryHead() {
-    const q = loadQueue();
-    if (!q.length) return;
-    delete q[0].problem;
-    q[0].key = CS.uuid4(); // the refusal is stored with the old key; a new attempt needs a new one
-    saveQueue(q);
+    queue.retryHead(); // the refusal is stored with the old key; a new attempt needs a new one
     flush();
   }
 
@@ -1565,7 +1466,7 @@
   function keepState(always) {
     if (!('serviceWorker' in navigator) || !cfg.service_worker || (!always && navigator.serviceWorker.controller)) return;
     const urls = [location.pathname, cfg.api.session, cfg.api.sheet, cfg.api.hands + '?page_size=200'].concat(
-      Array.from(document.querySelectorAll('script[src], link[rel="stylesheet"]')).map(function (n) { return n.src || n.href; }));
+      Array.from(document.querySelectorAll('script[src], link[rel="stylesheet"], link[rel="modulepreload"]')).map(function (n) { return n.src || n.href; }));
     navigator.serviceWorker.ready.then(function (reg) {
       if (reg.active) reg.active.postMessage({ type: 'keep', urls: urls });
     });

@@ -57,7 +57,8 @@ def new_phone(new_page: Any, phone_network: Callable[[], PhoneNetwork]) -> NewPh
 
 
 KEPT = """async ([url, hands]) => {
-    const files = Array.from(document.querySelectorAll('script[src], link[rel="stylesheet"]'));
+    const named = 'script[src], link[rel="stylesheet"], link[rel="modulepreload"]';
+    const files = Array.from(document.querySelectorAll(named));
     const wanted = [location.pathname].concat(files.map(n => new URL(n.src || n.href).pathname));
     for (const name of await caches.keys()) {
         const cache = await caches.open(name);
