@@ -1158,8 +1158,8 @@ import { blankForm, buildHand as buildHandOf, handWords as handWordsOf, missingR
       parts.push(el('p', { class: 'conflict-title', text: T.conflictTitle(item.hand.number) }));
       parts.push(el('div', { class: 'conflict-sides' }, [
         el('div', { class: 'side theirs' }, [el('p', { class: 'side-title', text: T.theirs }),
-          el('p', { text: theirs ? summary(theirs) : '' }), theirs ? deltasLine(theirs.deltas) : null]),
-        el('div', { class: 'side mine' }, [el('p', { class: 'side-title', text: T.mine }), el('p', { text: summary(item.hand) })]),
+          el('p', { text: theirs ? handWords(theirs) : '' }), theirs ? deltasLine(theirs.deltas) : null]),
+        el('div', { class: 'side mine' }, [el('p', { class: 'side-title', text: T.mine }), el('p', { text: handWords(item.hand) })]),
       ]));
       buttons.push(discardButton(item, T.keepTheirs, 'primary'));
       if (next) {
@@ -1169,11 +1169,11 @@ import { blankForm, buildHand as buildHandOf, handWords as handWordsOf, missingR
       }
     } else if (item && error.code === 'session_closed') {
       parts.push(el('p', { class: 'conflict-title', text: fmt(gettext('The session was closed before deal %(n)s was sent.'), { n: item.hand.number }) }));
-      parts.push(el('p', { text: fmt(gettext('Yours was not recorded: %(deal)s. A treasurer can reopen the session; then send it again.'), { deal: summary(item.hand) }) }));
+      parts.push(el('p', { text: fmt(gettext('Yours was not recorded: %(deal)s. A treasurer can reopen the session; then send it again.'), { deal: handWords(item.hand) }) }));
       buttons.push(el('button', { type: 'button', onclick: function () { retryHead(); } }, [gettext('Try again')]));
       buttons.push(discardButton(item));
     } else if (item) {
-      parts.push(el('p', { class: 'conflict-title', text: fmt(gettext('Deal %(n)s was refused (%(deal)s).'), { n: item.hand.number, deal: summary(item.hand) }) }));
+      parts.push(el('p', { class: 'conflict-title', text: fmt(gettext('Deal %(n)s was refused (%(deal)s).'), { n: item.hand.number, deal: handWords(item.hand) }) }));
       parts.push(el('p', { text: error.message }));
       buttons.push(el('button', { type: 'button', class: 'primary', onclick: startFix }, [gettext('Fix it')]));
       buttons.push(discardButton(item));
