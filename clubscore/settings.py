@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "ledger.i18n.middleware.AccountLanguageMiddleware",  # a logged-in user's own language, before the cookie
+    "ledger.web.zones.ClubTimeZoneMiddleware",  # a club's page in the club's time zone (issue 26)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The site's error pages under DEBUG too, never Django's technical ones (ledger/web/errors.py).

@@ -201,6 +201,10 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/jsi18n/", "GET"): Rule("public"),
     ("/", "GET"): Rule("user"),
     ("/clubs/<int:club_id>/", "GET"): Rule(Role.PLAYER),
+    # a club's time zone (issue 26): any user makes a club (and is its admin); its admin sets the zone
+    ("/clubs/new/", "GET"): Rule("user"),
+    ("/clubs/new/", "POST"): Rule("user", lambda w, t: {"name": "Matrix Club", "time_zone": "Europe/Paris"}),
+    ("/clubs/<int:club_id>/time-zone/", "POST"): Rule(Role.ADMIN, lambda w, t: {"time_zone": "Europe/Paris"}),
     ("/clubs/<int:club_id>/players/new/", "POST"): Rule(Role.SCORER, _name),
     ("/clubs/<int:club_id>/sessions/new/", "GET"): Rule(Role.SCORER),
     ("/clubs/<int:club_id>/sessions/new/", "POST"): Rule(Role.SCORER, lambda w, t: {}),
