@@ -244,4 +244,8 @@
   };
 
   document.addEventListener('DOMContentLoaded', function () { localise(document); });
+  /* A button marked data-print prints the page: no inline handler, the Content-Security-Policy allows none. */
+  document.addEventListener('click', function (event) {
+    if (event.target instanceof Element && event.target.closest('[data-print]')) window.print();
+  });
 })();
