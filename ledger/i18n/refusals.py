@@ -104,6 +104,8 @@ LEDGER = (
     pgettext_lazy("ledger", "a seat is 0, 1, 2 or 3"),
     pgettext_lazy("ledger", "no such seat link"),
     pgettext_lazy("ledger", "no such board link"),
+    # a club's time zone (issue 26)
+    pgettext_lazy("ledger", "the time zone must be an IANA name such as Europe/Paris"),
 )
 
 # The ledger's refusals with a number or a name in them, as the services word them: matched against the

@@ -173,7 +173,7 @@ FRENCH_MONTHS_SHORT = (
 )
 
 
-@register.filter
+@register.filter(expects_localtime=True)  # a time in the current zone: the club's (ledger/web/zones.py)
 def day(value: Any, style: str = "day") -> str:
     """A date (or a time, local) as the page's language writes it, month names included."""
     if not value:
