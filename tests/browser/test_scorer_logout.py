@@ -59,8 +59,11 @@ def test_after_logout_another_club_sees_nothing_of_the_first_offline(
     page.context.set_offline(True)
     with contextlib.suppress(PlaywrightError):  # no copy to open: the browser's own "no internet" page
         page.goto(f"/sessions/{session.pk}/score/")
-    assert "Bars Club" not in page.content()
-    assert "Cleo" not in page.content()
+    page.wait_for_load_state()  # whatever opened (the browser's error page) has finished opening
+    shown = page.locator("body").inner_text()
+    assert "Bars Club" not in shown
+    assert "Cleo" not in shown
+    assert page.locator("#scorer").count() == 0
 
 
 def test_a_deal_waiting_on_the_phone_blocks_the_logout(
