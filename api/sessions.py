@@ -370,8 +370,10 @@ class SettleApi(APIView):
         # The engine judges the sheet and names its errors: it is read as JSON, not through a serializer.
         try:
             sheet = json.loads(request.body)
-        except (ValueError, RecursionError):
+        except ValueError:
             raise sheet_error("sheet", "the score sheet is not valid JSON") from None
+        except RecursionError:  # the C decoder's own limit (about 1,000 levels); no sheet is that deep
+            raise sheet_error("sheet", "the score sheet is nested too deeply to be read") from None
         if has_unstorable_text(sheet):  # the answer echoes names and keys: it could not be encoded
             raise sheet_error("sheet", "strings must not contain NUL or lone surrogates (\\u0000, \\ud800)")
         sheet_limits(sheet)

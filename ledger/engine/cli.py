@@ -54,6 +54,8 @@ def run(path: str, stdin: BinaryIO, stdout: BinaryIO, stderr: BinaryIO) -> int:
             raw = json.loads(text)
         except ValueError:
             raise sheet_error("sheet", "the score sheet is not valid JSON") from None
+        except RecursionError:  # the C decoder's own limit (about 1,000 levels); no sheet is that deep
+            raise sheet_error("sheet", "the score sheet is nested too deeply to be read") from None
         answer = settle(raw)
     except EngineError as exc:
         answer, status = exc.as_json(), 2

@@ -38,6 +38,7 @@ FORBIDDEN = pgettext_lazy("api", "forbidden")
 # English, context "api", by the one error handler (api/errors.py) through `ledger_text`.
 API = (
     pgettext_lazy("api", "the score sheet is not valid JSON"),
+    pgettext_lazy("api", "the score sheet is nested too deeply to be read"),
     pgettext_lazy("api", "strings must not contain NUL or lone surrogates (\\u0000, \\ud800)"),
     pgettext_lazy("api", "`currency` must be three capital letters (ISO 4217)"),
     pgettext_lazy("api", "`format` must be json or csv"),

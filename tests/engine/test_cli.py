@@ -56,6 +56,12 @@ def test_unreadable_sheets() -> None:
     assert latin1.returncode == 2 and json.loads(latin1.stdout)["error"]["fields"] == {
         "sheet": ["the score sheet is not valid JSON"]
     }
+    deep = _manage("settle", "-", stdin=b"[" * 100_000 + b"]" * 100_000)  # a traceback, before
+    assert (
+        deep.returncode == 2
+        and b"Traceback" not in deep.stderr
+        and json.loads(deep.stdout)["error"]["fields"] == {"sheet": ["the score sheet is nested too deeply to be read"]}
+    )
     usage = _manage("settle")
     assert usage.returncode == 1 and b"usage" in usage.stderr
 
