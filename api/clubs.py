@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger import selectors, services
+from ledger import selectors, services, zones
 from ledger.models import Role
 
 from . import schema
@@ -20,10 +20,19 @@ class ClubOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     role = serializers.ChoiceField(choices=["player", "scorer", "treasurer", "admin"], help_text="the caller's role")
+    time_zone = serializers.CharField(
+        help_text="the club's time zone (an IANA name): its pages and CSVs show times in it; the API's are UTC"
+    )
 
 
 class ClubCreate(Strict):
     name = Text(max_length=NAME_MAX)
+    time_zone = Text(
+        max_length=64,
+        required=False,
+        default=zones.DEFAULT,
+        help_text="an IANA name such as Europe/Paris; UTC if left out",
+    )
 
 
 class ClubListApi(APIView):
@@ -46,8 +55,10 @@ class ClubCreateApi(APIView):
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request: Request) -> Response:
         data = valid(self.InputSerializer, request.data)
-        club = services.club_create(actor=actor(request), name=data["name"])
-        body = self.OutputSerializer({"id": club.pk, "name": club.name, "role": Role.ADMIN}).data
+        club = services.club_create(actor=actor(request), name=data["name"], time_zone=data["time_zone"])
+        body = self.OutputSerializer(
+            {"id": club.pk, "name": club.name, "role": Role.ADMIN, "time_zone": club.time_zone}
+        ).data
         return Response(body, status=201)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.urls import include, path, re_path, register_converter
-from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from . import auth, clubs, hands, money, sessions, stats, table, variants
 from .errors import api_not_found
@@ -91,6 +91,6 @@ v1 = [
 urlpatterns = [
     path("v1/", include(v1)),
     path("schema/", SpectacularJSONAPIView.as_view(generator_class=Generator), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
     re_path(r"", api_not_found),  # last: unknown paths, and known ones without their trailing slash
 ]

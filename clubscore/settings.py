@@ -69,6 +69,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "api.middleware.RequestSizeMiddleware",  # first: an oversized body is refused before anything reads it
     "django.middleware.security.SecurityMiddleware",
+    "clubscore.csp.ContentSecurityPolicyMiddleware",  # every answer, errors included (issue 29, point 9)
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session, before CommonMiddleware: the language of the request (docs/i18n.md).
     "django.middleware.locale.LocaleMiddleware",
@@ -76,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "ledger.i18n.middleware.AccountLanguageMiddleware",  # a logged-in user's own language, before the cookie
+    "ledger.web.zones.ClubTimeZoneMiddleware",  # a club's page in the club's time zone (issue 26)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The site's error pages under DEBUG too, never Django's technical ones (ledger/web/errors.py).
@@ -146,6 +148,18 @@ if STATIC_ROOT.is_dir():  # after `collectstatic`, WhiteNoise serves the pages' 
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
 LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "300"))
 LIVE_RETRY_MS = 1000
+# The Content-Security-Policy of every answer (clubscore/csp.py): this site only, nothing inline, no eval.
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],  # the QR codes and Swagger UI's icons are data: images
+    "connect-src": ["'self'"],
+    "frame-ancestors": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "object-src": ["'none'"],
+}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

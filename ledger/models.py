@@ -35,6 +35,9 @@ class Role(models.TextChoices):
 
 class Club(models.Model):
     name = models.CharField(max_length=100)
+    # The club's time zone (an IANA name, `zoneinfo`; issue 26): every time on its pages and in its CSVs
+    # is shown in it, and a typed "evening of" date is a day of it. The API stays in UTC.
+    time_zone = models.CharField(max_length=64, default="UTC")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

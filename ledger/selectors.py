@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import CharField, OuterRef, QuerySet, Subquery, Value
 from django.utils import timezone
 
+from ledger import zones
 from ledger.engine import settle
 from ledger.engine.sheet import SHEET_FORMAT
 from ledger.engine.variants import get_variant
@@ -74,6 +75,20 @@ def club_list(*, user: Reader) -> QuerySet[ClubWithRole]:
     """The user's clubs, each with `role` (the user's role in it)."""
     role = Membership.objects.filter(club=OuterRef("pk"), user_id=user_id(user)).values("role")[:1]
     return Club.objects.filter(memberships__user_id=user_id(user)).annotate(role=Subquery(role)).order_by("name", "id")
+
+
+def club_time_zone(club_id: int | None = None, *, session_id: int | None = None, player_id: int | None = None) -> str:
+    """The time zone of a club, or of a session's or a player's club: what its pages show times in. No
+    role is checked (the zone is not shown by itself; the page checks); UTC for no such club."""
+    if club_id is not None:
+        clubs = Club.objects.filter(pk=club_id)
+    elif session_id is not None:
+        clubs = Club.objects.filter(sessions__pk=session_id)
+    elif player_id is not None:
+        clubs = Club.objects.filter(players__pk=player_id)
+    else:
+        return zones.DEFAULT
+    return clubs.values_list("time_zone", flat=True).first() or zones.DEFAULT
 
 
 def club_get(*, user: Reader, club_id: int, role: str = Role.PLAYER) -> ClubWithRole:

@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
+from ledger import zones
 from ledger.engine import EngineError, Replay, parse_sheet, settlement_json
 from ledger.engine.sheet import SettledHand
 from ledger.engine.variants import get_variant
@@ -60,7 +61,7 @@ from .models import (
     SessionEvent,
 )
 from .names import NAME_MAX, clean_name
-from .selectors import club_role, role_check, sheet_of, token_hash
+from .selectors import club_role, club_time_zone, role_check, sheet_of, token_hash
 
 # The database stores amounts as 64-bit integers; the engine's integers are unbounded.
 MAX_AMOUNT = 10**15
@@ -73,14 +74,32 @@ def _clean_name(value: Any, field: str) -> str:
     return clean_name(value, field)  # NFC, no invisible or direction characters (ledger/names.py)
 
 
-def club_create(*, actor: User, name: str) -> Club:
-    """A new club; its creator becomes its admin."""
+def club_create(*, actor: User, name: str, time_zone: str = zones.DEFAULT) -> Club:
+    """A new club in its time zone (an IANA name); its creator becomes its admin."""
     name = _clean_name(name, "name")
+    time_zone = _clean_time_zone(time_zone)
     with transaction.atomic(durable=True):
-        club = Club.objects.create(name=name)
+        club = Club.objects.create(name=name, time_zone=time_zone)
         Membership.objects.create(club=club, user=actor, role=Role.ADMIN)
     club.role = Role.ADMIN  # type: ignore[attr-defined]
     return club
+
+
+def club_time_zone_set(*, actor: User, club_id: int, time_zone: str) -> Club:
+    """Change the club's time zone (admins only): its pages and CSVs show their times in the new one."""
+    time_zone = _clean_time_zone(time_zone)
+    with transaction.atomic(durable=True):
+        club_role(user=actor, club_id=club_id, role=Role.ADMIN)
+        club = Club.objects.select_for_update().get(pk=club_id)
+        club.time_zone = time_zone
+        club.save(update_fields=["time_zone"])
+    return club
+
+
+def _clean_time_zone(value: Any) -> str:
+    if not isinstance(value, str) or not zones.is_zone(value.strip()):
+        raise InvalidRequest.field("time_zone", "the time zone must be an IANA name such as Europe/Paris")
+    return value.strip()
 
 
 def membership_set(*, actor: User, club_id: int, user: User, role: str) -> Membership:
@@ -421,9 +440,10 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ISO_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})")
 
 
-def parse_closed_at(value: Any, *, closed: bool) -> datetime | None:
+def parse_closed_at(value: Any, *, closed: bool, time_zone: str = zones.DEFAULT) -> datetime | None:
     """When an imported sheet's evening closed (`api.md`, "History"): an ISO date (the start of that day
-    in the server's time zone) or a date and time with its offset, not in the future, only with `close`."""
+    in the club's time zone, `time_zone`) or a date and time with its offset, not in the future, only
+    with `close`."""
     if value is None:
         return None
     if not closed:
@@ -433,7 +453,7 @@ def parse_closed_at(value: Any, *, closed: bool) -> datetime | None:
     try:
         if _ISO_DATE.fullmatch(value):
             day = date.fromisoformat(value)
-            at = timezone.make_aware(datetime(day.year, day.month, day.day))
+            at = datetime(day.year, day.month, day.day, tzinfo=zones.club_zone(time_zone)).astimezone(UTC)
         elif _ISO_DATETIME.fullmatch(value):
             at = datetime.fromisoformat(value).astimezone(UTC)
         else:
@@ -455,7 +475,7 @@ def session_import(*, actor: User, club_id: int, sheet: Any, closed_at: Any = No
     periods, date filters and the order of ratings follow the day it was played.
     """
     closed = isinstance(sheet, dict) and sheet.get("close") is not None
-    when = parse_closed_at(closed_at, closed=closed)
+    when = parse_closed_at(closed_at, closed=closed, time_zone=club_time_zone(club_id))
     hands_in = sheet.get("hands") if isinstance(sheet, dict) else None
     if isinstance(hands_in, list) and len(hands_in) > settings.MAX_SESSION_HANDS:  # before the engine's seconds
         raise InvalidRequest.field("hands", f"a session has at most {settings.MAX_SESSION_HANDS} hands")

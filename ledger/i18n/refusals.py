@@ -104,6 +104,8 @@ LEDGER = (
     pgettext_lazy("ledger", "a seat is 0, 1, 2 or 3"),
     pgettext_lazy("ledger", "no such seat link"),
     pgettext_lazy("ledger", "no such board link"),
+    # a club's time zone (issue 26)
+    pgettext_lazy("ledger", "the time zone must be an IANA name such as Europe/Paris"),
 )
 
 # The ledger's refusals with a number or a name in them, as the services word them: matched against the
@@ -129,10 +131,7 @@ TEMPLATES = (
     gettext_noop("role must be one of {roles}"),
     gettext_noop("status must be one of {statuses}"),
     gettext_noop("payment {payment} is already reversed"),
-    gettext_noop("an amount above {limit} minor units cannot be stored"),
     gettext_noop("cents must be a whole number from 1 to {limit}"),
-    gettext_noop("the payer owes {owed} {currency} minor units, less than {cents}"),
-    gettext_noop("the payee is owed {owed} {currency} minor units, less than {cents}"),
     gettext_noop("`{name}` is not a field of this request"),
     gettext_noop("`{name}` must be a whole number, 1 or more"),
     gettext_noop("`{name}` must be a date from the year {first} to {last}"),

@@ -156,5 +156,5 @@ def codes(text: Any, variant: str) -> str:
 
 
 # A date (or a time, local) as the page's language writes it: ledger/web/dates.py, which the books'
-# history view also calls.
-register.filter("day", dates.day)
+# history view also calls. A time arrives in the current zone: the club's (ledger/web/zones.py).
+register.filter("day", dates.day, expects_localtime=True)

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ledger import selectors, services
 from ledger.engine.variants import get_variant
@@ -102,6 +102,7 @@ def _rows(request: HttpRequest, session: Session, my_seat: int | None) -> HttpRe
     return _tagged(render(request, "web/_follow_rows.html", follow_context(session, my_seat)), tag)
 
 
+@require_GET
 @page
 def follow(request: AuthedRequest, session_id: int) -> HttpResponse:
     """A member follows a table; his own seat (if he sits at it) gets ✓ and "That's not right"."""
@@ -121,12 +122,14 @@ def follow(request: AuthedRequest, session_id: int) -> HttpResponse:
     )
 
 
+@require_GET
 @page
 def follow_rows(request: AuthedRequest, session_id: int) -> HttpResponse:
     found = selectors.session_get(user=request.user, session_id=session_id)
     return _rows(request, found, selectors.seat_of(session=found, user=request.user))
 
 
+@require_GET
 @page
 def short_link(request: AuthedRequest, session_id: int) -> HttpResponse:
     """`/t/<id>/`, the short link the scorer's QR code says: a logged-in member follows the table."""
@@ -174,6 +177,7 @@ def qr_svg(url: str, title: str) -> str:
     return mark_safe(svg)  # segno escapes the URL and the title in its own markup
 
 
+@require_http_methods(["GET", "POST"])
 @page
 def join(request: AuthedRequest, session_id: int) -> HttpResponse:
     """What the scorer shows the table: a QR code and the short link to follow it; seat links for the
@@ -184,8 +188,8 @@ def join(request: AuthedRequest, session_id: int) -> HttpResponse:
     names = [p.name for p in selectors.session_players(session=found)]
     issued: dict[str, Any] | None = None
     if request.method == "POST":
-        if not can_score:
-            raise Http404("no such page")
+        if not can_score:  # a member who may not issue: 403, as every page (the matrix, issue 29)
+            raise PermissionDenied()
         try:
             if request.POST.get("action") == "revoke":
                 services.seat_link_revoke(
@@ -260,6 +264,7 @@ def _board(request: HttpRequest, club: Any, urls: dict[str, str], fragment: bool
     return _tagged(render(request, template, context), tag)
 
 
+@require_GET
 @page
 def club_board(request: AuthedRequest, club_id: int) -> HttpResponse:
     club = selectors.club_get(user=request.user, club_id=club_id)
@@ -267,6 +272,7 @@ def club_board(request: AuthedRequest, club_id: int) -> HttpResponse:
     return _board(request, club, urls, fragment=False)
 
 
+@require_GET
 @page
 def club_board_tables(request: AuthedRequest, club_id: int) -> HttpResponse:
     club = selectors.club_get(user=request.user, club_id=club_id)
@@ -293,6 +299,7 @@ def board_tables_view(request: HttpRequest, key: str) -> HttpResponse:
     return _board(request, _board_link(key).club, {}, fragment=True)
 
 
+@require_http_methods(["GET", "POST"])
 @page
 def board_links(request: AuthedRequest, club_id: int) -> HttpResponse:
     """The admin's board links: issue one for the room's screen (its QR code and link shown once), revoke."""
@@ -317,8 +324,8 @@ def board_links(request: AuthedRequest, club_id: int) -> HttpResponse:
 # --- the treasurer's disputes (the close page) ---------------------------------------------------------
 
 
-@page
 @require_POST
+@page
 def dispute_settle(request: AuthedRequest, session_id: int) -> HttpResponse:
     from django.contrib import messages
 

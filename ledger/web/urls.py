@@ -5,11 +5,13 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import live, login, table, views, views_books
+from . import clubs, live, login, table, views, views_books
 
 pages = [
     path("", views.home, name="home"),
+    path("clubs/new/", clubs.club_new, name="club-new"),
     path("clubs/<int:club_id>/", views.club, name="club"),
+    path("clubs/<int:club_id>/time-zone/", clubs.club_time_zone, name="club-time-zone"),
     path("clubs/<int:club_id>/players/new/", views.player_new, name="player-new"),
     path("clubs/<int:club_id>/sessions/new/", views.session_new, name="session-new"),
     path("sessions/<int:session_id>/", views.session, name="session"),

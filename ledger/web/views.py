@@ -21,12 +21,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.timezone import localtime
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from ledger import selectors, services
+from ledger import selectors, services, zones
 from ledger.engine import EngineError
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
@@ -151,6 +152,9 @@ def club(request: AuthedRequest, club_id: int) -> HttpResponse:
             "club": found,
             "role": found.role,
             "can_score": _may(found.role, Role.SCORER),
+            "is_admin": found.role == Role.ADMIN,
+            "club_zone_name": format_html('<span lang="zxx" translate="no">{}</span>', found.time_zone),
+            "zones": zones.zone_names() if found.role == Role.ADMIN else (),
             "open_sessions": list(sessions.filter(status=Session.Status.OPEN)),
             "past": past,
             "past_page": Paginator(closed, PAST_PAGE).get_page(request.GET.get("page")),
@@ -492,7 +496,7 @@ def _played_on(found: Session, typed: str) -> datetime | None:
     kept = services.played_at(found)
     if not typed or (kept is not None and timezone.localdate(kept).isoformat() == typed):
         return None
-    return services.parse_closed_at(typed, closed=True)
+    return services.parse_closed_at(typed, closed=True, time_zone=found.club.time_zone)  # a day of the club's
 
 
 # --- players -----------------------------------------------------------------------------------------

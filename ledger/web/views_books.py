@@ -12,11 +12,10 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.timezone import localtime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger import selectors
+from ledger import selectors, zones
 from ledger.csvfile import Amount, csv_text
 from ledger.currency import money_text, parse_money
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
@@ -282,7 +281,7 @@ def statement_csv(request: AuthedRequest, player_id: int) -> HttpResponse:
     rows = [
         [
             table.currency,
-            localtime(line.entry.transaction.created_at).strftime("%Y-%m-%d %H:%M"),
+            zones.local(line.entry.transaction.created_at, found.player.club.time_zone).strftime("%Y-%m-%d %H:%M"),
             line.description,
             Amount(line.entry.amount, table.currency),
             Amount(line.balance, table.currency),

@@ -200,12 +200,20 @@
       .format(Number(value));
   }
 
-  /* A day ("2026-11-30", or the start of a timestamp) as the page's language writes it: "Nov 30, 2026",
-   * "30 nov. 2026", "30 нояб. 2026 г.". The server's days are UTC days, and so are these. */
+  /* A day ("2026-11-30", or a timestamp with its offset) as the page's language writes it: "Nov 30, 2026",
+   * "30 nov. 2026", "30 нояб. 2026 г.". A timestamp is the day it was in the club's time zone (issue 26:
+   * the page's <meta name="time-zone">; the API's times are UTC), a bare day is that day. */
+  const zoneMeta = document.querySelector('meta[name="time-zone"]');
   const dayFormat = new Intl.DateTimeFormat(LANG, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  let zonedFormat = dayFormat;
+  try {
+    zonedFormat = new Intl.DateTimeFormat(LANG, { day: 'numeric', month: 'short', year: 'numeric', timeZone: (zoneMeta && zoneMeta.content) || 'UTC' });
+  } catch (e) { /* a zone this browser does not know: UTC days */ }
   function day(iso) {
-    const when = new Date(String(iso).slice(0, 10) + 'T00:00:00Z');
-    return isNaN(when.getTime()) ? String(iso) : dayFormat.format(when);
+    const text = String(iso);
+    const stamp = text.length > 10 && text.charAt(10) === 'T';
+    const when = new Date(stamp ? text : text.slice(0, 10) + 'T00:00:00Z');
+    return isNaN(when.getTime()) ? text : (stamp ? zonedFormat : dayFormat).format(when);
   }
 
   function numSpan(n) {
@@ -236,4 +244,8 @@
   };
 
   document.addEventListener('DOMContentLoaded', function () { localise(document); });
+  /* A button marked data-print prints the page: no inline handler, the Content-Security-Policy allows none. */
+  document.addEventListener('click', function (event) {
+    if (event.target instanceof Element && event.target.closest('[data-print]')) window.print();
+  });
 })();

@@ -84,7 +84,9 @@
       interpolate(ngettext('%(n)s deal', '%(n)s deals', sheet.hands.length), { n: sheet.hands.length }, true), sheet.players.join(', ')];
     if (sheet.stake) {
       about.push(interpolate(gettext('one counter = %(amount)s %(currency)s'),
-        { amount: Number(sheet.stake.per_counter).toLocaleString(CS.lang, { maximumFractionDigits: 6 }), currency: sheet.stake.currency }, true));
+        // As the server writes a stake (ledger/currency.py, decimal_text): the sheet's own digits with the
+        // page's decimal sign, so 0.125 reads 0,125 here as on the settlement and in the stake field.
+        { amount: String(sheet.stake.per_counter).replace('.', CS.decimalSign), currency: sheet.stake.currency }, true));
     }
     children.push(el('p', { class: 'muted', text: about.join(' · ') }));
     (item.alike || []).forEach(function (a) { children.push(el('p', { class: 'notice look-alike', role: 'note', text: TEXT.alike(a.name, a.others) })); });

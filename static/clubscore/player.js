@@ -129,7 +129,9 @@
         ])]));
         if (chartAvailable()) {
           const canvas = el('canvas', { role: 'img', 'aria-label': interpolate(gettext('Success rate by contract, %(variant)s'), { variant: cfg.titles[name] || name }, true) });
-          details.appendChild(el('div', { class: 'chart-box', style: 'height:' + Math.max(160, contracts.length * 28 + 60) + 'px' }, [canvas]));
+          const box = el('div', { class: 'chart-box' }, [canvas]);
+          box.style.height = Math.max(160, contracts.length * 28 + 60) + 'px'; // a property, not a style= attribute: CSP allows it
+          details.appendChild(box);
           setTimeout(function () {
             new window.Chart(canvas, {
               type: 'bar',

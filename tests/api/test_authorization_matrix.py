@@ -201,6 +201,10 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/jsi18n/", "GET"): Rule("public"),
     ("/", "GET"): Rule("user"),
     ("/clubs/<int:club_id>/", "GET"): Rule(Role.PLAYER),
+    # a club's time zone (issue 26): any user makes a club (and is its admin); its admin sets the zone
+    ("/clubs/new/", "GET"): Rule("user"),
+    ("/clubs/new/", "POST"): Rule("user", lambda w, t: {"name": "Matrix Club", "time_zone": "Europe/Paris"}),
+    ("/clubs/<int:club_id>/time-zone/", "POST"): Rule(Role.ADMIN, lambda w, t: {"time_zone": "Europe/Paris"}),
     ("/clubs/<int:club_id>/players/new/", "POST"): Rule(Role.SCORER, _name),
     ("/clubs/<int:club_id>/sessions/new/", "GET"): Rule(Role.SCORER),
     ("/clubs/<int:club_id>/sessions/new/", "POST"): Rule(Role.SCORER, lambda w, t: {}),
@@ -222,6 +226,7 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/sessions/<int:session_id>/follow/", "GET"): Rule(Role.PLAYER),
     ("/sessions/<int:session_id>/follow/rows/", "GET"): Rule(Role.PLAYER),
     ("/sessions/<int:session_id>/join/", "GET"): Rule(Role.PLAYER),
+    ("/sessions/<int:session_id>/join/", "POST"): Rule(Role.SCORER, lambda w, t: {"action": "issue", "seat": "1"}),
     ("/sessions/<int:session_id>/disputes/", "POST"): Rule(Role.TREASURER, _settle_form, prepare=_a_dispute),
     ("/t/<int:session_id>/", "GET"): Rule(Role.PLAYER),
     ("/s/<str:key>/", "GET"): Rule("seat link"),
@@ -453,13 +458,45 @@ def test_every_cell_of_the_matrix_answers_as_the_policy_says(world: World) -> No
             for caller in world.callers:
                 api = route.startswith("/api/")
                 want = expected(caller, target, rule, api)
-                got = answer(send(world, caller, target, route, method, rule), api)
+                response = send(world, caller, target, route, method, rule)
+                got = answer(response, api)
                 count += 1
+                cell = f"{method} {route} by {caller.name} on {target.club.name}"
                 if got not in want:
-                    cell = f"{method} {route} by {caller.name} on {target.club.name}"
                     wrong.append(f"{cell}: {got}, not {' or '.join(sorted(want))}")
+                if "'unsafe-inline'" in response.get(CSP, "'unsafe-inline'"):  # issue 29, point 9: every answer
+                    wrong.append(f"{cell}: no strict {CSP} ({response.get(CSP)!r})")
     assert not wrong, f"{len(wrong)} of {count} cells:\n" + "\n".join(wrong)
     assert count >= 1000  # every pattern x 10 callers (x 2 clubs where the club matters)
+
+
+CSP = "Content-Security-Policy"
+TABLE_PAGES = ("ledger.web.table", "ledger.web.live")  # the whole table's pages and streams (issue 25)
+
+
+def test_the_tables_pages_answer_405_to_a_method_they_do_not_declare(world: World) -> None:
+    """Following a table, joining it, the board and their streams: a method the policy does not declare
+    answers 405 (not 404, not the login), whoever asks, with the methods it takes in `Allow`."""
+    table, _ = cells()
+    declared = {(r, m) for r, m, _ in table}
+    wrong, count = [], 0
+    for route, pattern, _ in patterns():
+        if pattern.callback.__module__ not in TABLE_PAGES:
+            continue
+        rule = next(rule for r, _, rule in table if r == route)
+        allowed = {m for r, m in declared if r == route}
+        for method in METHODS:
+            if (route, method) in declared:
+                continue
+            target = world.targets[0]
+            key = target.links.get(rule.who, "x" * 24)
+            for caller in (world.callers[0], world.callers[2]):  # anonymous, club A's player
+                response = send(world, caller, target, route, method, Rule("nobody"), key)
+                count += 1
+                if response.status_code != 405 or not allowed <= set(response.get("Allow", "").split(", ")):
+                    wrong.append(f"{method} {route} by {caller.name}: {response.status_code} {response.get('Allow')}")
+    assert not wrong, f"{len(wrong)} of {count} cells:\n" + "\n".join(wrong)
+    assert count >= 60
 
 
 LINKS = ("seat link", "board link")

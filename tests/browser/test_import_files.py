@@ -63,3 +63,21 @@ def test_a_new_name_that_looks_like_a_players_is_warned_in_the_preview(
     expect(warnings.nth(1)).to_contain_text("looks like “Ben”")
     screenshot(page, "import-look-alike")
     assert page.errors == []
+
+
+def test_the_import_writes_a_stake_as_the_server_does_in_french(
+    new_page: Any, treasurer: Any, club: Club, players: list[Player], tmp_path: Path, live_server: Any
+) -> None:
+    """Issue 26: one formatter for amounts. A stake of 1000.125 is «1000,125» on the import page as the
+    server writes it (ledger/currency.py, `decimal_text`), not Intl's «1 000,125»."""
+    sheet = example_sheet("american-evening-defaults")
+    sheet["players"] = NAMES
+    sheet["stake"] = {"currency": "EUR", "per_counter": "1000.125"}
+    path = tmp_path / "evening-2024-03-01.json"
+    path.write_text(json.dumps(sheet))
+    page = new_page(PHONE)
+    page.context.add_cookies([{"name": "django_language", "value": "fr", "url": live_server.url}])
+    login(page, "treasurer", f"/clubs/{club.pk}/import/")
+    page.set_input_files("#sheet-files", [str(path)])
+    expect(page.locator(".sheet-card p.muted").first).to_contain_text("un jeton = 1000,125 EUR")
+    assert page.errors == []

@@ -33,6 +33,14 @@ WORDS = [
     ("russian", "R-T1 прикуп купленный и выигранный", "R-T1 simple soutenu et gagné", None),
     ("russian.option.third_suit_rate", "Rate of a third suit", None, "Тариф третьей масти"),
     ("session number", "#%(n)s", "nº %(n)s", "№ %(n)s"),
+    # the jacks as players say them, with the symbol (the Russian honours' label, the deals CSV's header)
+    (
+        "russian",
+        "Бостон (♦J / ♥J)",
+        "Boston (valet de carreau ♦V / valet de cœur ♥V)",
+        "Бостон (валет бубен ♦В / валет червей ♥В)",
+    ),
+    (None, "Jack of diamonds (♦J)", "Valet de carreau (♦V)", "Валет бубен (♦В)"),
 ]
 
 

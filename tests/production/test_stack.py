@@ -200,7 +200,6 @@ def test_the_stack_serves_survives_upgrades_and_restores(stack: Stack, tmp_path:
         browser = trusting_browser(playwright, stack, tmp_path / "home")
         context = browser.new_context(viewport=PHONE, base_url=BASE, locale="en-US", has_touch=True, is_mobile=True)
         context.set_default_timeout(30_000)
-        context.add_init_script("localStorage.setItem('clubscore.autoRecord', 'off');")
         page = context.new_page()
         page.goto(f"/login/?next=/sessions/{session_id}/score/")  # a certificate error would raise here
         page.fill("#id_username", "admin")
@@ -210,8 +209,12 @@ def test_the_stack_serves_survives_upgrades_and_restores(stack: Stack, tmp_path:
         scorer = Scorer(page, touch=True).open(session)
         page.wait_for_function("navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready")
         scorer.enter(AMERICAN_HANDS[0])
+        # No deal records itself (the count-down is gone, eb007cc): the Record tap sends it, and the
+        # page says so only once the server has answered 201.
+        assert scorer.entered() == 0
         scorer.record()
         scorer.wait_recorded(1)
+        assert hands_on_server(stack, session_id) == [1]
 
         # Offline, the scorer reopens cold from the service worker and takes deal 2 into its queue.
         page.reload()  # the service worker controls the page from here on

@@ -105,7 +105,7 @@ def test_the_join_page_shows_a_qr_code_and_issues_seat_links(table: dict) -> Non
     issued = scorer.post(f"/sessions/{session.pk}/join/", {"action": "issue", "seat": "2"})
     assert issued.status_code == 200 and b'id="issued-link"' in issued.content and b"Cleo" in issued.content
     player = login(table["users"][0])
-    assert player.post(f"/sessions/{session.pk}/join/", {"action": "issue", "seat": "0"}).status_code == 404
+    assert player.post(f"/sessions/{session.pk}/join/", {"action": "issue", "seat": "0"}).status_code == 403
 
 
 def test_the_board_shows_every_open_table(table: dict, admin: Any, club: Club) -> None:

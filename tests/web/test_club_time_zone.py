@@ -1,0 +1,147 @@
+"""Issue 26, a club's time zone: asked when the club is made (page and API), changed by its admin, and
+every time on its pages and in its CSVs is in it; the API stays in UTC. The club here is in Los Angeles:
+an evening closed at 23:30 there on 30 November is 07:30 UTC on 1 December."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from ledger import followup, services
+from ledger.models import Club, Player, Role, Session
+from tests.ledger_fixtures import example_sheet, fresh, make_user, member
+
+pytestmark = pytest.mark.django_db
+
+LA = "America/Los_Angeles"
+
+
+@pytest.fixture
+def la_club(admin: Any) -> Club:
+    return services.club_create(actor=admin, name="Venice Beach Club", time_zone=LA)
+
+
+@pytest.fixture
+def late(admin: Any, la_club: Club) -> Session:
+    """An evening closed at 23:30 in Los Angeles on 30 November 2025 (07:30 UTC on 1 December)."""
+    sheet = example_sheet("american-evening-defaults")
+    session = services.session_import(
+        actor=admin, club_id=la_club.pk, sheet=sheet, closed_at="2025-11-30T23:30:00-08:00"
+    )
+    followup.followup_run(session_id=session.pk)
+    return fresh(session)
+
+
+def text(response: Any) -> str:
+    assert response.status_code == 200, response.status_code
+    return unescape(re.sub(r"\s+", " ", response.content.decode()))
+
+
+def test_the_pages_show_the_clubs_local_date_and_time(
+    client_for: Any, admin: Any, la_club: Club, late: Session
+) -> None:
+    client = client_for(admin)
+    settlement = text(client.get(f"/sessions/{late.pk}/settlement/"))
+    assert "closed 30 Nov 2025 23:30" in settlement and "1 Dec 2025" not in settlement
+    assert re.search(r"Closed [^<]* by admin, dated 30 Nov 2025", settlement)
+    club_page = text(client.get(f"/clubs/{la_club.pk}/"))
+    assert "30 Nov 2025" in club_page and "1 Dec 2025" not in club_page
+    assert f'The club\'s times are shown in <span lang="zxx" translate="no">{LA}</span>.' in club_page
+    benjamin = Player.objects.get(club=la_club, name="Benjamin")
+    statement = text(client.get(f"/players/{benjamin.pk}/statement/"))
+    assert "30 Nov 25" in statement and "1 Dec 25" not in statement
+    assert "30 Nov 25" in text(client.get(f"/players/{benjamin.pk}/"))
+    assert '<meta name="time-zone" content="America/Los_Angeles">' in settlement  # for the scripts' days
+
+
+def test_a_club_filtered_by_its_local_day_finds_the_late_evening(
+    client_for: Any, admin: Any, la_club: Club, late: Session
+) -> None:
+    page = text(client_for(admin).get(f"/clubs/{la_club.pk}/?from=2025-11-30&to=2025-11-30"))
+    assert "1 closed session" in page and f"/sessions/{late.pk}/settlement/" in page
+
+
+def test_reopening_offers_the_local_date_and_closing_keeps_it(
+    client_for: Any, treasurer: Any, admin: Any, la_club: Club, late: Session
+) -> None:
+    services.membership_set(actor=admin, club_id=la_club.pk, user=treasurer, role=Role.TREASURER)
+    client = client_for(treasurer)
+    url = f"/sessions/{late.pk}/settlement/"
+
+    def act(action: str, **fields: str) -> None:
+        client.post(url, {"version": fresh(late).version, "action": action, "confirm": "yes", **fields})
+
+    act("reopen")
+    assert 'name="played_on" id="played-on" value="2025-11-30"' in client.get(url).content.decode()
+    act("close", pools="divide", played_on="2025-11-30")
+    assert fresh(late).closed_at == late.closed_at  # the same local day: kept to the second
+    act("reopen")
+    act("close", pools="divide", played_on="2025-11-29")
+    assert "closed 29 Nov 2025 00:00" in text(client.get(url))  # a typed day starts at the club's midnight
+
+
+def test_the_statement_csv_writes_the_clubs_time(client_for: Any, admin: Any, la_club: Club, late: Session) -> None:
+    benjamin = Player.objects.get(club=la_club, name="Benjamin")
+    body = client_for(admin).get(f"/players/{benjamin.pk}/statement.csv").content.decode()
+    rows = list(csv.reader(io.StringIO(body.removeprefix("\ufeff"))))
+    assert [r[1] for r in rows[1:]] == ["2025-11-30 23:30"]
+
+
+def test_the_api_stays_in_utc_with_an_offset(admin: Any, la_club: Club, late: Session) -> None:
+    api = APIClient()
+    api.force_authenticate(admin)
+    body = api.get(f"/api/v1/sessions/{late.pk}/").json()
+    assert body["closed_at"] in ("2025-12-01T07:30:00Z", "2025-12-01T07:30:00+00:00")
+    benjamin = Player.objects.get(club=la_club, name="Benjamin")
+    statement = api.get(f"/api/v1/players/{benjamin.pk}/statement/?format=csv").content.decode()
+    assert "2025-12-01T07:30" in statement and "2025-11-30" not in statement
+
+
+def test_a_club_is_asked_its_time_zone_on_the_page_and_in_the_api(client_for: Any, admin: Any) -> None:
+    client = client_for(admin)
+    form = client.get("/clubs/new/").content.decode()
+    assert 'name="time_zone"' in form and '<option value="Pacific/Auckland" lang="zxx"' in form
+    refused = client.post("/clubs/new/", {"name": "Kiwi Club", "time_zone": "Mars/Olympus"})
+    assert refused.status_code == 400
+    page = unescape(refused.content.decode())
+    assert "the time zone must be an IANA name such as Europe/Paris" in page and 'value="Kiwi Club"' in page
+    made = client.post("/clubs/new/", {"name": "Kiwi Club", "time_zone": "Pacific/Auckland"})
+    club = Club.objects.get(name="Kiwi Club")
+    assert made.status_code == 302 and club.time_zone == "Pacific/Auckland"
+    api = APIClient()
+    api.force_authenticate(admin)
+    answer = api.post("/api/v1/clubs/", {"name": "Tokyo Club", "time_zone": "Asia/Tokyo"}, format="json")
+    assert answer.status_code == 201 and answer.json()["time_zone"] == "Asia/Tokyo"
+    assert api.post("/api/v1/clubs/", {"name": "Plain Club"}, format="json").json()["time_zone"] == "UTC"
+    french = api.post(
+        "/api/v1/clubs/", {"name": "X", "time_zone": "Paris"}, format="json", HTTP_ACCEPT_LANGUAGE="fr"
+    ).json()
+    assert french["error"]["fields"]["time_zone"] == [
+        "le fuseau horaire doit être un nom IANA, par exemple Europe/Paris"
+    ]
+
+
+def test_only_the_clubs_admin_changes_its_time_zone(client_for: Any, admin: Any, la_club: Club) -> None:
+    treasurer = member(la_club, admin, "cashier", Role.TREASURER)
+    assert client_for(treasurer).post(f"/clubs/{la_club.pk}/time-zone/", {"time_zone": "UTC"}).status_code == 403
+    assert (
+        f'action="/clubs/{la_club.pk}/time-zone/"'
+        not in client_for(treasurer).get(f"/clubs/{la_club.pk}/").content.decode()
+    )
+    stranger = make_user("stranger")
+    assert client_for(stranger).post(f"/clubs/{la_club.pk}/time-zone/", {"time_zone": "UTC"}).status_code == 404
+    client = client_for(admin)
+    client.post(f"/clubs/{la_club.pk}/time-zone/", {"time_zone": "Europe/Paris"})
+    assert fresh_club(la_club).time_zone == "Europe/Paris"
+    client.post(f"/clubs/{la_club.pk}/time-zone/", {"time_zone": "Nowhere"})
+    assert fresh_club(la_club).time_zone == "Europe/Paris"
+
+
+def fresh_club(club: Club) -> Club:
+    return Club.objects.get(pk=club.pk)
