@@ -65,7 +65,8 @@ def _post(*, club_id: int, kind: str, currency: str, amounts: dict[int, int], **
     if sum(amounts.values()) != 0 or len(amounts) < 2:
         raise ValueError(f"a money transaction's entries must be two or more adding up to 0, not {amounts}")
     if any(abs(a) > MAX_CENTS for a in amounts.values()):
-        raise InvalidRequest.field("cents", f"an amount above {MAX_CENTS} minor units cannot be stored")
+        limit = money_text(MAX_CENTS, currency, with_currency=True)  # money, never "minor units"
+        raise InvalidRequest.field("cents", f"an amount above {limit} cannot be stored")
     tx = MoneyTransaction.objects.create(club_id=club_id, kind=kind, currency=currency, **fields)
     MoneyEntry.objects.bulk_create(
         MoneyEntry(transaction=tx, account_id=account_id, amount=amount)

@@ -22,7 +22,7 @@ from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role, Session
 from ledger.money import POOL, Party
 from ledger.money import services as money_writes
-from ledger.templatetags.clubscore import day as day_text
+from ledger.web.dates import day as day_text
 
 from . import books, catalog, reads
 from .views import AuthedRequest, _session_context, page, refusal_fields, refusal_text

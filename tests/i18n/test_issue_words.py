@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext, pgettext
 
 from ledger.i18n.refusals import ledger_text
-from ledger.templatetags.clubscore import day
+from ledger.web.dates import day
 
 # (context or None, English, French, Russian); None where the issue asks nothing of that language.
 WORDS = [

@@ -8,8 +8,10 @@ import uuid
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from ledger.exceptions import InvalidRequest
+from ledger.i18n.refusals import ledger_text
 from ledger.models import MoneyTransaction, Player, Session
 from ledger.money import selectors as money_selectors
 from ledger.money import services as money_services
@@ -137,3 +139,28 @@ def test_the_same_payment_again_within_minutes_is_asked_and_a_key_records_once(
     pay(treasurer, club, ben.pk, dan.pk, 20, session_id=first.pk, duplicate_ok=True, client_key=uuid.uuid4())
     pay(treasurer, club, ben.pk, dan.pk, 15, session_id=first.pk, duplicate_ok=False)  # another amount: no question
     assert MoneyTransaction.objects.filter(for_session=first).count() == 3
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "an amount above €10,000,000,000,000.00 cannot be stored"),
+        ("ru", "сумму больше 10\u00a0000\u00a0000\u00a0000\u00a0000,00\u00a0€ нельзя сохранить"),
+    ],
+)
+def test_an_amount_too_large_to_store_is_said_in_money(
+    club: Any, players: list[Player], language: str, said: str
+) -> None:
+    """Issue 26: «4092 минимальных единиц» — a refusal never counts in minor units, it names the money."""
+    ann, ben, *_ = players
+    accounts = money_services._accounts(club.pk, [ann.pk, ben.pk], pool=False)
+    with translation.override(language), pytest.raises(InvalidRequest) as refused:
+        money_services._post(
+            club_id=club.pk,
+            kind="payment",
+            currency="EUR",
+            amounts={accounts[ann.pk].pk: 10**15 + 1, accounts[ben.pk].pk: -(10**15) - 1},
+        )
+    with translation.override(language):
+        assert ledger_text(refused.value.fields["cents"][0]) == said
+    assert not MoneyTransaction.objects.exists()

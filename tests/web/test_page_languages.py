@@ -32,7 +32,8 @@ from ledger import followup, services
 from ledger.engine.variants import variant_names
 from ledger.models import Club, MoneyTransaction, Player, Role, Session
 from ledger.money import services as money_writes
-from ledger.templatetags.clubscore import codes, day
+from ledger.templatetags.clubscore import codes
+from ledger.web.dates import day
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, example_sheet, fresh, open_session, record_all
 
 pytestmark = pytest.mark.django_db
