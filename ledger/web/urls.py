@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import clubs, live, login, table, views, views_books
@@ -58,5 +57,5 @@ urlpatterns = [
     # Django's session login (under the login limits, issue 29) and logout, without a namespace:
     # `LOGIN_URL = "login"` names the first.
     path("login/", login.login, name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", login.logout, name="logout"),
 ]

@@ -33,6 +33,7 @@ from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.i18n import error_body as engine_error_body
 from ledger.i18n.refusals import ledger_text
+from ledger.live import live_tag
 from ledger.models import Role, Session
 from ledger.money import POOL
 from ledger.money import selectors as money_selectors
@@ -362,7 +363,13 @@ def score(request: AuthedRequest, session_id: int) -> HttpResponse:
             "session": f"/api/v1/sessions/{found.pk}/",
             "hands": f"/api/v1/sessions/{found.pk}/hands/",
             "sheet": f"/api/v1/sessions/{found.pk}/sheet/",
+            "checks": f"/api/v1/sessions/{found.pk}/checks/",
             "settle": "/api/v1/settle/",
+        },
+        # The live channel (issue 25): the stream says the session's tag moved, the page reads again.
+        "live": {
+            "events": reverse("live-session", args=[found.pk]),
+            "tag": live_tag(found.version, found.checks_version),
         },
         "service_worker": reverse("web:service-worker"),
         "pages": {

@@ -243,7 +243,64 @@
     lang: LANG, percent: percent, decimal: decimal, decimalSign: SEPARATORS.decimal || '.', day: day,
   };
 
-  document.addEventListener('DOMContentLoaded', function () { localise(document); });
+  /* Logging out leaves nothing of the club on this browser (issue 29, point 6): the answer clears the site's
+   * data (Clear-Site-Data), and the page first drops the service worker's kept copies itself. But deals
+   * waiting on this phone (the scorer's queue, never sent yet) would be lost with them: while one waits,
+   * the logout is refused and says why. */
+  const QUEUE_PREFIX = 'clubscore.queue.';
+
+  function waitingDeals() {
+    let n = 0;
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const key = localStorage.key(i);
+        if (!key || !key.startsWith(QUEUE_PREFIX)) continue;
+        const q = JSON.parse(localStorage.getItem(key) || '[]');
+        if (Array.isArray(q)) n += q.length;
+      }
+    } catch (err) {
+      return n;
+    }
+    return n;
+  }
+
+  function forgetKept() {
+    if (!window.caches) return Promise.resolve();
+    return caches.keys().then(function (keys) {
+      return Promise.all(keys.filter(function (k) { return k.startsWith('clubscore-'); }).map(function (k) { return caches.delete(k); }));
+    }).catch(function () { return null; });
+  }
+
+  function guardLogout(logout) {
+    logout.addEventListener('submit', function (e) {
+      if (logout.dataset.cleared === '1') return;
+      e.preventDefault();
+      const waiting = waitingDeals();
+      let refused = document.getElementById('logout-refused');
+      if (waiting) {
+        if (!refused) {
+          refused = el('p', { id: 'logout-refused', class: 'notice', role: 'alert' });
+          const header = document.querySelector('header.top');
+          if (header) header.after(refused); else document.body.prepend(refused);
+        }
+        refused.textContent = interpolate(ngettext(
+          'Not logged out: %(n)s deal waits on this phone to be sent. Open the scorer page and let it be recorded (or discard it) first.',
+          'Not logged out: %(n)s deals wait on this phone to be sent. Open the scorer page and let them be recorded (or discard them) first.',
+          waiting), { n: waiting }, true);
+        return;
+      }
+      if (refused) refused.remove();
+      forgetKept().then(function () {
+        logout.dataset.cleared = '1';
+        logout.submit();
+      });
+    });
+  }
+
+  document.addEventListener('DOMContentLoaded', function () {
+    localise(document);
+    document.querySelectorAll('form[data-logout]').forEach(guardLogout);
+  });
   /* A button marked data-print prints the page: no inline handler, the Content-Security-Policy allows none. */
   document.addEventListener('click', function (event) {
     if (event.target instanceof Element && event.target.closest('[data-print]')) window.print();

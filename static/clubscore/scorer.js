@@ -7,9 +7,16 @@
  * is shown until the scorer decides; nothing is dropped silently.
  *
  * The browser never computes a payment: previews and balances come from the server.
+ *
+ * The entry of the page (an ES module, no build step): the queue, the count pad and the form's
+ * derivation from the server's legal shape are modules of their own under scorer/, unit-tested with
+ * `node --test tests/js/` and checked with `tsc --noEmit` (// @ts-check, JSDoc types).
  */
+import { makeQueue } from './scorer/queue.js';
+import { blankPad, fillPad as fillPadOf, padOrder as padOrderOf, tricksComplete as tricksCompleteOf } from './scorer/pad.js';
+import { blankForm, buildHand as buildHandOf, handWords as handWordsOf, missingRequired as missingOf, rulesOf as rulesOfShape } from './scorer/derive.js';
+
 (function () {
-  'use strict';
   const CS = window.CS;
   const el = CS.el;
   const cfg = JSON.parse(document.getElementById('scorer-config').textContent);
@@ -38,7 +45,7 @@
     stillToEnter: function (fields) { return fmt(gettext('Still to enter: %(fields)s'), { fields: fields }); },
     // a button's name begins with its visible text (WCAG 2.5.3): "♠ petite: spades, the turned suit"
     inPetite: function (label, suit) { return fmt(gettext('%(label)s: %(suit)s, the turned suit'), { label: label, suit: suit }); },
-    movedOn: function (n, m) { return fmt(gettext('Another phone recorded deal %(n)s while you entered this one: check it is not the same deal before you record yours as deal %(m)s.'), { n: n, m: m }); },
+    movedOn: function (n) { return fmt(gettext('Another phone recorded deal %(n)s while you entered this one: Record compares yours with it before anything is counted.'), { n: n }); },
     clearedBidderCounts: gettext('New bidder: the tricks were cleared, count them again.'),
     clearedBidderPartner: gettext('New bidder: the partner was cleared.'),
     clearedBidderBoth: gettext('New bidder: the tricks and the partner were cleared.'),
@@ -115,42 +122,16 @@
     bidsOpen: false,    // the bid row shows every bid again (a bid chosen folds it to that bid)
     lastRow: null,      // the form's row the scorer tapped last: the page keeps the rows after it in view
     confirmed: null,    // the deal the confirmation offers to undo or amend, until the next deal is started
+    disputes: {},       // deal number -> the reasons of its open disputes (the live checks, issue 25)
+    checks: Number(String(cfg.live.tag).split('.')[1]) || 0, // the checks' version the page has read
   };
-
-  function blankForm() {
-    return { bid: '', bidder: null, trump: null, partner: null, turned: null, tricks: [0, 0, 0, 0],
-      honours: 0, conceded: false, jack: null, revoke: null, last_trick: null };
-  }
 
   // --- the queue (localStorage) -------------------------------------------------------------------
 
-  function loadQueue() {
-    try {
-      const q = JSON.parse(localStorage.getItem(QKEY));
-      return Array.isArray(q) ? q : [];
-    } catch (err) {
-      return [];
-    }
-  }
-
-  function saveQueue(q) {
-    if (q.length) localStorage.setItem(QKEY, JSON.stringify(q));
-    else localStorage.removeItem(QKEY);
-  }
-
-  /* Give the waiting deals consecutive numbers from `start`; a deal whose number changes gets a new key
-   * (its body changes; it was never recorded: the queue sends in order and stopped before it). */
-  function renumberQueue(start) {
-    const q = loadQueue();
-    q.forEach(function (item, i) {
-      if (item.hand.number !== start + i) {
-        item.hand.number = start + i;
-        item.key = CS.uuid4();
-      }
-      delete item.problem;
-    });
-    saveQueue(q);
-  }
+  const queue = makeQueue(localStorage, QKEY, CS.uuid4);
+  const loadQueue = queue.load;
+  const saveQueue = queue.save;
+  const renumberQueue = queue.renumber; // after a conflict: a deal whose number changes gets a new key
 
   // --- what the server knows ------------------------------------------------------------------------
 
@@ -204,7 +185,17 @@
   function formDeal() {
     if (state.mode === 'amend') return dealInfo(state.amending);
     if (state.mode === 'fix') return dealInfo(loadQueue()[0].hand.number);
-    return nextDeal();
+    return begunDeal();
+  }
+
+  /* A new deal keeps the number it was begun as: when another phone recorded that number meanwhile (the
+   * live channel says so at once), Record sends it under that number, the server answers stale_number
+   * and the page compares the two (the same deal is dropped, a different one is a conflict the scorer
+   * settles), never a silent renumbering one tap away from a second recording. */
+  function begunDeal() {
+    const deal = nextDeal();
+    if (deal && state.formNumber !== null && state.formNumber < deal.number) return dealInfo(state.formNumber) || deal;
+    return deal;
   }
 
   /* What the session's rules allow on the form's deal, as the server declares it (each bid with its
@@ -226,15 +217,7 @@
   /* A bid's legal entry on the form's deal: its fields (the forbidden ones left out), its trumps, and how
    * its tricks add up (the pad's total), all as the server's one reader says (`selectors.deal_legal`). */
   function rulesOf(bid) {
-    const entry = bid ? legalBids().find(function (b) { return b.code === bid; }) : null;
-    if (!entry) return null;
-    const fields = {};
-    Object.entries(entry.fields).forEach(function (kv) { if (kv[1] !== 'forbidden') fields[kv[0]] = kv[1]; });
-    let trumps = entry.trumps || null;
-    // A deal this phone numbered after a deal 1 that waits here: belle is that deal's turned suit.
-    if (entry.trumps_turned && trumps && !trumps.length && belle()) trumps = [belle()];
-    return { fields: fields, trumps: trumps, trumpsTurned: !!entry.trumps_turned, partner: 'partner' in fields,
-      tricks: entry.tricks };
+    return rulesOfShape(legalBids(), bid, belle());
   }
 
   /* The bid's field table as R/O, under the session's options. */
@@ -304,20 +287,12 @@
   /* The seats in the order the pad asks them: the bidder, his partner, then round the table. */
   function padOrder() {
     const f = state.form;
-    const start = f.bidder !== null ? f.bidder : ((formDeal() || { dealer: 3 }).dealer + 1) % 4;
-    const order = [];
-    if (f.bidder !== null) order.push(f.bidder);
-    if (f.partner !== null) order.push(f.partner);
-    for (let i = 0; i < 4; i++) {
-      const seat = (start + i) % 4;
-      if (order.indexOf(seat) < 0) order.push(seat);
-    }
-    return order;
+    return padOrderOf(f.bidder, f.partner, (formDeal() || { dealer: 3 }).dealer);
   }
 
   function resetPad() {
     state.form.tricks = [0, 0, 0, 0];
-    state.pad = { entered: [false, false, false, false], auto: null, active: null };
+    state.pad = blankPad();
   }
 
   function padTotal() {
@@ -327,28 +302,8 @@
 
   /* After a count: the last seat takes the remainder; with nothing left, every seat still open takes 0. */
   function fillPad() {
-    const pad = state.pad;
-    const f = state.form;
-    const r = rulesOf(f.bid);
-    const order = padOrder();
-    const total = padTotal();
-    const exact = r && r.tricks.exact && !f.conceded;
-    if (pad.auto !== null) { pad.entered[pad.auto] = false; pad.auto = null; }
-    const open = order.filter(function (s) { return !pad.entered[s]; });
-    const sum = order.filter(function (s) { return pad.entered[s]; }).reduce(function (a, s) { return a + f.tricks[s]; }, 0);
-    if (open.length && open.length < 4 && sum === total) {
-      open.forEach(function (s) { f.tricks[s] = 0; pad.entered[s] = true; });
-      pad.auto = open.length === 1 ? open[0] : null;
-    } else if (exact && open.length === 1 && total - sum >= 0) {
-      f.tricks[open[0]] = total - sum;
-      pad.entered[open[0]] = true;
-      pad.auto = open[0];
-    }
-    open.forEach(function (s) { if (!pad.entered[s]) f.tricks[s] = 0; });
-    if (pad.active === null || pad.entered[pad.active]) {
-      const next = order.find(function (s) { return !pad.entered[s]; });
-      pad.active = next === undefined ? null : next;
-    }
+    const r = rulesOf(state.form.bid);
+    fillPadOf(state.pad, state.form.tricks, padOrder(), r ? r.tricks : null, state.form.conceded);
   }
 
   /* The page moves with the scorer: after a tap, the rows still to come stay in view above the pinned
@@ -397,23 +352,11 @@
     const f = state.form;
     const r = rulesOf(f.bid);
     if (!r || !('tricks' in r.fields)) return true;
-    if (f.conceded) return true;
-    if (!r.tricks.exact) return f.bidder !== null && state.pad.entered[f.bidder];
-    const sum = f.tricks.reduce(function (a, b) { return a + b; }, 0);
-    return state.pad.entered.every(Boolean) && sum === r.tricks.total;
+    return tricksCompleteOf(state.pad, f.tricks, r.tricks, f.bidder, f.conceded);
   }
 
   function buildHand() {
-    const f = state.form;
-    const table = fieldsOf(f.bid);
-    const hand = { bid: f.bid };
-    ['bidder', 'trump', 'partner', 'turned', 'jack', 'revoke', 'last_trick'].forEach(function (name) {
-      if (name in table && f[name] !== null && f[name] !== undefined) hand[name] = f[name];
-    });
-    if ('tricks' in table) hand.tricks = f.tricks.slice();
-    if ('honours' in table && f.honours) hand.honours = f.honours;
-    if ('conceded' in table && f.conceded) hand.conceded = true;
-    return hand;
+    return buildHandOf(state.form, rulesOf(state.form.bid));
   }
 
   function formFromHand(hand) {
@@ -426,14 +369,7 @@
 
   /* What the form still lacks before it can be recorded (the server decides the rest). */
   function missingRequired() {
-    const f = state.form;
-    if (!f.bid) return ['bid'];
-    const table = fieldsOf(f.bid);
-    return Object.keys(table).filter(function (name) {
-      if (table[name] !== 'R') return false;
-      if (name === 'tricks') return !tricksComplete();
-      return f[name] === null || f[name] === undefined;
-    });
+    return missingOf(state.form, rulesOf(state.form.bid), tricksComplete());
   }
 
   function optionButtons(group, options, value, onPick) {
@@ -647,24 +583,10 @@
    * turned ♥ · ♦J Ann · tricks: Ben 5, Dan 3, Ann 2, Cleo 3". `entered`: the counts given so far (the
    * bar's), every count when absent (a recorded deal). */
   function handWords(hand, entered) {
-    const bid = V.bids.find(function (b) { return b.code === hand.bid; });
-    const has = function (name) { return hand[name] !== undefined && hand[name] !== null; };
-    const bits = [];
-    if (has('bidder')) bits.push(has('partner') ? T.pair(names[hand.bidder], names[hand.partner]) : names[hand.bidder]);
-    bits.push(bid ? bid.label : hand.bid);
-    if (has('trump')) bits.push(SYMBOL[hand.trump] || hand.trump);
-    if (has('turned') && !(hand.trump === hand.turned && hand.bid === 'simple')) bits.push(T.turnedSuit(SYMBOL[hand.turned] || hand.turned));
-    if (hand.honours) bits.push(T.fieldIs(inSentence(V.field_labels.honours), hand.honours));
-    ['jack', 'last_trick', 'revoke'].forEach(function (name) {
-      if (has(name)) bits.push(T.fieldIs(V.field_labels[name], names[hand[name]]));
+    return handWordsOf(hand, entered, {
+      names: names, bids: V.bids, symbol: SYMBOL, labels: V.field_labels, pair: T.pair, turnedSuit: T.turnedSuit,
+      fieldIs: T.fieldIs, counts: T.counts, conceded: T.conceded, inSentence: inSentence,
     });
-    if (hand.conceded) bits.push(T.conceded);
-    if (hand.tricks) {
-      const order = has('bidder') ? [0, 1, 2, 3].map(function (i) { return (hand.bidder + i) % 4; }) : [0, 1, 2, 3];
-      const counted = order.filter(function (seat) { return !entered || entered[seat]; });
-      if (counted.length) bits.push(T.counts(counted.map(function (seat) { return names[seat] + ' ' + hand.tricks[seat]; }).join(', ')));
-    }
-    return bits.join(' · ');
   }
 
   /* The pinned bar's payments: each player's, from the server's preview (or a line why there are none). */
@@ -900,7 +822,7 @@
     if (!line) return;
     const deal = nextDeal();
     const moved = state.mode === 'new' && deal && state.formNumber !== null && state.formNumber !== deal.number;
-    line.textContent = moved && state.form.bid ? T.movedOn(state.formNumber, deal.number) : '';
+    line.textContent = moved && state.form.bid ? T.movedOn(state.formNumber) : '';
     line.hidden = !line.textContent;
   }
 
@@ -937,7 +859,7 @@
       flush();
       return;
     }
-    const deal = nextDeal();
+    const deal = begunDeal();
     if (!deal) return;
     root.dataset.entered = String(Number(root.dataset.entered || 0) + 1);
     const q = loadQueue();
@@ -1003,8 +925,7 @@
         const error = CS.errorOf(res);
         const code = error && error.code;
         if (res.status === 201) {
-          q = loadQueue();
-          if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
+          queue.dropHead(item.key);
           recorded = true;
           if (done(item)) resetForm();
           sent.push(res.data);
@@ -1014,8 +935,7 @@
         if (code === 'stale_number' && await sameAsRecorded(item)) {
           // The other phone recorded this very deal: mine is dropped, nothing is counted twice.
           if (state.awaiting === item.key) { state.awaiting = null; state.busy = false; resetForm(); }
-          q = loadQueue();
-          if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
+          queue.dropHead(item.key);
           sent.push({ number: item.hand.number, duplicate: true });
           notifySent(sent);
           recorded = true;
@@ -1032,8 +952,7 @@
         }
         if (res.status === 400 && done(item)) {
           // Entered just now and refused: back to the form, the server's words beside the fields.
-          q = loadQueue();
-          if (q.length && q[0].key === item.key) { q.shift(); saveQueue(q); }
+          queue.dropHead(item.key);
           showErrors(error || { message: T.refused(res.status), fields: {} });
           state.keepErrors = true; // the server's refusal stays until the scorer changes the deal
           break;
@@ -1053,6 +972,7 @@
     }
     if (!recorded) render(); // at once; after a recording, the server's figures come first
     if (recorded || state.online) await refresh();
+    if (recorded) { await loadChecks(); caughtUp(); }
     render();
     schedulePreview();
   }
@@ -1073,6 +993,8 @@
     const error = CS.errorOf(res);
     if (res.ok) {
       await refresh();
+      await loadChecks(); // an amend clears the deal's checks: its dispute is gone
+      caughtUp();
       resetForm();
       notify(T.amendedWords(number, handWords(res.data)), res.data);
       return;
@@ -1130,6 +1052,8 @@
     }
     await refresh();
     if (res.ok) {
+      await loadChecks();
+      caughtUp();
       notify(fmt(gettext('Deal %(n)s undone.'), { n: number }), null);
     } else {
       state.notice = { status: res.status, error: CS.errorOf(res) };
@@ -1234,8 +1158,8 @@
       parts.push(el('p', { class: 'conflict-title', text: T.conflictTitle(item.hand.number) }));
       parts.push(el('div', { class: 'conflict-sides' }, [
         el('div', { class: 'side theirs' }, [el('p', { class: 'side-title', text: T.theirs }),
-          el('p', { text: theirs ? summary(theirs) : '' }), theirs ? deltasLine(theirs.deltas) : null]),
-        el('div', { class: 'side mine' }, [el('p', { class: 'side-title', text: T.mine }), el('p', { text: summary(item.hand) })]),
+          el('p', { text: theirs ? handWords(theirs) : '' }), theirs ? deltasLine(theirs.deltas) : null]),
+        el('div', { class: 'side mine' }, [el('p', { class: 'side-title', text: T.mine }), el('p', { text: handWords(item.hand) })]),
       ]));
       buttons.push(discardButton(item, T.keepTheirs, 'primary'));
       if (next) {
@@ -1245,11 +1169,11 @@
       }
     } else if (item && error.code === 'session_closed') {
       parts.push(el('p', { class: 'conflict-title', text: fmt(gettext('The session was closed before deal %(n)s was sent.'), { n: item.hand.number }) }));
-      parts.push(el('p', { text: fmt(gettext('Yours was not recorded: %(deal)s. A treasurer can reopen the session; then send it again.'), { deal: summary(item.hand) }) }));
+      parts.push(el('p', { text: fmt(gettext('Yours was not recorded: %(deal)s. A treasurer can reopen the session; then send it again.'), { deal: handWords(item.hand) }) }));
       buttons.push(el('button', { type: 'button', onclick: function () { retryHead(); } }, [gettext('Try again')]));
       buttons.push(discardButton(item));
     } else if (item) {
-      parts.push(el('p', { class: 'conflict-title', text: fmt(gettext('Deal %(n)s was refused (%(deal)s).'), { n: item.hand.number, deal: summary(item.hand) }) }));
+      parts.push(el('p', { class: 'conflict-title', text: fmt(gettext('Deal %(n)s was refused (%(deal)s).'), { n: item.hand.number, deal: handWords(item.hand) }) }));
       parts.push(el('p', { text: error.message }));
       buttons.push(el('button', { type: 'button', class: 'primary', onclick: startFix }, [gettext('Fix it')]));
       buttons.push(discardButton(item));
@@ -1267,9 +1191,7 @@
 
   function discardButton(item, label, cls) {
     return el('button', { type: 'button', class: cls || 'danger', onclick: function () {
-      const q = loadQueue();
-      if (q.length && q[0].key === item.key) q.shift();
-      saveQueue(q);
+      queue.dropHead(item.key);
       if (state.session && state.session.next) renumberQueue(state.session.next.number);
       resetForm(); // a dropped deal is never left in the form, one tap from being recorded
       notify(fmt(gettext('Your deal %(n)s was discarded.'), { n: item.hand.number }), null);
@@ -1278,11 +1200,7 @@
   }
 
   function retryHead() {
-    const q = loadQueue();
-    if (!q.length) return;
-    delete q[0].problem;
-    q[0].key = CS.uuid4(); // the refusal is stored with the old key; a new attempt needs a new one
-    saveQueue(q);
+    queue.retryHead(); // the refusal is stored with the old key; a new attempt needs a new one
     flush();
   }
 
@@ -1392,7 +1310,9 @@
     const list = $('deal-list');
     const canAmend = cfg.can_score && state.session && state.session.status === 'open' && !loadQueue().length && state.online;
     const items = state.hands.slice().reverse().map(function (h) {
-      return el('li', { value: String(h.number) }, [
+      const disputed = state.disputes[h.number];
+      return el('li', { value: String(h.number), 'data-number': String(h.number), class: disputed ? 'disputed' : '' }, [
+        disputed ? el('span', { class: 'badge dispute', text: gettext('Disputed') }) : null, disputed ? ' ' : null,
         el('span', { class: 'deal-no', text: '#' + h.number }), ' ',
         el('span', { class: 'muted', text: fmt(h.double ? gettext('%(name)s dealt ×2:') : gettext('%(name)s dealt:'), { name: names[h.dealer] }) + ' ' }),
         el('span', { text: summary(h) }), ' ',
@@ -1424,9 +1344,44 @@
     renderBalances();
     renderActions();
     renderDeals();
+    renderDisputes();
     root.dataset.waiting = String(loadQueue().length);
     root.dataset.version = String(state.session.version);
     root.dataset.hands = String(state.hands.length);
+  }
+
+  /* The deals another seat disputed, under the header, each with its reasons and Amend one tap away. */
+  function renderDisputes() {
+    const box = $('disputes');
+    const numbers = Object.keys(state.disputes).map(Number).filter(function (n) { return n <= state.hands.length; })
+      .sort(function (a, b) { return a - b; });
+    const canAmend = cfg.can_score && state.session && state.session.status === 'open' && !loadQueue().length && state.online;
+    box.replaceChildren.apply(box, numbers.map(function (n) {
+      return el('p', { class: 'dispute-line', 'data-number': String(n) }, [
+        el('span', { class: 'badge dispute', text: fmt(gettext('Deal %(n)s disputed'), { n: n }) }), ' ',
+        el('span', { text: state.disputes[n].join(' · ') }), ' ',
+        canAmend ? el('button', { type: 'button', class: 'secondary small', 'data-amend': String(n),
+          onclick: function () { startAmend(n); } }, [T.amendDeal(n)]) : null,
+      ]);
+    }));
+    box.hidden = !numbers.length;
+  }
+
+  /* The live checks: a deal is marked while one of its seats' disputes is open (not settled by the treasurer). */
+  async function loadChecks() {
+    const res = await CS.apiAll(cfg.api.checks);
+    if (!res.ok || res.offlineCopy) return;
+    const disputes = {};
+    res.data.forEach(function (c) {
+      if (c.state === 'disputed' && !c.outcome) (disputes[c.number] = disputes[c.number] || []).push(names[c.seat] + ': ' + c.reason);
+    });
+    state.disputes = disputes;
+  }
+
+  /* The page's own live tag, once it has read the session after its own write: the stream's echo of it is
+   * not read again. */
+  function caughtUp() {
+    if (state.session) live.seen(state.session.version + '.' + state.checks);
   }
 
   // --- wiring ----------------------------------------------------------------------------------------
@@ -1466,7 +1421,29 @@
     }
   }, POLL_MS);
 
-  refresh().then(function () {
+  /* The live channel (issue 25): another phone's deal or a seat's dispute shows at once, not at the poll.
+   * It re-reads the session, its hands and its checks; the form the scorer is entering is left as it is
+   * (a deal number that moved on is said by the form's own conflict logic, as after the poll). */
+  const live = CS.live.follow({
+    events: cfg.live.events,
+    tag: cfg.live.tag,
+    onChange: async function (change) {
+      if (change.checks !== undefined && change.checks !== state.checks) {
+        state.checks = change.checks;
+        await loadChecks();
+      }
+      if (state.sending || state.busy) return; // the page's own write reads and shows everything after it
+      if (state.session && change.version !== undefined && change.version !== state.session.version) {
+        await refresh();
+        await loadChecks(); // an amend or undo from another phone clears checks without moving their version
+      }
+      render();
+      schedulePreview();
+    },
+  });
+
+  refresh().then(async function () {
+    await loadChecks();
     render();
     schedulePreview();
     flush();
@@ -1489,7 +1466,7 @@
   function keepState(always) {
     if (!('serviceWorker' in navigator) || !cfg.service_worker || (!always && navigator.serviceWorker.controller)) return;
     const urls = [location.pathname, cfg.api.session, cfg.api.sheet, cfg.api.hands + '?page_size=200'].concat(
-      Array.from(document.querySelectorAll('script[src], link[rel="stylesheet"]')).map(function (n) { return n.src || n.href; }));
+      Array.from(document.querySelectorAll('script[src], link[rel="stylesheet"], link[rel="modulepreload"]')).map(function (n) { return n.src || n.href; }));
     navigator.serviceWorker.ready.then(function (reg) {
       if (reg.active) reg.active.postMessage({ type: 'keep', urls: urls });
     });

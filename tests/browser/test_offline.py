@@ -57,7 +57,8 @@ def new_phone(new_page: Any, phone_network: Callable[[], PhoneNetwork]) -> NewPh
 
 
 KEPT = """async ([url, hands]) => {
-    const files = Array.from(document.querySelectorAll('script[src], link[rel="stylesheet"]'));
+    const named = 'script[src], link[rel="stylesheet"], link[rel="modulepreload"]';
+    const files = Array.from(document.querySelectorAll(named));
     const wanted = [location.pathname].concat(files.map(n => new URL(n.src || n.href).pathname));
     for (const name of await caches.keys()) {
         const cache = await caches.open(name);
@@ -165,8 +166,8 @@ def test_two_phones_different_deals_keep_theirs_by_default(
     page = two_phones_one_deal(new_phone, session, THREE[0], THREE[1])
     conflict = page.locator("#conflict")
     expect(conflict).to_contain_text("another phone recorded deal 1 first, and it differs", timeout=20_000)
-    expect(conflict.locator(".theirs")).to_contain_text("Ben six ♣ 5 tricks")
-    expect(conflict.locator(".mine")).to_contain_text("Cleo seven ♥ 8 tricks")
+    expect(conflict.locator(".theirs")).to_contain_text("Ben · six · ♣ · tricks: Ben 5, Cleo 3, Dan 2, Ann 3")
+    expect(conflict.locator(".mine")).to_contain_text("Cleo · seven · ♥ · tricks: Cleo 8, Dan 2, Ann 2, Ben 1")
     expect(page.locator("#deal-title")).to_have_text("Deal 1: settle the conflict")
     expect(page.locator("#hand-form")).to_be_hidden()
     expect(conflict.locator("button.primary")).to_have_text("Keep theirs, drop mine")  # the default

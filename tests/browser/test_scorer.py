@@ -241,21 +241,27 @@ def test_a_lost_answer_is_retried_and_recorded_once(new_page: Any, scorer: Any, 
     assert fresh(table).version == 2
 
 
-def test_a_conflict_with_another_phone_is_shown(new_page: Any, scorer: Any, admin: Any, table: Session) -> None:
+def deal_waiting_offline(new_page: Any, session: Session) -> tuple[Any, Scorer]:
+    """The scorer's phone, offline, with deal 1 (Cleo's seven) waiting on it."""
     page = new_page()
-    login(page, "scorer", f"/sessions/{table.pk}/score/")
-    scorer_page = Scorer(page).open(table)
+    login(page, "scorer", f"/sessions/{session.pk}/score/")
+    scorer_page = Scorer(page).open(session)
     page.context.set_offline(True)
     scorer_page.enter(THREE[0])
     scorer_page.record()
     expect(page.locator("#banner")).to_contain_text("1 deal waiting to be sent (1)")
+    return page, scorer_page
+
+
+def test_a_conflict_with_another_phone_is_shown(new_page: Any, scorer: Any, admin: Any, table: Session) -> None:
+    page, scorer_page = deal_waiting_offline(new_page, table)
     # meanwhile another phone records deal 1
     services.hand_record(actor=admin, session_id=table.pk, hand=THREE[1])
     page.context.set_offline(False)
     conflict = page.locator("#conflict")
     expect(conflict).to_contain_text("Conflict: another phone recorded deal 1 first", timeout=20_000)
-    expect(conflict.locator(".mine")).to_contain_text("Cleo seven ♥ 8 tricks")
-    expect(conflict.locator(".theirs")).to_contain_text("Ben six ♣ 5 tricks")
+    expect(conflict.locator(".mine")).to_contain_text("Cleo · seven · ♥ · tricks: Cleo 8, Dan 2, Ann 2, Ben 1")
+    expect(conflict.locator(".theirs")).to_contain_text("Ben · six · ♣ · tricks: Ben 5, Cleo 3, Dan 2, Ann 3")
     expect(page.locator("#deal-title")).to_have_text("Deal 1: settle the conflict")  # not moved on yet
     screenshot(page, "scorer-conflict")
     assert raw_hands(table) == [THREE[1]]

@@ -55,6 +55,7 @@ SAME_IN_EVERY_LANGUAGE = {
     "part": "«Part 21», the title of Foster's chapter, quoted",
     "seed": "the source files' name (seed 000 … 004), as docs/glossary.md cites them",
     "french": "«French Boston», the title of Foster's chapter, quoted as the source of French Boston",
+    "qr": "the QR code (code QR, QR-код): the scorer page's link to the table's join page",
 }
 SAME_IN_FRENCH = {
     # French words spelt as the English ones, with the same meaning on these pages.

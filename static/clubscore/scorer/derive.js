@@ -1,0 +1,148 @@
+// @ts-check
+/* The form's derivation from the deal's legal shape (`ledger.selectors.next_legal`): a bid's fields and
+ * trumps, what the form still lacks, the hand it sends, and the deal in words. Every rule comes from
+ * that shape; the module holds none of Boston's. */
+
+/** @typedef {import('./types.js').LegalBid} LegalBid */
+/** @typedef {import('./types.js').Hand} Hand */
+
+/**
+ * The form's values (null: not chosen).
+ * @typedef {object} Form
+ * @property {string} bid
+ * @property {number | null} bidder
+ * @property {string | null} trump
+ * @property {number | null} partner
+ * @property {string | null} turned
+ * @property {number[]} tricks
+ * @property {number} honours
+ * @property {boolean} conceded
+ * @property {number | null} jack
+ * @property {number | null} revoke
+ * @property {number | null} last_trick
+ */
+
+/**
+ * A bid's rules on the form's deal.
+ * @typedef {object} Rules
+ * @property {Record<string, 'required' | 'optional'>} fields the fields it allows (the forbidden ones left out)
+ * @property {string[] | null} trumps
+ * @property {boolean} trumpsTurned
+ * @property {boolean} partner
+ * @property {{ total: number, exact: boolean }} tricks
+ */
+
+/** @returns {Form} */
+export function blankForm() {
+  return { bid: '', bidder: null, trump: null, partner: null, turned: null, tricks: [0, 0, 0, 0],
+    honours: 0, conceded: false, jack: null, revoke: null, last_trick: null };
+}
+
+/**
+ * A bid's entry of the legal shape as the form uses it. `belle`: the deal's turned suit when the page
+ * knows it from a deal 1 waiting on this phone (the server's shape cannot name it yet).
+ * @param {LegalBid[]} bids
+ * @param {string} code
+ * @param {string | null} belle
+ * @returns {Rules | null}
+ */
+export function rulesOf(bids, code, belle) {
+  const entry = code ? bids.find(function (b) { return b.code === code; }) : undefined;
+  if (!entry) return null;
+  /** @type {Record<string, 'required' | 'optional'>} */
+  const fields = {};
+  Object.entries(entry.fields).forEach(function (kv) { if (kv[1] !== 'forbidden') fields[kv[0]] = kv[1]; });
+  let trumps = entry.trumps || null;
+  if (entry.trumps_turned && trumps && !trumps.length && belle) trumps = [belle];
+  return { fields: fields, trumps: trumps, trumpsTurned: !!entry.trumps_turned, partner: 'partner' in fields,
+    tricks: entry.tricks };
+}
+
+/**
+ * What the form still lacks before it can be recorded (the server decides the rest): field names,
+ * 'bid' while none is chosen.
+ * @param {Form} form
+ * @param {Rules | null} rules
+ * @param {boolean} tricksDone the pad's `tricksComplete`
+ * @returns {string[]}
+ */
+export function missingRequired(form, rules, tricksDone) {
+  if (!form.bid || !rules) return ['bid'];
+  const f = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (form));
+  return Object.keys(rules.fields).filter(function (name) {
+    if (rules.fields[name] !== 'required') return false;
+    if (name === 'tricks') return !tricksDone;
+    return f[name] === null || f[name] === undefined;
+  });
+}
+
+/**
+ * The hand the form sends: only the fields its bid allows.
+ * @param {Form} form
+ * @param {Rules | null} rules
+ * @returns {Hand}
+ */
+export function buildHand(form, rules) {
+  const table = rules ? rules.fields : {};
+  const f = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (form));
+  /** @type {Record<string, unknown>} */
+  const hand = { bid: form.bid };
+  ['bidder', 'trump', 'partner', 'turned', 'jack', 'revoke', 'last_trick'].forEach(function (name) {
+    if (name in table && f[name] !== null && f[name] !== undefined) hand[name] = f[name];
+  });
+  if ('tricks' in table) hand.tricks = form.tricks.slice();
+  if ('honours' in table && form.honours) hand.honours = form.honours;
+  if ('conceded' in table && form.conceded) hand.conceded = true;
+  return /** @type {Hand} */ (/** @type {unknown} */ (hand));
+}
+
+/**
+ * The words a deal is said in (the page's catalog, the session's names and labels).
+ * @typedef {object} Words
+ * @property {string[]} names the four seats' players
+ * @property {{ code: string, label: string }[]} bids
+ * @property {Record<string, string>} symbol each suit's sign
+ * @property {Record<string, string>} labels each field's label
+ * @property {(a: string, b: string) => string} pair "Ben with Dan"
+ * @property {(suit: string) => string} turnedSuit
+ * @property {(label: string, value: string | number) => string} fieldIs
+ * @property {(counts: string) => string} counts
+ * @property {string} conceded
+ * @property {(label: string) => string} inSentence a label inside a sentence
+ */
+
+/**
+ * A deal in words, the same on the pinned bar, in the confirmation and in a conflict: "Ben with Dan ·
+ * simple ♥ · turned ♥ · ♦J Ann · tricks: Ben 5, Dan 3, Ann 2, Cleo 3". `entered`: the counts given so
+ * far (the bar's), every count when absent (a recorded deal).
+ * @param {Hand} hand
+ * @param {boolean[] | null | undefined} entered
+ * @param {Words} w
+ */
+export function handWords(hand, entered, w) {
+  const h = /** @type {Record<string, any>} */ (/** @type {unknown} */ (hand));
+  const bid = w.bids.find(function (b) { return b.code === hand.bid; });
+  /** @param {string} name */
+  const has = function (name) { return h[name] !== undefined && h[name] !== null; };
+  /** @type {string[]} */
+  const bits = [];
+  if (hand.bidder !== undefined && hand.bidder !== null) {
+    bits.push(hand.partner !== undefined && hand.partner !== null ? w.pair(w.names[hand.bidder], w.names[hand.partner]) : w.names[hand.bidder]);
+  }
+  bits.push(bid ? bid.label : hand.bid);
+  if (hand.trump) bits.push(w.symbol[hand.trump] || hand.trump);
+  if (hand.turned && !(hand.trump === hand.turned && hand.bid === 'simple')) bits.push(w.turnedSuit(w.symbol[hand.turned] || hand.turned));
+  if (hand.honours) bits.push(w.fieldIs(w.inSentence(w.labels.honours), hand.honours));
+  ['jack', 'last_trick', 'revoke'].forEach(function (name) {
+    if (has(name)) bits.push(w.fieldIs(w.labels[name], w.names[h[name]]));
+  });
+  if (hand.conceded) bits.push(w.conceded);
+  const tricks = hand.tricks;
+  if (tricks) {
+    const bidder = hand.bidder;
+    const order = bidder !== undefined && bidder !== null ? [0, 1, 2, 3].map(function (i) { return (bidder + i) % 4; }) : [0, 1, 2, 3];
+    const counted = order.filter(function (seat) { return !entered || entered[seat]; });
+    if (counted.length) bits.push(w.counts(counted.map(function (seat) { return w.names[seat] + ' ' + tricks[seat]; }).join(', ')));
+  }
+  return bits.join(' · ');
+}

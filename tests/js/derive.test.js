@@ -1,0 +1,76 @@
+// The form's derivation from the server's legal shape (fixtures: `ledger.selectors.deal_legal`'s own
+// output, checked against it by tests/web/test_js_fixtures.py): a bid's fields, trumps and totals, what
+// the form still lacks, the hand it sends, and the deal in words.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { blankForm, buildHand, handWords, missingRequired, rulesOf } from '../../static/clubscore/scorer/derive.js';
+
+const legal = (variant) => JSON.parse(readFileSync(new URL(`./fixtures/legal-${variant}.json`, import.meta.url), 'utf8'));
+const AMERICAN = legal('american').bids;
+const FRENCH = legal('french').bids;
+
+const WORDS = {
+  names: ['Ann', 'Ben', 'Cleo', 'Dan'],
+  bids: FRENCH.concat(AMERICAN).map((b) => ({ code: b.code, label: b.label })),
+  symbol: { clubs: '♣', diamonds: '♦', hearts: '♥', spades: '♠', none: 'NT' },
+  labels: { honours: 'Honours', jack: '♦J', last_trick: 'Last trick', revoke: 'Revoke' },
+  pair: (a, b) => `${a} with ${b}`,
+  turnedSuit: (s) => `turned ${s}`,
+  fieldIs: (label, value) => `${label} ${value}`,
+  counts: (c) => `tricks: ${c}`,
+  conceded: 'conceded',
+  inSentence: (l) => l.charAt(0).toLowerCase() + l.slice(1),
+};
+
+test('a bid\'s rules are the shape\'s: forbidden fields left out, its trumps and its trick total', () => {
+  const seven = rulesOf(AMERICAN, 'seven', null);
+  assert.ok(seven);
+  assert.deepEqual(seven.fields, { bidder: 'required', trump: 'required', turned: 'optional', tricks: 'required', conceded: 'optional' });
+  assert.equal(seven.partner, false);
+  assert.deepEqual(seven.tricks, { total: 13, exact: true });
+  const misere = rulesOf(FRENCH, 'little_misere', null);
+  assert.deepEqual(misere.tricks, { total: 12, exact: false }); // a discard: 12, and need not add up
+  assert.equal(rulesOf(AMERICAN, 'no_such_bid', null), null);
+  assert.equal(rulesOf(AMERICAN, '', null), null);
+});
+
+test('a simple allows its partner and the turned suit; belle, when known here, is that suit', () => {
+  const simple = rulesOf(FRENCH, 'simple', null);
+  assert.equal(simple.partner, true);
+  assert.equal(simple.trumpsTurned, true);
+  assert.deepEqual(simple.trumps, []);
+  assert.deepEqual(rulesOf(FRENCH, 'simple', 'hearts').trumps, ['hearts']);
+  assert.deepEqual(rulesOf(FRENCH, 'independence_six', 'hearts').trumps, ['clubs', 'diamonds', 'hearts', 'spades']);
+});
+
+test('what is missing: the bid first, then each required field, the tricks while the pad is not complete', () => {
+  const form = blankForm();
+  assert.deepEqual(missingRequired(form, null, false), ['bid']);
+  form.bid = 'seven';
+  const seven = rulesOf(AMERICAN, 'seven', null);
+  const required = Object.keys(seven.fields).filter((f) => seven.fields[f] === 'required');
+  assert.deepEqual(missingRequired(form, seven, false), required);
+  form.bidder = 2;
+  form.trump = 'hearts';
+  assert.deepEqual(missingRequired(form, seven, false), required.filter((f) => !['bidder', 'trump'].includes(f)));
+  assert.deepEqual(missingRequired(form, seven, true), required.filter((f) => !['bidder', 'trump', 'tricks'].includes(f)));
+});
+
+test('the hand sent holds only the fields its bid allows', () => {
+  const form = { ...blankForm(), bid: 'seven', bidder: 2, trump: 'hearts', partner: 0, jack: 1, tricks: [2, 1, 8, 2] };
+  const hand = buildHand(form, rulesOf(AMERICAN, 'seven', null));
+  assert.deepEqual(hand, { bid: 'seven', bidder: 2, trump: 'hearts', tricks: [2, 1, 8, 2] });
+  const pass = buildHand({ ...blankForm(), bid: 'pass', bidder: 1 }, rulesOf(AMERICAN, 'pass', null));
+  assert.equal(pass.bid, 'pass');
+  assert.ok(!('partner' in pass) && !('trump' in pass));
+});
+
+test('the deal in words: pair, bid, trump, turned suit, ♦J, each seat\'s tricks from the bidder round', () => {
+  const hand = { bid: 'simple', bidder: 1, partner: 3, trump: 'clubs', turned: 'hearts', jack: 0, tricks: [2, 5, 3, 3] };
+  assert.equal(handWords(hand, null, WORDS), 'Ben with Dan · simple · ♣ · turned ♥ · ♦J Ann · tricks: Ben 5, Cleo 3, Dan 3, Ann 2');
+  // On the bar while counting: only the seats counted so far.
+  assert.equal(handWords(hand, [false, true, false, true], WORDS), 'Ben with Dan · simple · ♣ · turned ♥ · ♦J Ann · tricks: Ben 5, Dan 3');
+  // A simple in the turned suit says the suit once.
+  assert.equal(handWords({ bid: 'simple', bidder: 0, trump: 'hearts', turned: 'hearts' }, null, WORDS), 'Ann · simple · ♥');
+});
