@@ -48,6 +48,15 @@ def _pages_do_background_work_in_process(background_work_in_process: None) -> No
     """The books pages show money that a close's follow-up posts: done in process here."""
 
 
+@pytest.fixture(autouse=True)
+def _short_heartbeats(settings: Any) -> None:
+    """A live stream (the scorer, follow and board pages hold one) notices a closed page only at its next
+    heartbeat, and `settle_requests` waits for its thread before the database is flushed: at the
+    production 15 s that wait hit its 10 s limit after every test that opened a stream (step 1 of CI
+    went from 581 s to over 17 min). Short here; nothing in a test waits for a heartbeat."""
+    settings.LIVE_HEARTBEAT_SECONDS = 0.5
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

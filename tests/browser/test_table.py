@@ -25,13 +25,6 @@ pytestmark = BROWSER
 WITHIN = 4.0
 
 
-@pytest.fixture(autouse=True)
-def _short_heartbeats(settings: Any) -> None:
-    """A stream notices a closed phone at its next heartbeat: short here, so the live server's threads end
-    before the database is flushed (conftest.settle_requests)."""
-    settings.LIVE_HEARTBEAT_SECONDS = 0.5
-
-
 @pytest.fixture
 def table(admin: Any, club: Club) -> dict[str, Any]:
     users = [member(club, admin, name.lower(), Role.PLAYER) for name in ("Ann", "Ben", "Cleo", "Dan")]
