@@ -17,10 +17,9 @@ from tests.ledger_fixtures import AMERICAN_HANDS
 
 pytestmark = BROWSER
 
-# test_table.py's fixtures: its table (a scorer, a treasurer, the four players with logins, deal 1
-# recorded) and its short stream heartbeats (the streams end before the database is flushed).
+# test_table.py's table (a scorer, a treasurer, the four players with logins, deal 1 recorded); the short
+# stream heartbeats are conftest's, for every browser test.
 table = four_phones.table
-_short_heartbeats = four_phones._short_heartbeats
 
 
 def test_another_phones_deal_and_a_dispute_reach_the_scorer_page(new_page: Any, table: dict[str, Any]) -> None:
