@@ -16,7 +16,7 @@ def test_clubs_lists_only_the_callers_clubs_with_their_role(
     api_for: Any, club: Any, other_club: Any, scorer: Any
 ) -> None:
     assert api_for(scorer).json("GET", "/api/v1/clubs/").json()["results"] == [
-        {"id": club.pk, "name": "Bars Club", "role": "scorer"}
+        {"id": club.pk, "name": "Bars Club", "role": "scorer", "time_zone": "UTC"}
     ]
 
 
