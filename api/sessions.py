@@ -76,14 +76,23 @@ LegalBid = type(
         "trumps_turned": serializers.BooleanField(
             required=False, help_text="true: this deal's turned suit is allowed as well (a simple in belle or petite)"
         ),
+        "belle_trump": serializers.BooleanField(
+            required=False, help_text="true: belle is among the trumps (once known) and is preselected"
+        ),
         "tricks": TrickTotal(help_text="how the bid's tricks add up"),
     },
 )
 
 
+class BelleOf(serializers.Serializer):
+    deal = serializers.IntegerField(help_text="the deal whose turned suit is belle; that deal itself has none yet")
+    suit = serializers.CharField(allow_null=True, help_text="belle, once that deal is recorded")
+
+
 class NextLegal(serializers.Serializer):
     number = serializers.IntegerField()
     bids = LegalBid(many=True, help_text="the bids allowed on this deal, in rank order")
+    belle = BelleOf(allow_null=True, help_text="where this deal finds belle; null when no bid is played in belle")
 
 
 def next_legal(session: Session) -> dict[str, Any] | None:

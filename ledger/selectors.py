@@ -321,15 +321,19 @@ def deal_legal(*, variant: str, rules: dict[str, Any], number: int, first: Any) 
     its label, every hand field's mode (`required`, `optional`, `forbidden`), its trumps (with
     `trumps_turned` where the deal's turned suit is allowed as well) and how its tricks add up (`tricks`:
     `total`, 12 for a bid with a discard, else 13; `exact`, whether the four counts must make the total).
-    `first`: deal 1 as recorded, if it is (belle). The labels are the engine's English: the edge says
-    them in the request's language (`ledger.i18n.bids_said`)."""
+    `first`: deal 1 as recorded, if it is (belle). `belle` says where the deal finds belle (`deal`, the
+    deal whose turned suit it is, and `suit` once known; None when no bid is played in belle), and a bid
+    played in belle says `belle_trump`: belle is among its trumps and the form preselects it. So a page
+    that numbers deals offline, after a deal 1 that waits unsent, reads belle from that deal as the shape
+    says, not by a rule of its own. The labels are the engine's English: the edge says them in the
+    request's language (`ledger.i18n.bids_said`)."""
     found = get_variant(variant)
     state = found.recall(first)
     bids = found.legal_bids(number, found.parse_options(rules or {}), state)
     for entry in bids:
         bid = found.declaration.bid[entry["code"]]
         entry["tricks"] = {"total": 12 if bid.discard else 13, "exact": bid.kind in (ALL_PASS, TRICKS)}
-    return {"number": number, "bids": bids}
+    return {"number": number, "bids": bids, "belle": found.belle_of(number, state)}
 
 
 def next_legal(*, session: Session) -> dict[str, Any] | None:

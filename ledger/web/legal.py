@@ -36,9 +36,10 @@ def deal_bids(name: str, rules: dict[str, Any], deals: list[dict[str, Any]], fir
     itself (waiting offline) and the deals it amends. `first`: deal 1 as recorded, if it is."""
     declaration = get_variant(name).declaration
     for deal in deals:
-        legal = selectors.deal_legal(variant=name, rules=rules, number=deal["number"], first=first)["bids"]
-        deal["legal"] = bids_said(declaration, legal)
+        shape = selectors.deal_legal(variant=name, rules=rules, number=deal["number"], first=first)
+        deal["legal"] = bids_said(declaration, shape["bids"])
         deal["bids"] = [bid["code"] for bid in deal["legal"]]
+        deal["belle"] = shape["belle"]
 
 
 def scorer_legal(name: str, rules: dict[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """The scripts' catalogs (locale/{fr,ru}/LC_MESSAGES/djangojs.po) hold every string the scripts ask for,
-each translated: the words `xgettext` finds in static/clubscore/*.js (as `makemessages -d djangojs`
+each translated: the words `xgettext` finds in static/clubscore/**/*.js (as `makemessages -d djangojs`
 finds them) are all in each catalog, none fuzzy or untranslated (`msgfmt --check --statistics`, issue 17's
 "Done when"). A string wrapped in a script and left out of the catalogs fails here, not on a page."""
 
@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
-SCRIPTS = sorted((ROOT / "static" / "clubscore").glob("*.js"))
+SCRIPTS = sorted((ROOT / "static" / "clubscore").glob("**/*.js"))  # the scorer's modules too (scorer/)
 # The keywords makemessages gives xgettext for the djangojs domain, on top of xgettext's own
 # (gettext, ngettext, pgettext for JavaScript).
 KEYWORDS = ["gettext_noop", "gettext_lazy", "ngettext_lazy:1,2", "pgettext:1c,2", "npgettext:1c,2,3"]

@@ -21,6 +21,7 @@ const WORDS = {
   counts: (c) => `tricks: ${c}`,
   conceded: 'conceded',
   inSentence: (l) => l.charAt(0).toLowerCase() + l.slice(1),
+  turnedTrumps: FRENCH.filter((b) => b.trumps_turned).map((b) => b.code),
 };
 
 test('a bid\'s rules are the shape\'s: forbidden fields left out, its trumps and its trick total', () => {

@@ -26,9 +26,28 @@ def test_the_js_fixture_is_the_servers_legal_shape(variant: str) -> None:
     assert kept == deal_legal(variant=variant, rules={}, number=2, first=None)
 
 
+IMPORT = re.compile(r"^import [^;]* from '\./([a-z]+\.js)';$", re.M)
+
+
+def imported_modules() -> set[str]:
+    """Every module the entry imports, and each one's own imports, to the end (paths from static/clubscore/)."""
+    found: set[str] = set()
+    todo = [(SCORER.parent, SCORER)]
+    while todo:
+        folder, path = todo.pop()
+        for name in IMPORT.findall(path.read_text(encoding="utf-8").replace("'./scorer/", "'./")):
+            module = (folder / "scorer" if path == SCORER else folder) / name
+            key = str(module.relative_to(SCORER.parent))
+            if key not in found:
+                found.add(key)
+                todo.append((module.parent, module))
+    return found
+
+
 def test_the_scorer_page_names_every_module_it_imports(client_for: Any, scorer: Any, session: Session) -> None:
-    imported = set(re.findall(r"^import .* from '\./(scorer/[a-z]+\.js)';$", SCORER.read_text(), re.M))
-    assert imported == {"scorer/queue.js", "scorer/pad.js", "scorer/derive.js"}
+    imported = imported_modules()
+    # every module of scorer/ is used (types.js holds JSDoc types only, imported by the type checker)
+    assert imported == {f"scorer/{p.name}" for p in (SCORER.parent / "scorer").glob("*.js")} - {"scorer/types.js"}
     html = client_for(scorer).get(f"/sessions/{session.pk}/score/").content.decode()
     preloaded = set(re.findall(r'<link rel="modulepreload" href="/static/clubscore/(scorer/[a-z]+\.js)">', html))
     assert preloaded == imported

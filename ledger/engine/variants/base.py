@@ -23,6 +23,8 @@ from . import checks
 from .checks import SEAT_FIELDS, BidCheck, Domain, Errors, HandChecks
 from .declaration import BELLE_OR_PETITE, SUIT_OR_NONE, TABLE_FIELDS, TRICKS, Bid, Declaration
 
+BELLE_DEAL = 1  # the deal whose turned suit is belle (старшая) for the rest of the game
+
 
 @dataclass(slots=True)
 class Belle:
@@ -128,8 +130,16 @@ class Variant:
 
     def remember(self, state: Belle | None, hand: Hand, number: int) -> None:
         """After each deal is settled: deal 1's turned suit is belle for the whole game."""
-        if number == 1 and state is not None:
+        if number == BELLE_DEAL and state is not None:
             state.suit = hand.turned
+
+    def belle_of(self, number: int, state: Belle | None) -> dict[str, Any] | None:
+        """Where deal `number` finds belle, None when no bid is played in belle: `deal`, the deal whose
+        turned suit it is (deal `deal` itself has none yet: its turned suit sets it), and `suit` when the
+        game knows it (that deal recorded)."""
+        if not self.plays_belle:
+            return None
+        return {"deal": BELLE_DEAL, "suit": state.suit if state is not None and number > BELLE_DEAL else None}
 
     def recall(self, first_hand: Any) -> Belle | None:
         """The memory of a game whose deal 1 was `first_hand` (a recorded, valid hand), or of none yet."""
@@ -157,9 +167,10 @@ class Variant:
                 "fields": {name: bid.mode(name, options) for name in TABLE_FIELDS},
             }
             if bid.trumps == BELLE_OR_PETITE:
-                belle = state.suit if state is not None and number > 1 else None
+                belle = state.suit if state is not None and number > BELLE_DEAL else None
                 entry["trumps"] = [belle] if belle else []
                 entry["trumps_turned"] = True
+                entry["belle_trump"] = True
             elif bid.trumps is not None:
                 entry["trumps"] = list(SUITS) + (["none"] if bid.trumps == SUIT_OR_NONE else [])
             out.append(entry)

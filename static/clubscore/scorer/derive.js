@@ -28,6 +28,7 @@
  * @property {Record<string, 'required' | 'optional'>} fields the fields it allows (the forbidden ones left out)
  * @property {string[] | null} trumps
  * @property {boolean} trumpsTurned
+ * @property {boolean} belleTrump belle is among its trumps and preselected (the shape's `belle_trump`)
  * @property {boolean} partner
  * @property {{ total: number, exact: boolean }} tricks
  */
@@ -39,8 +40,9 @@ export function blankForm() {
 }
 
 /**
- * A bid's entry of the legal shape as the form uses it. `belle`: the deal's turned suit when the page
- * knows it from a deal 1 waiting on this phone (the server's shape cannot name it yet).
+ * A bid's entry of the legal shape as the form uses it. `belle`: the deal's belle (`deal.js`'s `belleOf`),
+ * added to the trumps of a bid played in belle (`belle_trump`) when the shape could not name it yet (a
+ * deal 1 waiting on this phone).
  * @param {LegalBid[]} bids
  * @param {string} code
  * @param {string | null} belle
@@ -53,9 +55,40 @@ export function rulesOf(bids, code, belle) {
   const fields = {};
   Object.entries(entry.fields).forEach(function (kv) { if (kv[1] !== 'forbidden') fields[kv[0]] = kv[1]; });
   let trumps = entry.trumps || null;
-  if (entry.trumps_turned && trumps && !trumps.length && belle) trumps = [belle];
-  return { fields: fields, trumps: trumps, trumpsTurned: !!entry.trumps_turned, partner: 'partner' in fields,
-    tricks: entry.tricks };
+  if (entry.belle_trump && trumps && belle && trumps.indexOf(belle) < 0) trumps = trumps.concat([belle]);
+  return { fields: fields, trumps: trumps, trumpsTurned: !!entry.trumps_turned, belleTrump: !!entry.belle_trump,
+    partner: 'partner' in fields, tricks: entry.tricks };
+}
+
+/**
+ * The trumps the bid allows this deal: its own, and the turned suit where the shape says so
+ * (`trumps_turned`); any suit while the turned card is not given yet: choosing one then says which was
+ * turned.
+ * @param {Rules | null} rules
+ * @param {string | null} turned the form's turned suit
+ * @param {string[]} suits the variant's suits
+ * @returns {string[]}
+ */
+export function trumpsAllowed(rules, turned, suits) {
+  if (!rules || !rules.trumps) return [];
+  const own = rules.trumps;
+  if (!rules.trumpsTurned) return own;
+  if (!turned) return suits;
+  return suits.filter(function (s) { return s === turned || own.indexOf(s) >= 0; });
+}
+
+/**
+ * The trump the form preselects: the only one allowed, else belle where the shape says the bid
+ * preselects it (`belle_trump`); null when the scorer must choose.
+ * @param {Rules | null} rules
+ * @param {string[]} allowed `trumpsAllowed`'s
+ * @param {string | null} belle
+ * @returns {string | null}
+ */
+export function presetTrump(rules, allowed, belle) {
+  if (allowed.length === 1) return allowed[0];
+  if (rules && rules.belleTrump && belle && allowed.indexOf(belle) >= 0) return belle;
+  return null;
 }
 
 /**
@@ -109,6 +142,8 @@ export function buildHand(form, rules) {
  * @property {(counts: string) => string} counts
  * @property {string} conceded
  * @property {(label: string) => string} inSentence a label inside a sentence
+ * @property {string[]} turnedTrumps the bids whose trump may be the turned suit (`trumps_turned`): played
+ *   in it, the suit is said once
  */
 
 /**
@@ -131,7 +166,7 @@ export function handWords(hand, entered, w) {
   }
   bits.push(bid ? bid.label : hand.bid);
   if (hand.trump) bits.push(w.symbol[hand.trump] || hand.trump);
-  if (hand.turned && !(hand.trump === hand.turned && hand.bid === 'simple')) bits.push(w.turnedSuit(w.symbol[hand.turned] || hand.turned));
+  if (hand.turned && !(hand.trump === hand.turned && w.turnedTrumps.indexOf(hand.bid) >= 0)) bits.push(w.turnedSuit(w.symbol[hand.turned] || hand.turned));
   if (hand.honours) bits.push(w.fieldIs(w.inSentence(w.labels.honours), hand.honours));
   ['jack', 'last_trick', 'revoke'].forEach(function (name) {
     if (has(name)) bits.push(w.fieldIs(w.labels[name], w.names[h[name]]));
@@ -140,9 +175,41 @@ export function handWords(hand, entered, w) {
   const tricks = hand.tricks;
   if (tricks) {
     const bidder = hand.bidder;
-    const order = bidder !== undefined && bidder !== null ? [0, 1, 2, 3].map(function (i) { return (bidder + i) % 4; }) : [0, 1, 2, 3];
+    const seats = w.names.map(function (_, i) { return i; });
+    const order = bidder !== undefined && bidder !== null ? seats.map(function (i) { return (bidder + i) % seats.length; }) : seats;
     const counted = order.filter(function (seat) { return !entered || entered[seat]; });
     if (counted.length) bits.push(w.counts(counted.map(function (seat) { return w.names[seat] + ' ' + tricks[seat]; }).join(', ')));
   }
   return bits.join(' · ');
+}
+
+/** The hand fields the form holds. */
+export const FORM_FIELDS = ['bid', 'bidder', 'trump', 'partner', 'turned', 'tricks', 'honours', 'conceded', 'jack', 'revoke', 'last_trick'];
+
+/**
+ * The form filled from a hand (a recorded deal amended, a waiting deal fixed).
+ * @param {Record<string, any>} hand
+ * @returns {Form}
+ */
+export function formFromHand(hand) {
+  const f = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (blankForm()));
+  FORM_FIELDS.forEach(function (name) {
+    if (hand[name] !== undefined && hand[name] !== null) f[name] = name === 'tricks' ? hand.tricks.slice() : hand[name];
+  });
+  return /** @type {Form} */ (/** @type {unknown} */ (f));
+}
+
+/**
+ * What makes two hands the same deal (their fields, not their number): another phone's deal under this
+ * number is dropped as a twin of the waiting one when the two keys are equal.
+ * @param {Record<string, any> | null | undefined} hand
+ * @returns {string}
+ */
+export function handKey(hand) {
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  FORM_FIELDS.concat(['adjustments']).forEach(function (name) {
+    if (hand && hand[name] !== undefined && hand[name] !== null) out[name] = hand[name];
+  });
+  return JSON.stringify(out);
 }

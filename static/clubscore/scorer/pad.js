@@ -36,12 +36,12 @@ export function padOrder(bidder, partner, dealer) {
  * @param {Pad} pad
  * @param {number[]} tricks the four counts
  * @param {number[]} order `padOrder`'s
- * @param {{ total: number, exact: boolean } | null} rule the bid's `tricks` (13 and not exact when none)
+ * @param {{ total: number, exact: boolean }} rule the bid's `tricks`
  * @param {boolean} conceded a concession: the counts need not make the total
  */
 export function fillPad(pad, tricks, order, rule, conceded) {
-  const total = rule ? rule.total : 13;
-  const exact = !!rule && rule.exact && !conceded;
+  const total = rule.total;
+  const exact = rule.exact && !conceded;
   if (pad.auto !== null) { pad.entered[pad.auto] = false; pad.auto = null; }
   const open = order.filter(function (s) { return !pad.entered[s]; });
   const sum = order.filter(function (s) { return pad.entered[s]; }).reduce(function (a, s) { return a + tricks[s]; }, 0);

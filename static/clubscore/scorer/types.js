@@ -12,12 +12,25 @@
  * @property {Record<string, FieldMode>} fields every hand field's mode
  * @property {string[] | null} [trumps] the suits the bid allows, null when it names none
  * @property {boolean} [trumps_turned] the deal's turned suit is allowed as well
+ * @property {boolean} [belle_trump] belle is among its trumps (once known) and is preselected
  * @property {{ total: number, exact: boolean }} tricks how the four counts add up
  */
 
 /**
- * A deal's legal shape: its number and its bids.
- * @typedef {{ number: number, bids: LegalBid[] }} Legal
+ * Where a deal finds belle (старшая): the turned suit of deal `deal` (which itself has none yet), `suit`
+ * once the server knows it.
+ * @typedef {{ deal: number, suit: string | null }} BelleOf
+ */
+
+/**
+ * A deal's legal shape: its number, its bids and where it finds belle (null: no bid is played in belle).
+ * @typedef {{ number: number, bids: LegalBid[], belle?: BelleOf | null }} Legal
+ */
+
+/**
+ * A deal of the page's deal table (the server's, with the page): who deals, whether it counts double,
+ * its legal shape's bids and belle.
+ * @typedef {{ number: number, dealer: number, double?: boolean, legal: LegalBid[], bids?: string[], belle?: BelleOf | null }} DealInfo
  */
 
 /**

@@ -1,0 +1,265 @@
+// @ts-check
+/* Recording: a deal is first written to the queue with its Idempotency-Key and the number the scorer
+ * believes is next, then sent in order; a deal leaves the queue only when the server has answered for
+ * it. A lost answer is retried with the same key and body, so the server records it once. A refusal (a
+ * conflict with another phone, a closed session, a broken rule) stops the queue and is shown until the
+ * scorer decides; nothing is dropped silently. Amend and Undo of a recorded deal. */
+import { $, CS, cfg, loadQueue, queue, root, saveQueue, state } from './context.js';
+import { formFromHand, handKey } from './derive.js';
+import { begunDeal, buildHand, clearErrors, handWords, padOrder, renderForm, resetForm, rulesOf, showErrors } from './form.js';
+import { schedulePreview } from './preview.js';
+import { loadChecks, refresh } from './server.js';
+import { caughtUp } from './channel.js';
+import { notify, notifySent, render, renderActions, renderStatus } from './view.js';
+import { fmt, T } from './words.js';
+
+/** @typedef {import('./queue.js').Item} Item */
+
+export async function onRecord() {
+  if (state.busy) return;
+  if (state.mode === 'amend') return amend();
+  const hand = buildHand();
+  if (state.mode === 'fix') {
+    const q = loadQueue();
+    q[0].hand = Object.assign(hand, { number: q[0].hand.number });
+    q[0].key = CS.uuid4();
+    delete q[0].problem;
+    saveQueue(q);
+    resetForm();
+    flush();
+    return;
+  }
+  const deal = begunDeal();
+  if (!deal) return;
+  root.dataset.entered = String(Number(root.dataset.entered || 0) + 1);
+  const q = loadQueue();
+  const item = { key: CS.uuid4(), hand: Object.assign(hand, { number: deal.number }), at: new Date().toISOString() };
+  const direct = q.length === 0 && state.online && !state.sending;
+  q.push(item);
+  saveQueue(q);
+  if (direct) {
+    state.awaiting = item.key;
+    state.busy = true;
+    const record = /** @type {HTMLButtonElement} */ ($('record'));
+    record.textContent = fmt(gettext('Recording deal %(n)s…'), { n: deal.number });
+    record.disabled = true;
+  } else {
+    resetForm();
+    notify(T.kept(deal.number), null);
+  }
+  flush();
+}
+
+/* Whether the deal another phone recorded under this number is the same as the waiting one. */
+/** @param {Item} item */
+async function sameAsRecorded(item) {
+  await refresh();
+  const theirs = state.hands[item.hand.number - 1];
+  return !!theirs && handKey(theirs) === handKey(item.hand);
+}
+
+/** @param {Item} item */
+function done(item) {
+  if (state.awaiting === item.key) {
+    state.awaiting = null;
+    state.busy = false;
+    return true;
+  }
+  return false;
+}
+
+/* Send the waiting deals, oldest first, one at a time. */
+export async function flush() {
+  if (state.sending) return;
+  let q = loadQueue();
+  if (!q.length || q[0].problem || state.mode === 'fix') { render(); return; }
+  state.sending = true;
+  renderStatus();
+  let recorded = false;
+  /** @type {any[]} */
+  const sent = []; // every deal this flush recorded, each shown with its payments
+  try {
+    while ((q = loadQueue()).length && !q[0].problem) {
+      const item = q[0];
+      const res = await CS.api('POST', cfg.api.hands, item.hand, { 'Idempotency-Key': item.key });
+      if (res.networkError) {
+        state.online = false;
+        if (done(item)) { resetForm(); notify(fmt(gettext('No network: deal %(n)s is kept on this phone and waits to be sent.'), { n: item.hand.number }), null); }
+        break;
+      }
+      state.online = true;
+      const error = CS.errorOf(res);
+      const code = error && error.code;
+      if (res.status === 201) {
+        queue.dropHead(item.key);
+        recorded = true;
+        if (done(item)) resetForm();
+        sent.push(res.data);
+        notifySent(sent);
+        continue;
+      }
+      if (code === 'stale_number' && await sameAsRecorded(item)) {
+        // The other phone recorded this very deal: mine is dropped, nothing is counted twice.
+        if (state.awaiting === item.key) { state.awaiting = null; state.busy = false; resetForm(); }
+        queue.dropHead(item.key);
+        sent.push({ number: item.hand.number, duplicate: true });
+        notifySent(sent);
+        recorded = true;
+        continue;
+      }
+      if (res.status >= 500 || res.status === 429 || code === 'idempotency_in_flight') {
+        if (done(item)) { resetForm(); notify(fmt(gettext('The server could not take deal %(n)s yet; it waits on this phone.'), { n: item.hand.number }), null); }
+        break; // the retry timer sends it again, with the same key
+      }
+      if (res.status === 401 || res.status === 403) {
+        state.authProblem = res;
+        if (done(item)) { resetForm(); }
+        break;
+      }
+      if (res.status === 400 && done(item)) {
+        // Entered just now and refused: back to the form, the server's words beside the fields.
+        queue.dropHead(item.key);
+        showErrors(error || { message: T.refused(res.status), fields: {} });
+        state.keepErrors = true; // the server's refusal stays until the scorer changes the deal
+        break;
+      }
+      // A conflict or a refusal of a deal that waited: stop and show it until the scorer decides.
+      if (state.awaiting === item.key) { state.awaiting = null; state.busy = false; resetForm(); }
+      q = loadQueue();
+      if (q.length && q[0].key === item.key) {
+        q[0].problem = { status: res.status, error: error || { code: 'error', message: T.refused(res.status), fields: {} } };
+        saveQueue(q);
+      }
+      break;
+    }
+  } finally {
+    state.sending = false;
+    state.busy = false;
+  }
+  if (!recorded) render(); // at once; after a recording, the server's figures come first
+  if (recorded || state.online) await refresh();
+  if (recorded) { await loadChecks(); caughtUp(); }
+  render();
+  schedulePreview();
+}
+
+async function amend() {
+  const number = /** @type {number} */ (state.amending);
+  const hand = buildHand();
+  state.busy = true;
+  renderForm();
+  const res = await CS.api('PUT', cfg.api.hands + number + '/', hand, { 'If-Match': '"' + state.session.version + '"' });
+  state.busy = false;
+  if (res.networkError) {
+    state.online = false;
+    render();
+    $('err-other').textContent = gettext('No network: the amendment was not saved. Try again when the network is back.');
+    return;
+  }
+  const error = CS.errorOf(res);
+  if (res.ok) {
+    await refresh();
+    await loadChecks(); // an amend clears the deal's checks: its dispute is gone
+    caughtUp();
+    resetForm();
+    notify(T.amendedWords(number, handWords(res.data)), res.data);
+    return;
+  }
+  if (res.status === 412 || res.status === 409) {
+    await refresh();
+    state.notice = { status: res.status, error: error };
+    render();
+    return;
+  }
+  if (error && error.hand && error.hand !== number) {
+    showErrors({ message: error.message, fields: {} });
+  } else {
+    showErrors(error || { message: T.refused(res.status), fields: {} });
+  }
+  renderForm();
+}
+
+// --- undo ----------------------------------------------------------------------------------------
+
+/* Undo from the actions or from the confirmation: the button tapped arms, a second tap undoes. */
+/** @param {Event} [e] */
+export async function onUndo(e) {
+  const button = /** @type {HTMLElement} */ ((e && e.currentTarget) || $('undo'));
+  const q = loadQueue();
+  if (!state.undoArmed) {
+    state.undoArmed = true;
+    const before = button.textContent;
+    button.textContent = q.length ? fmt(gettext('Tap again: remove waiting deal %(n)s'), { n: q[q.length - 1].hand.number })
+      : fmt(gettext('Tap again: undo deal %(n)s'), { n: state.hands.length });
+    button.classList.add('armed');
+    clearTimeout(state.undoTimer);
+    state.undoTimer = setTimeout(function () {
+      state.undoArmed = false;
+      if (button !== $('undo')) { button.textContent = before; button.classList.remove('armed'); }
+      renderActions();
+    }, 4000);
+    return;
+  }
+  state.undoArmed = false;
+  clearTimeout(state.undoTimer);
+  if (q.length) {
+    q.pop();
+    saveQueue(q);
+    notify(gettext('The waiting deal was removed; it was never sent.'), null);
+    render();
+    return;
+  }
+  const number = state.hands.length;
+  const res = await CS.api('DELETE', cfg.api.hands + number + '/', null, { 'If-Match': '"' + state.session.version + '"' });
+  if (res.networkError) {
+    state.online = false;
+    render();
+    notify(fmt(gettext('No network: deal %(n)s was not undone.'), { n: number }), null);
+    return;
+  }
+  await refresh();
+  if (res.ok) {
+    await loadChecks();
+    caughtUp();
+    notify(fmt(gettext('Deal %(n)s undone.'), { n: number }), null);
+  } else {
+    state.notice = { status: res.status, error: CS.errorOf(res) };
+  }
+  render();
+  schedulePreview();
+}
+
+// --- amend an earlier deal ---------------------------------------------------------------------------
+
+/** @param {number} number */
+export function startAmend(number) {
+  const hand = state.hands[number - 1];
+  state.mode = 'amend';
+  state.amending = number;
+  state.form = formFromHand(hand);
+  state.auto = {};
+  // The same pad as a new deal's: a count changed, the last seat of the pad's order takes the rest.
+  state.pad = { entered: state.form.tricks.map(function () { return true; }), auto: null, active: null };
+  const order = padOrder();
+  const rules = rulesOf(state.form.bid);
+  if (rules && rules.tricks.exact && !state.form.conceded) state.pad.auto = order[order.length - 1];
+  state.confirmed = null;
+  $('confirmation').hidden = true; // the bar is the amendment's now
+  $('deal-bar').classList.remove('confirming');
+  clearErrors();
+  render();
+  schedulePreview();
+  window.scrollTo({ top: 0, behavior: 'instant' });
+}
+
+export function startFix() {
+  const q = loadQueue();
+  state.mode = 'fix';
+  state.form = formFromHand(q[0].hand);
+  state.auto = {};
+  state.pad = { entered: state.form.tricks.map(function () { return true; }), auto: null, active: null };
+  render();
+  const problem = q[0].problem;
+  if (problem) showErrors(problem.error);
+  schedulePreview();
+}

@@ -1,0 +1,69 @@
+// @ts-check
+/* What the server knows, read again: the session, its sheet and hands, and the live checks (the
+ * disputes); and what the service worker keeps of them so the page opens with no network. */
+import { CS, cfg, names, root, state } from './context.js';
+
+export async function refresh() {
+  const results = await Promise.all([
+    CS.api('GET', cfg.api.session), CS.api('GET', cfg.api.sheet), CS.apiAll(cfg.api.hands),
+  ]);
+  if (results.some(function (r) { return r.networkError; })) {
+    state.online = false;
+    return false;
+  }
+  // Offline, the service worker answers with the session as last seen: shown, but not the server's now.
+  const copy = results.some(function (r) { return r.offlineCopy; });
+  const bad = results.find(function (r) { return !r.ok; });
+  if (bad) {
+    state.loadError = bad;
+    if (bad.status === 401 || bad.status === 403) state.authProblem = bad;
+    return false;
+  }
+  state.online = !copy;
+  state.lastSeen = copy;
+  state.loadError = null;
+  state.authProblem = null;
+  state.session = results[0].data;
+  state.sheet = results[1].data;
+  state.hands = results[2].data;
+  if (!copy) keepState();
+  return true;
+}
+
+/* The live checks: a deal is marked while one of its seats' disputes is open (not settled by the treasurer). */
+export async function loadChecks() {
+  const res = await CS.apiAll(cfg.api.checks);
+  if (!res.ok || res.offlineCopy) return;
+  /** @type {Record<number, string[]>} */
+  const disputes = {};
+  res.data.forEach(function (/** @type {{ state: string, outcome: string, number: number, seat: number, reason: string }} */ c) {
+    if (c.state === 'disputed' && !c.outcome) (disputes[c.number] = disputes[c.number] || []).push(names[c.seat] + ': ' + c.reason);
+  });
+  state.disputes = disputes;
+}
+
+/* The service worker keeps this page, its files and the session's last state, so that the page opens
+ * with no network. As the page loads it names them all, controlled or not: a page loaded before the
+ * worker took control (claimed on its first visit) is controlled by the time this runs, and its own
+ * address and scripts went past the worker. Later, a page the worker controls is kept by its reads.
+ * Every module the page imports is named in it (<link rel="modulepreload">), so each one is kept. */
+export function keepForOffline() {
+  if (!('serviceWorker' in navigator) || !cfg.service_worker) return;
+  navigator.serviceWorker.register(cfg.service_worker, { scope: '/' }).catch(function () { return null; });
+  navigator.serviceWorker.addEventListener('message', function (e) {
+    if (e.data && e.data.type === 'kept') root.dataset.kept = String(Number(root.dataset.kept || 0) + 1);
+  });
+  keepState(true);
+}
+
+/** @param {boolean} [always] */
+function keepState(always) {
+  if (!('serviceWorker' in navigator) || !cfg.service_worker || (!always && navigator.serviceWorker.controller)) return;
+  const urls = [location.pathname, cfg.api.session, cfg.api.sheet, cfg.api.hands + '?page_size=200'].concat(
+    Array.from(document.querySelectorAll('script[src], link[rel="stylesheet"], link[rel="modulepreload"]')).map(function (n) {
+      return /** @type {HTMLScriptElement} */ (n).src || /** @type {HTMLLinkElement} */ (n).href;
+    }));
+  navigator.serviceWorker.ready.then(function (reg) {
+    if (reg.active) reg.active.postMessage({ type: 'keep', urls: urls });
+  });
+}
