@@ -17,7 +17,7 @@ from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from ledger.engine.cards import SUIT_SYMBOLS, SUITS
 from ledger.engine.variants import get_variant, variant_names
-from ledger.engine.variants.declaration import BOOLEAN, CHOICE, INTEGER, OPTIONAL, TABLE_FIELDS, Option
+from ledger.engine.variants.declaration import ALL_PASS, BOOLEAN, CHOICE, INTEGER, OPTIONAL, TABLE_FIELDS, Option
 from ledger.engine.variants.declaration import Table as DeclaredTable
 from ledger.i18n import field_label as declared_field_label
 from ledger.i18n import label, prose
@@ -184,13 +184,16 @@ def deal_table(name: str, rules: dict[str, Any], first_dealer: int, upto: int) -
 
 
 def scorer_variant(name: str) -> dict[str, Any]:
-    """What the scorer's form needs: the bids in rank order, each bid's field table, names."""
+    """What the scorer's form needs: the bids in rank order (`all_pass` marks the deal nobody bid, set
+    apart on the form), each bid's field table, names."""
     variant = get_variant(name)
     declaration = variant.declaration
     return {
         "name": name,
         "title": variant_title(name),
-        "bids": [{"code": bid.code, "label": label(bid.label)} for bid in declaration.bids],
+        "bids": [
+            {"code": bid.code, "label": label(bid.label), "all_pass": bid.kind == ALL_PASS} for bid in declaration.bids
+        ],
         "fields": variant.fields,
         "no_trump": variant.no_trump,
         "multi_pool": variant.multi_pool,

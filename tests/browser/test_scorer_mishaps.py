@@ -10,11 +10,12 @@ import pytest
 from playwright.sync_api import expect
 
 from ledger import services
+from ledger.engine import settle
 from ledger.models import Club, Player, Session
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
 from tests.browser.test_evening import EVENINGS
-from tests.browser.test_scorer import FRENCH_PAIR_HAND, THREE, raw_hands
+from tests.browser.test_scorer import FRENCH_PAIR_HAND, THREE, raw_hands, sheet_with
 from tests.ledger_fixtures import open_session
 
 pytestmark = BROWSER
@@ -80,6 +81,14 @@ def test_keep_theirs_leaves_an_empty_form_and_nothing_to_record_again(
 ) -> None:
     thumb = scorer_on(new_page, table)
     conflict_online(thumb, admin, table)
+    # Each side says what every player pays, both as the server settles them (never the script).
+    theirs = settle(sheet_with(table, [SIX]))["hands"][0]["deltas"]
+    mine = settle(sheet_with(table, [SEVEN]))["hands"][0]["deltas"]
+    assert theirs != mine
+    for side, deltas in ((".theirs", theirs), (".mine", mine)):
+        paid = thumb.page.locator(f"#conflict {side} .deltas .num")
+        expect(paid).to_have_count(4)
+        assert [int(n) for n in paid.evaluate_all("els => els.map(e => e.dataset.n)")] == deltas
     screenshot(thumb.page, "390-scorer-conflict-american")
     thumb.tap("#conflict button.primary")  # Keep theirs, drop mine
     expect(thumb.page.locator("#conflict")).to_be_hidden()

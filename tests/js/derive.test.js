@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { blankForm, buildHand, handWords, missingRequired, rulesOf } from '../../static/clubscore/scorer/derive.js';
+import { blankForm, buildHand, formFromHand, handKey, handWords, missingRequired, presetTrump, rulesOf, trumpsAllowed } from '../../static/clubscore/scorer/derive.js';
 
 const legal = (variant) => JSON.parse(readFileSync(new URL(`./fixtures/legal-${variant}.json`, import.meta.url), 'utf8'));
 const AMERICAN = legal('american').bids;
@@ -74,4 +74,27 @@ test('the deal in words: pair, bid, trump, turned suit, ♦J, each seat\'s trick
   assert.equal(handWords(hand, [false, true, false, true], WORDS), 'Ben with Dan · simple · ♣ · turned ♥ · ♦J Ann · tricks: Ben 5, Dan 3');
   // A simple in the turned suit says the suit once.
   assert.equal(handWords({ bid: 'simple', bidder: 0, trump: 'hearts', turned: 'hearts' }, null, WORDS), 'Ann · simple · ♥');
+});
+
+test('the trumps a bid allows, and the one the form preselects, are the shape\'s', () => {
+  const suits = ['clubs', 'diamonds', 'hearts', 'spades'];
+  const simple = rulesOf(FRENCH, 'simple', 'hearts'); // played in belle (hearts) or the turned suit
+  assert.equal(simple.belleTrump, true);
+  assert.deepEqual(trumpsAllowed(simple, null, suits), suits); // any suit while the turned card is not given
+  assert.deepEqual(trumpsAllowed(simple, 'clubs', suits), ['clubs', 'hearts']);
+  assert.equal(presetTrump(simple, suits, 'hearts'), 'hearts'); // belle, as the shape says (belle_trump)
+  const six = rulesOf(FRENCH, 'independence_six', 'hearts');
+  assert.equal(six.belleTrump, false);
+  assert.equal(presetTrump(six, trumpsAllowed(six, null, suits), 'hearts'), null); // the scorer chooses
+  assert.deepEqual(trumpsAllowed(rulesOf(FRENCH, 'pass', 'hearts'), null, suits), []);
+  assert.equal(presetTrump(simple, ['spades'], 'hearts'), 'spades'); // the only one allowed
+});
+
+test('two hands are the same deal when their fields are, whatever their number', () => {
+  const hand = { number: 3, bid: 'seven', bidder: 2, trump: 'hearts', tricks: [2, 1, 8, 2] };
+  assert.equal(handKey(hand), handKey({ ...hand, number: 4, partner: null }));
+  assert.notEqual(handKey(hand), handKey({ ...hand, tricks: [2, 2, 8, 1] }));
+  const form = formFromHand(hand);
+  assert.deepEqual([form.bid, form.bidder, form.trump, form.partner, form.tricks], ['seven', 2, 'hearts', null, [2, 1, 8, 2]]);
+  assert.notEqual(form.tricks, hand.tricks); // a copy: the form's pad does not change the hand
 });

@@ -378,8 +378,8 @@ export function renderForm() {
   bidBox.classList.toggle('folded', folded);
   bidBox.dataset.folded = String(folded);
   optionButtons('bid', V.bids.filter(function (/** @type {{ code: string }} */ b) { return allowed.indexOf(b.code) >= 0 && (!folded || b.code === f.bid); })
-    .map(function (/** @type {{ code: string, label: string }} */ b) {
-      return { value: b.code, label: b.label, cls: b.code === 'pass' ? 'pass' : '', aria: folded ? T.changeBid(b.label) : null };
+    .map(function (/** @type {{ code: string, label: string, all_pass: boolean }} */ b) {
+      return { value: b.code, label: b.label, cls: b.all_pass ? 'pass' : '', aria: folded ? T.changeBid(b.label) : null };
     }), f.bid, function (v) {
     if (folded) { state.bidsOpen = true; renderForm(); return; }
     state.bidsOpen = false;
