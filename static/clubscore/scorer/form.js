@@ -80,8 +80,13 @@ function fieldsOf(bid) {
  * turned suit of that deal as recorded or waiting on this phone. */
 export function belle() {
   const deal = formDeal();
-  return belleOf(legalNow().belle, deal ? deal.number : null, function (number) {
-    const found = state.hands[number - 1] || loadQueue().map(function (i) { return i.hand; }).find(function (h) { return h.number === number; });
+  return belleAt(deal ? deal.number : null);
+}
+
+/** Belle on deal `number` (the header's, during a conflict, is the conflicting deal's). @param {number | null} number */
+export function belleAt(number) {
+  return belleOf(legalOf(cfg.deals, state.session, number).belle, number, function (first) {
+    const found = state.hands[first - 1] || loadQueue().map(function (i) { return i.hand; }).find(function (h) { return h.number === first; });
     return found && found.turned ? found.turned : null;
   });
 }

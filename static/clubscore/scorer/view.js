@@ -3,7 +3,7 @@
  * waiting deals, a lost login), the balances, Undo, the recorded deals with Amend, the disputes, and the
  * confirmation of what was recorded. */
 import { $, $maybe, CS, L, V, cfg, el, form, loadQueue, names, root, state } from './context.js';
-import { belle, dealInfo, formDeal, handWords, nextDeal, renderForm, resetForm } from './form.js';
+import { belle, belleAt, dealInfo, formDeal, handWords, nextDeal, renderForm, resetForm } from './form.js';
 import { deltasLine, poolsText, schedulePreview } from './preview.js';
 import { flush, onUndo, startAmend } from './record.js';
 import { refresh } from './server.js';
@@ -112,7 +112,7 @@ function renderHead() {
   else title.textContent = deal ? fmt(gettext('Deal %(n)s'), { n: deal.number }) : gettext('The game is over');
   $('deal-dealer').textContent = deal ? '· ' + fmt(gettext('dealer %(name)s'), { name: names[deal.dealer] }) : '';
   $('deal-double').hidden = !(deal && deal.double);
-  const b = belle();
+  const b = at ? belleAt(at) : belle(); // a conflicting deal 1 has no belle yet, whatever the other phone turned
   const badge = $('deal-belle');
   badge.hidden = !L.belle || !deal;
   badge.textContent = L.belle ? (b ? L.belle + ' ' + SYMBOL[b] : T.belleDeal1(L.belle)) : '';
