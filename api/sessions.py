@@ -77,7 +77,7 @@ LegalBid = type(
             required=False, help_text="true: this deal's turned suit is allowed as well (a simple in belle or petite)"
         ),
         "belle_trump": serializers.BooleanField(
-            required=False, help_text="true: belle is among the trumps (once known) and is preselected"
+            required=False, help_text="true: belle is among the trumps (once known)"
         ),
         "tricks": TrickTotal(help_text="how the bid's tricks add up"),
     },

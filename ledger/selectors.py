@@ -323,7 +323,7 @@ def deal_legal(*, variant: str, rules: dict[str, Any], number: int, first: Any) 
     `total`, 12 for a bid with a discard, else 13; `exact`, whether the four counts must make the total).
     `first`: deal 1 as recorded, if it is (belle). `belle` says where the deal finds belle (`deal`, the
     deal whose turned suit it is, and `suit` once known; None when no bid is played in belle), and a bid
-    played in belle says `belle_trump`: belle is among its trumps and the form preselects it. So a page
+    played in belle says `belle_trump`: belle is among its trumps. So a page
     that numbers deals offline, after a deal 1 that waits unsent, reads belle from that deal as the shape
     says, not by a rule of its own. The labels are the engine's English: the edge says them in the
     request's language (`ledger.i18n.bids_said`)."""

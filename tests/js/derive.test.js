@@ -82,12 +82,13 @@ test('the trumps a bid allows, and the one the form preselects, are the shape\'s
   assert.equal(simple.belleTrump, true);
   assert.deepEqual(trumpsAllowed(simple, null, suits), suits); // any suit while the turned card is not given
   assert.deepEqual(trumpsAllowed(simple, 'clubs', suits), ['clubs', 'hearts']);
-  assert.equal(presetTrump(simple, suits, 'hearts'), 'hearts'); // belle, as the shape says (belle_trump)
+  assert.equal(presetTrump(suits, 'hearts'), 'hearts'); // belle, where the deal has one
   const six = rulesOf(FRENCH, 'independence_six', 'hearts');
   assert.equal(six.belleTrump, false);
-  assert.equal(presetTrump(six, trumpsAllowed(six, null, suits), 'hearts'), null); // the scorer chooses
+  assert.equal(presetTrump(trumpsAllowed(six, null, suits), 'hearts'), 'hearts');
+  assert.equal(presetTrump(trumpsAllowed(six, null, suits), null), null); // no belle (deal 1, American): the scorer chooses
   assert.deepEqual(trumpsAllowed(rulesOf(FRENCH, 'pass', 'hearts'), null, suits), []);
-  assert.equal(presetTrump(simple, ['spades'], 'hearts'), 'spades'); // the only one allowed
+  assert.equal(presetTrump(['spades'], 'hearts'), 'spades'); // the only one allowed
 });
 
 test('two hands are the same deal when their fields are, whatever their number', () => {

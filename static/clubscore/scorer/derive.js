@@ -28,7 +28,7 @@
  * @property {Record<string, 'required' | 'optional'>} fields the fields it allows (the forbidden ones left out)
  * @property {string[] | null} trumps
  * @property {boolean} trumpsTurned
- * @property {boolean} belleTrump belle is among its trumps and preselected (the shape's `belle_trump`)
+ * @property {boolean} belleTrump belle is among its trumps (the shape's `belle_trump`)
  * @property {boolean} partner
  * @property {{ total: number, exact: boolean }} tricks
  */
@@ -78,16 +78,16 @@ export function trumpsAllowed(rules, turned, suits) {
 }
 
 /**
- * The trump the form preselects: the only one allowed, else belle where the shape says the bid
- * preselects it (`belle_trump`); null when the scorer must choose.
- * @param {Rules | null} rules
+ * The trump the form preselects: the only one allowed, else belle where the bid allows it (belle is
+ * known only where the deal's shape says where it comes from: `deal.js`'s `belleOf`); null when the
+ * scorer must choose.
  * @param {string[]} allowed `trumpsAllowed`'s
  * @param {string | null} belle
  * @returns {string | null}
  */
-export function presetTrump(rules, allowed, belle) {
+export function presetTrump(allowed, belle) {
   if (allowed.length === 1) return allowed[0];
-  if (rules && rules.belleTrump && belle && allowed.indexOf(belle) >= 0) return belle;
+  if (belle && allowed.indexOf(belle) >= 0) return belle;
   return null;
 }
 

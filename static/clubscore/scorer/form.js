@@ -101,7 +101,7 @@ function trumpsAllowed(r) {
   return trumpsAllowedOf(r, state.form.turned, suitCodes());
 }
 
-/* Fill what is known: the trump the shape preselects (the only one, or belle) until another is chosen;
+/* Fill what is known: the only trump allowed, or belle where the bid allows it, until another is chosen;
  * the turned card from a trump outside the bid's own (a bid whose turned suit may be the trump); a
  * single legal choice. A value filled here is replaced as soon as the scorer chooses, and never
  * overrides the scorer's own choice. */
@@ -122,7 +122,7 @@ function derive() {
     const allowed = trumpsAllowed(r);
     if (f.trump !== null && allowed.indexOf(f.trump) < 0) { f.trump = null; delete auto.trump; }
     if (f.trump === null || auto.trump) {
-      const pick = presetTrump(r, allowed, belle());
+      const pick = presetTrump(allowed, belle());
       f.trump = pick;
       if (pick === null) delete auto.trump; else auto.trump = true;
     }
