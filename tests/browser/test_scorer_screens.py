@@ -1,6 +1,6 @@
 """Screenshots at 390x844 (touch) of each variant's conflict and amend (issue 24's "Done when"; a deal
-being entered and its confirmation are taken by test_evening's first deal of each variant), written to
-test-artifacts/screenshots/. Each also checks what it shows: both sides of the conflict with what every
+being entered and its confirmation are taken by test_evening's first deal of each variant, an amend opened
+from the confirmation by test_scorer_mishaps), written to test-artifacts/screenshots/. Each also checks what it shows: both sides of the conflict with what every
 player pays, as the server settles them, and the amend's before/after preview."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_a_conflict_and_an_amend_as_the_scorer_sees_them(
     if variant in ("french", "russian"):  # deal 1 has no belle yet: the other phone's turned suit is not it
         expect(page.locator("#deal-belle")).to_contain_text("the suit turned on deal 1")
     conflict.scroll_into_view_if_needed()
-    screenshot(page, f"390-scorer-conflict-{variant}", full_page=False)
+    screenshot(page, f"390-scorer-{variant}-conflict", full_page=False)
     thumb.tap("#conflict button.primary")  # keep theirs
     expect(conflict).to_be_hidden()
     assert raw_hands(session) == [theirs]
@@ -64,6 +64,6 @@ def test_a_conflict_and_an_amend_as_the_scorer_sees_them(
     page.locator(f'#pad-keys button[data-count="{was + 1}"]').tap()
     expect(page.locator("#preview .change-table tr.changed").first).to_be_visible()
     page.evaluate("window.scrollTo({ top: 0, behavior: 'instant' })")
-    screenshot(page, f"390-scorer-amend-{variant}", full_page=False)
-    screenshot(page, f"390-scorer-amend-{variant}-whole")
+    screenshot(page, f"390-scorer-{variant}-amend-preview", full_page=False)
+    screenshot(page, f"390-scorer-{variant}-amend-preview-whole")
     assert page.errors == []
