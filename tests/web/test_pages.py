@@ -284,9 +284,10 @@ def test_scorer_page_carries_the_variants_own_tables(
         assert deal["double"] == engine.is_double(deal["number"])
         assert engine.next_deal_allowed(deal["number"], options)
         assert deal["bids"] == bids_allowed(variant, fresh(session).rules, deal["number"])
-    first = {k: v for k, v in config["deals"][0].items() if k not in ("bids", "legal")}
+    first = {k: v for k, v in config["deals"][0].items() if k not in ("bids", "legal", "belle")}
     assert first == {"number": 1, **{k: v for k, v in fresh(session).next_deal.items() if k != "number"}}
-    assert config["deals"][0]["legal"] == next_legal(fresh(session))["bids"]  # the session API's, for deal 1
+    said = next_legal(fresh(session))  # the session API's, for deal 1
+    assert (config["deals"][0]["legal"], config["deals"][0]["belle"]) == (said["bids"], said["belle"])
     assert config["legal"]["seat_fields"] == ["bidder", "partner", "jack", "revoke", "last_trick"]
     assert config["api"]["hands"] == f"/api/v1/sessions/{session.pk}/hands/"
 
