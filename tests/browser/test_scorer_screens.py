@@ -1,7 +1,8 @@
 """Screenshots at 390x844 (touch) of each variant's conflict and amend (issue 24's "Done when"; a deal
-being entered and its confirmation are taken by test_evening's first deal of each variant, an amend opened
-from the confirmation by test_scorer_mishaps), written to test-artifacts/screenshots/. Each also checks what it shows: both sides of the conflict with what every
-player pays, as the server settles them, and the amend's before/after preview."""
+being entered and its confirmation are taken by test_evening's first deal of each variant, an amend
+opened from the confirmation by test_scorer_mishaps), written to test-artifacts/screenshots/. Each also
+checks what it shows: both sides of the conflict with what every player pays, as the server settles
+them, and the amend's before/after preview."""
 
 from __future__ import annotations
 
