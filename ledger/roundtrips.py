@@ -1,0 +1,153 @@
+"""Fewer round trips to PostgreSQL on the hot path (recording a hand, issue 27's bench/api.py).
+
+psycopg 3's pipeline mode sends statements without waiting for each one's answer; the answers come
+back together at the pipeline's end (one Sync, one round trip). Each statement still runs on its own
+and, under READ COMMITTED, takes its own snapshot when it starts, in the order sent: a SELECT sent
+after a locking SELECT sees what the writer it waited for committed. On another database (SQLite) or
+without pipeline support, everything here runs the plain way, one statement after the other, with
+the same results.
+
+- `fetch_together(*querysets)`: several SELECTs in one round trip, their results as the querysets
+  would give them (model instances with their annotations, or `values_list` rows).
+- `together()`: writes in one round trip at the end of the block: `update(queryset, **values)` (its
+  row count is not read) and `insert(obj)` (the object's id is set when the block ends).
+
+Use them inside the write's transaction (`transaction.atomic`), never around it: psycopg syncs the
+pipeline when the transaction's autocommit changes, a round trip each. psycopg sends a transaction's
+BEGIN on its own (it syncs after it), so BEGIN and COMMIT stay a round trip each. A statement's error
+is raised when the block ends, as a Django `DatabaseError`, and aborts the transaction as it would
+have anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.db import connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import FlatValuesListIterable, ModelIterable, ValuesListIterable
+from django.db.models.sql import InsertQuery
+
+
+def _pipelines(alias: str) -> bool:
+    if connections[alias].vendor != "postgresql":
+        return False
+    import psycopg
+
+    return bool(psycopg.Pipeline.is_supported())
+
+
+@contextmanager
+def _pipeline(alias: str) -> Iterator[None]:
+    connection = connections[alias]
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
+
+
+def fetch_together(*querysets: QuerySet[Any, Any]) -> list[list[Any]]:
+    """Each queryset's rows, the SELECTs sent in one round trip (PostgreSQL), run in this order.
+
+    Model querysets (with annotations, without select_related) and `values_list` ones. Elsewhere
+    each runs as usual."""
+    alias = querysets[0].db
+    if not _pipelines(alias) or any(q.db != alias for q in querysets):
+        return [list(q) for q in querysets]
+    connection = connections[alias]
+    compilers = [q.query.get_compiler(using=alias) for q in querysets]
+    statements = [c.as_sql() for c in compilers]  # also sets each compiler's select and klass_info
+    cursors = []
+    try:
+        with _pipeline(alias):
+            for sql, params in statements:
+                cursor = connection.cursor()
+                cursors.append(cursor)
+                cursor.execute(sql, params)
+        fetched = [cursor.fetchall() for cursor in cursors]  # answered at the pipeline's end
+    finally:
+        for cursor in cursors:
+            cursor.close()
+    return [_rows(q, c, rows) for q, c, rows in zip(querysets, compilers, fetched, strict=True)]
+
+
+class Together:
+    """Writes sent at the end of `together()`'s block."""
+
+    def __init__(self, alias: str, pipelined: bool) -> None:
+        self.alias = alias
+        self.pipelined = pipelined
+        self.finish: list[Callable[[], None]] = []
+
+    def update(self, queryset: QuerySet[Any, Any], **values: Any) -> None:
+        """`queryset.update(**values)`; the row count is not read."""
+        queryset.using(self.alias).update(**values)
+
+    def insert(self, obj: Model) -> None:
+        """INSERT the new object (as `save(force_insert=True)`, without its signals); its id is set
+        when the block ends."""
+        if not self.pipelined:
+            obj.save(force_insert=True, using=self.alias)
+            return
+        meta = obj._meta
+        pk_set = obj.pk is not None
+        fields = [f for f in meta.local_concrete_fields if not f.generated and (pk_set or f is not meta.auto_field)]
+        query = InsertQuery(type(obj))
+        query.insert_values(fields, [obj])
+        compiler = query.get_compiler(using=self.alias)
+        returning = list(meta.db_returning_fields)
+        compiler.returning_fields = returning
+        [(sql, params)] = compiler.as_sql()
+        cursor = connections[self.alias].cursor()
+        cursor.execute(sql, params)
+
+        def finish() -> None:
+            try:
+                row = cursor.fetchone()
+            finally:
+                cursor.close()
+            for field, value in zip(returning, row or (), strict=False):
+                setattr(obj, field.attname, value)
+            obj._state.adding = False
+            obj._state.db = self.alias
+
+        self.finish.append(finish)
+
+
+@contextmanager
+def together(alias: str = "default") -> Iterator[Together]:
+    """The block's writes in one round trip (PostgreSQL), sent when it ends; inserted ids set then."""
+    pipelined = _pipelines(alias)
+    writes = Together(alias, pipelined)
+    if not pipelined:
+        yield writes
+        return
+    with _pipeline(alias):
+        yield writes
+    for finish in writes.finish:
+        finish()
+
+
+def _rows(queryset: QuerySet[Any, Any], compiler: Any, rows: list[tuple[Any, ...]]) -> list[Any]:
+    converted = compiler.results_iter(results=[rows])
+    iterable = queryset._iterable_class
+    if iterable is FlatValuesListIterable:
+        return [row[0] for row in converted]
+    if iterable is ValuesListIterable:
+        return [tuple(row) for row in converted]
+    if iterable is not ModelIterable or compiler.klass_info.get("related_klass_infos"):
+        raise NotImplementedError("fetch_together: model or values_list querysets, no select_related")
+    start, end = compiler.klass_info["select_fields"][0], compiler.klass_info["select_fields"][-1] + 1
+    names = [column[0].target.attname for column in compiler.select[start:end]]
+    model = compiler.klass_info["model"]
+    objects = []
+    for row in converted:
+        obj = model.from_db(queryset.db, names, row[start:end])
+        for name, position in compiler.annotation_col_map.items():
+            setattr(obj, name, row[position])
+        objects.append(obj)
+    return objects
+
+
+__all__ = ["Together", "fetch_together", "together"]
