@@ -7,8 +7,9 @@ after a locking SELECT sees what the writer it waited for committed. On another 
 without pipeline support, everything here runs the plain way, one statement after the other, with
 the same results.
 
-- `fetch_together(*querysets)`: several SELECTs in one round trip, their results as the querysets
-  would give them (model instances with their annotations, or `values_list` rows).
+- `fetch_together((Select, arguments), ...)`: several SELECTs in one round trip, their results as
+  the querysets would give them (model instances with their annotations, or `values_list` rows); a
+  `Select` is compiled once per process.
 - `together()`: writes in one round trip at the end of the block: `update(queryset, **values)` (its
   row count is not read) and `insert(obj)` (the object's id is set when the block ends).
 
@@ -47,21 +48,51 @@ def _pipeline(alias: str) -> Iterator[None]:
         yield
 
 
-def fetch_together(*querysets: QuerySet[Any, Any]) -> list[list[Any]]:
-    """Each queryset's rows, the SELECTs sent in one round trip (PostgreSQL), run in this order.
+class Select:
+    """A SELECT of the hot path, built and compiled by Django once per process and database, its
+    parameters bound at each call: building a queryset and compiling it cost more CPU than its round
+    trip (bench/README.md). `build(**arguments)` makes the queryset; each argument must be an integer
+    that ends up as one parameter of the SQL (a filter's value), which is checked when compiled."""
 
-    Model querysets (with annotations, without select_related) and `values_list` ones. Elsewhere
-    each runs as usual."""
-    alias = querysets[0].db
-    if not _pipelines(alias) or any(q.db != alias for q in querysets):
-        return [list(q) for q in querysets]
+    def __init__(self, build: Callable[..., QuerySet[Any, Any]]) -> None:
+        self.build = build
+        self._compiled: dict[str, tuple[QuerySet[Any, Any], Any, str, list[Any], dict[int, str]]] = {}
+
+    def compiled(self, alias: str, names: list[str]) -> tuple[QuerySet[Any, Any], Any, str, list[Any], dict[int, str]]:
+        found = self._compiled.get(alias)
+        if found is None:
+            marks = {name: -(7_340_000_001 + i) for i, name in enumerate(sorted(names))}
+            queryset = self.build(**marks).using(alias)
+            compiler = queryset.query.get_compiler(using=alias)
+            sql, params = compiler.as_sql()  # also sets the compiler's select and klass_info
+            by_mark = {mark: name for name, mark in marks.items()}
+            slots = {i: by_mark[p] for i, p in enumerate(params) if isinstance(p, int) and p in by_mark}
+            if sorted(slots.values()) != sorted(names):
+                raise ValueError("Select: each argument must be one parameter of the SQL")
+            found = (queryset, compiler, sql, list(params), slots)
+            self._compiled[alias] = found
+        return found
+
+    def bind(self, alias: str = "default", **arguments: int) -> tuple[QuerySet[Any, Any], Any, str, list[Any]]:
+        queryset, compiler, sql, params, slots = self.compiled(alias, list(arguments))
+        bound = list(params)
+        for i, name in slots.items():
+            bound[i] = arguments[name]
+        return queryset, compiler, sql, bound
+
+
+def fetch_together(*selects: tuple[Select, dict[str, int]], alias: str = "default") -> list[list[Any]]:
+    """Each SELECT's rows, sent in one round trip (PostgreSQL), run in this order; as their querysets
+    would give them. Model querysets (with annotations, without select_related) and `values_list`
+    ones. Elsewhere each queryset runs as usual."""
+    if not _pipelines(alias):
+        return [list(select.build(**arguments).using(alias)) for select, arguments in selects]
     connection = connections[alias]
-    compilers = [q.query.get_compiler(using=alias) for q in querysets]
-    statements = [c.as_sql() for c in compilers]  # also sets each compiler's select and klass_info
+    statements = [select.bind(alias, **arguments) for select, arguments in selects]
     cursors = []
     try:
         with _pipeline(alias):
-            for sql, params in statements:
+            for _, _, sql, params in statements:
                 cursor = connection.cursor()
                 cursors.append(cursor)
                 cursor.execute(sql, params)
@@ -69,7 +100,7 @@ def fetch_together(*querysets: QuerySet[Any, Any]) -> list[list[Any]]:
     finally:
         for cursor in cursors:
             cursor.close()
-    return [_rows(q, c, rows) for q, c, rows in zip(querysets, compilers, fetched, strict=True)]
+    return [_rows(q, c, rows) for (q, c, _, _), rows in zip(statements, fetched, strict=True)]
 
 
 class Together:
@@ -150,4 +181,4 @@ def _rows(queryset: QuerySet[Any, Any], compiler: Any, rows: list[tuple[Any, ...
     return objects
 
 
-__all__ = ["Together", "fetch_together", "together"]
+__all__ = ["Select", "Together", "fetch_together", "together"]

@@ -141,11 +141,11 @@ def _lock_session(session_id: int, actor: User, role: str) -> Session:
     FOR NO KEY UPDATE, not FOR UPDATE: writers of the session still queue, but a transaction that only
     references the row (a foreign key check takes FOR KEY SHARE) does not wait for them, which closed a
     deadlock between a reopen and the close's background work (docs/decisions.md)."""
-    return _locked(_locking(session_id, actor).first(), role)
+    return _locked(_locking(session_id, actor.pk).first(), role)
 
 
-def _locking(session_id: int, actor: User) -> QuerySet[Session]:
-    member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=actor.pk).values("role")[:1]
+def _locking(session_id: int, user_id: int) -> QuerySet[Session]:
+    member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user_id).values("role")[:1]
     return (
         Session.objects.select_for_update(of=("self",), no_key=True)
         .annotate(actor_role=Subquery(member))
@@ -154,9 +154,10 @@ def _locking(session_id: int, actor: User) -> QuerySet[Session]:
 
 
 def _locked(session: Session | None, role: str) -> Session:
-    if session is None or session.actor_role is None:
+    found = getattr(session, "actor_role", None)  # the annotation of `_locking`
+    if session is None or found is None:
         raise NotFound("no such session")
-    role_check(found=session.actor_role, role=role)
+    role_check(found=found, role=role)
     return session
 
 
@@ -165,9 +166,16 @@ def _lock_session_and_sheet(session_id: int, actor: User, role: str) -> tuple[Se
     pipeline, ledger/roundtrips.py): two statements, so the second takes its snapshot once the first
     holds the lock and sees the hand of the writer it waited for (a subquery of the locking statement
     would not, under READ COMMITTED)."""
-    hands = Hand.objects.filter(session_id=session_id).order_by("number").values_list("raw", flat=True)
-    sessions, raws = roundtrips.fetch_together(_locking(session_id, actor), hands)
+    sessions, raws = roundtrips.fetch_together(
+        (_LOCKING, {"session_id": session_id, "user_id": actor.pk}), (_SHEET, {"session_id": session_id})
+    )
     return _locked(sessions[0] if sessions else None, role), raws
+
+
+_LOCKING = roundtrips.Select(lambda session_id, user_id: _locking(session_id, user_id))
+_SHEET = roundtrips.Select(
+    lambda session_id: Hand.objects.filter(session_id=session_id).order_by("number").values_list("raw", flat=True)
+)
 
 
 def _check_open(session: Session) -> None:
