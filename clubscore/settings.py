@@ -111,7 +111,7 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and os.environ.get("DB_POOL"):
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and os.environ.get("DB_POOL", "0") != "0":
     # A pool of connections per process (psycopg_pool, Django 5.1+; bin/production sets DB_POOL=1): a
     # request takes an open connection instead of opening one, which cost a new PostgreSQL backend,
     # its startup and authentication, a `SET TIME ZONE` and cold catalog caches on every request
