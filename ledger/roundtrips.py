@@ -20,8 +20,8 @@ is raised when the block ends, as a Django `DatabaseError`, and aborts the trans
 have anyway.
 
 What it is worth (bench/api.py, bench/README.md "round 3"): a recorded hand went from 10 round trips
-to 6 (tests/api/test_round_trips.py), and with `Select` its capacity went from 0.44 to 0.64 of the
-floor's in the same run (2026-12-02, load average about 20).
+to 6 (tests/api/test_round_trips.py), and with `Select` its capacity went from 0.44 to 0.64, 0.62
+and 0.50 of the floor's in the same run (three runs, 2026-12-02, load average 8 to 21).
 """
 
 from __future__ import annotations
