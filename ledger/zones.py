@@ -14,7 +14,7 @@ DEFAULT = "UTC"
 
 @cache
 def zone_names() -> tuple[str, ...]:
-    """Every IANA name the system's time zone database holds, sorted (for the pages' list)."""
+    """Every IANA name `zoneinfo` knows (the system's database, else the `tzdata` package), sorted."""
     return tuple(sorted(available_timezones() | {DEFAULT}))
 
 

@@ -102,7 +102,6 @@ MISERES = {
     "little_spread": MISERE_SUR_TABLE,
     "grand_spread": MISERE_SUR_TABLE,
 }
-TRICK_BIDS = frozenset({"simple", "neuf", *INDEPENDENCES})
 
 _INDEPENDENCE_FIELDS = {"bidder": R, "trump": R, "tricks": R, "honours": O, "jack": R, "revoke": O, "turned": R}
 _MISERE_FIELDS = {"bidder": R, "tricks": R, "revoke": O, "turned": R}

@@ -124,7 +124,6 @@ BID_LABELS = {
     "misere": "misère (мизер)",
     "pass": "all pass (пас)",
 }
-TRICK_BIDS = frozenset({"simple", "solo", "nine"})
 
 
 # --- options ------------------------------------------------------------------------------------
