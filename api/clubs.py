@@ -66,6 +66,30 @@ class ClubsRoute(Route):
     operations = {"get": ClubListApi, "post": ClubCreateApi}
 
 
+class ClubTimeZone(Strict):
+    time_zone = Text(max_length=64, help_text="an IANA name such as Europe/Paris")
+
+
+class ClubTimeZoneApi(APIView):
+    """Change the club's time zone (admins): its pages and CSVs show times in the new one, and its
+    leaderboard's months and years are counted in it; the API's times stay UTC. Idempotent: the same
+    zone again answers the same."""
+
+    InputSerializer = ClubTimeZone
+    OutputSerializer = ClubOut
+
+    @extend_schema(summary="Change the club's time zone", request=InputSerializer, responses={200: OutputSerializer})
+    def put(self, request: Request, club_id: int) -> Response:
+        selectors.club_role(user=request.user, club_id=club_id, role=Role.ADMIN)  # 404 / 403 before the body
+        data = valid(self.InputSerializer, request.data)
+        club = services.club_time_zone_set(actor=actor(request), club_id=club_id, time_zone=data["time_zone"])
+        return Response(
+            self.OutputSerializer(
+                {"id": club.pk, "name": club.name, "role": Role.ADMIN, "time_zone": club.time_zone}
+            ).data
+        )
+
+
 class PlayerOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()

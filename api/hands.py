@@ -18,7 +18,7 @@ from ledger.models import Hand, Role, Session
 
 from . import schema
 from .common import Route, Timestamp, Username, actor, etag, expected_version, paginated, reason
-from .idempotency import idempotency_key, idempotent
+from .idempotency import IdempotencyClaim, idempotency_keep, idempotency_key, idempotent
 from .limits import hand_limits
 from .sessions import SessionOut, session_response
 
@@ -90,14 +90,28 @@ class HandRecordApi(APIView):
     )
     def post(self, request: Request, session_id: int) -> Response:
         key = idempotency_key(request)
-        return idempotent(request, self, key, lambda claim: (self._record(request, session_id, key), False))
+        return idempotent(request, self, key, lambda claim: self._record(request, session_id, key, claim))
 
-    def _record(self, request: Request, session_id: int, key: uuid.UUID) -> Response:
+    def _record(
+        self, request: Request, session_id: int, key: uuid.UUID, claim: IdempotencyClaim
+    ) -> tuple[Response, bool]:
         # hand_record checks membership, role, an open session and the deal number under the lock, and
         # returns the hand already recorded with this key (a retry): the answer is rendered again.
+        # A hand it writes gets its answer kept in the same transaction (one round trip less).
         hand_limits(request.data)
-        hand = services.hand_record(actor=actor(request), session_id=session_id, hand=request.data, client_key=key)
-        return hand_response(hand, hand.session.version, 201)
+        kept: dict[str, Any] = {}
+
+        def keep_answer(hand: Hand) -> None:
+            response = hand_response(hand, hand.session.version, 201)
+            idempotency_keep(claim=claim, status=201, body=response.data, etag=str(response.headers["ETag"]))
+            kept.update(hand=hand, response=response)
+
+        hand = services.hand_record(
+            actor=actor(request), session_id=session_id, hand=request.data, client_key=key, before_commit=keep_answer
+        )
+        if kept.get("hand") is hand:  # written and committed with its answer
+            return kept["response"], True
+        return hand_response(hand, hand.session.version, 201), False  # found by its key: answered as usual
 
 
 class HandsRoute(Route):

@@ -196,6 +196,15 @@ def idempotency_finish(*, claim: IdempotencyClaim, status: int, body: Any, etag:
         _autocommit(lambda: records.update(state=IdempotencyRecord.State.DONE, status=status, response=body, etag=etag))
 
 
+def idempotency_keep(*, claim: IdempotencyClaim, status: int, body: Any, etag: str = "") -> None:
+    """Keep the answer inside the caller's write transaction (`hands.HandRecordApi`): it is kept exactly
+    when the write commits, and in a pipeline (ledger/roundtrips.py) the UPDATE goes with the COMMIT,
+    a round trip less than `idempotency_finish` after it. The handler then says `stored`."""
+    IdempotencyRecord.objects.filter(pk=claim.record_id).update(
+        state=IdempotencyRecord.State.DONE, status=status, response=body, etag=etag
+    )
+
+
 def idempotency_release(*, claim: IdempotencyClaim) -> None:
     """Forget a claim whose request failed without an answer to keep."""
     _autocommit(IdempotencyRecord.objects.filter(pk=claim.record_id, state=IdempotencyRecord.State.IN_FLIGHT).delete)

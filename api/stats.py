@@ -262,6 +262,9 @@ class LeaderboardOut(serializers.Serializer):
     month = serializers.CharField(required=False, help_text="YYYY-MM, with period=month")
     year = serializers.CharField(required=False, help_text="YYYY, with period=year")
     currency = LeftOutOrNull(required=False, allow_null=True, help_text="with by=money")
+    time_zone = serializers.CharField(
+        help_text="the club's IANA time zone: a month, a year, date_from and date_to are its calendar days"
+    )
     rows = LeaderboardRowOut(many=True)
 
 
@@ -335,8 +338,12 @@ class LeaderboardApi(StatsView):
         parameters=[
             OpenApiParameter("period", str, enum=list(PERIODS), description="default all"),
             OpenApiParameter("by", str, enum=list(BOARDS), description="default rating"),
-            OpenApiParameter("month", str, description="YYYY-MM, with period=month (default: this month)"),
-            OpenApiParameter("year", str, description="YYYY, with period=year (default: this year)"),
+            OpenApiParameter(
+                "month", str, description="YYYY-MM, with period=month (default: this month), in the club's time zone"
+            ),
+            OpenApiParameter(
+                "year", str, description="YYYY, with period=year (default: this year), in the club's time zone"
+            ),
             OpenApiParameter("currency", str, description="by=money: required when the period has several"),
             *FILTER_PARAMETERS,
         ],

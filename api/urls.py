@@ -49,6 +49,7 @@ v1 = [
     path("auth/tokens/", auth.DeviceTokenListApi.as_view(), name="auth-tokens"),
     path("auth/tokens/<id:token_id>/", auth.DeviceTokenRevokeApi.as_view(), name="auth-token-detail"),
     path("clubs/", clubs.ClubsRoute.as_view(), name="clubs"),
+    path("clubs/<id:club_id>/time-zone/", clubs.ClubTimeZoneApi.as_view(), name="club-time-zone"),
     path("clubs/<id:club_id>/players/", clubs.PlayersRoute.as_view(), name="club-players"),
     path("sessions/", sessions.SessionsRoute.as_view(), name="sessions"),
     path("sessions/import/", sessions.SessionImportApi.as_view(), name="session-import"),

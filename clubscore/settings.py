@@ -111,6 +111,18 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and os.environ.get("DB_POOL", "0") != "0":
+    # A pool of connections per process (psycopg_pool, Django 5.1+; bin/production sets DB_POOL=1): a
+    # request takes an open connection instead of opening one, which cost a new PostgreSQL backend,
+    # its startup and authentication, a `SET TIME ZONE` and cold catalog caches on every request
+    # (CONN_MAX_AGE cannot keep them under ASGI: each request runs in a thread of its own). No
+    # health check on taking one (CONN_HEALTH_CHECKS would cost a round trip per request): after a
+    # database restart, a broken connection fails its request (503, ledger/web/errors.py) once and
+    # the pool drops it. DB_POOL_MAX bounds the connections of each process (web worker, Celery).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 2, "max_size": int(os.environ.get("DB_POOL_MAX", "8")), "timeout": 10}
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers wait for the lock instead of failing at once; IMMEDIATE takes it at BEGIN.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import secrets
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -23,10 +23,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from ledger import zones
+from ledger import roundtrips, zones
 from ledger.engine import EngineError, Replay, parse_sheet, settlement_json
 from ledger.engine.sheet import SettledHand
 from ledger.engine.variants import get_variant
@@ -141,17 +141,41 @@ def _lock_session(session_id: int, actor: User, role: str) -> Session:
     FOR NO KEY UPDATE, not FOR UPDATE: writers of the session still queue, but a transaction that only
     references the row (a foreign key check takes FOR KEY SHARE) does not wait for them, which closed a
     deadlock between a reopen and the close's background work (docs/decisions.md)."""
-    member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=actor.pk).values("role")[:1]
-    session = (
+    return _locked(_locking(session_id, actor.pk).first(), role)
+
+
+def _locking(session_id: int, user_id: int) -> QuerySet[Session]:
+    member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user_id).values("role")[:1]
+    return (
         Session.objects.select_for_update(of=("self",), no_key=True)
         .annotate(actor_role=Subquery(member))
         .filter(pk=session_id)
-        .first()
     )
-    if session is None or session.actor_role is None:
+
+
+def _locked(session: Session | None, role: str) -> Session:
+    found = getattr(session, "actor_role", None)  # the annotation of `_locking`
+    if session is None or found is None:
         raise NotFound("no such session")
-    role_check(found=session.actor_role, role=role)
+    role_check(found=found, role=role)
     return session
+
+
+def _lock_session_and_sheet(session_id: int, actor: User, role: str) -> tuple[Session, list[Any]]:
+    """`_lock_session`, and the earlier hands' raw JSON read after the lock, in one round trip (a
+    pipeline, ledger/roundtrips.py): two statements, so the second takes its snapshot once the first
+    holds the lock and sees the hand of the writer it waited for (a subquery of the locking statement
+    would not, under READ COMMITTED)."""
+    sessions, raws = roundtrips.fetch_together(
+        (_LOCKING, {"session_id": session_id, "user_id": actor.pk}), (_SHEET, {"session_id": session_id})
+    )
+    return _locked(sessions[0] if sessions else None, role), raws
+
+
+_LOCKING = roundtrips.Select(lambda session_id, user_id: _locking(session_id, user_id))
+_SHEET = roundtrips.Select(
+    lambda session_id: Hand.objects.filter(session_id=session_id).order_by("number").values_list("raw", flat=True)
+)
 
 
 def _check_open(session: Session) -> None:
@@ -253,12 +277,19 @@ STATE_FIELDS = ["hands_count", "balances", "pools", "next_deal", "version", "upd
 
 
 def _store_state(
-    session: Session, run: Replay, hands_count: int, *, bump: bool = True, fields: list[str] | None = STATE_FIELDS
+    session: Session,
+    run: Replay,
+    hands_count: int,
+    *,
+    bump: bool = True,
+    fields: list[str] | None = STATE_FIELDS,
+    writes: roundtrips.Together | None = None,
 ) -> None:
     """The session's row after the replay: the engine's state and, for a change, version + 1.
 
     By default only the projection's columns are written (a recorded hand changes nothing else);
-    `fields=None` saves the whole row, for a close or reopen that changed more."""
+    `fields=None` saves the whole row, for a close or reopen that changed more. With `writes` (and
+    fields), an UPDATE among them, its row count not read: the row is the caller's, locked."""
     session.hands_count = hands_count
     session.balances = list(run.balances)
     session.pools = run.pools.as_list()
@@ -266,7 +297,10 @@ def _store_state(
     if bump:
         session.version += 1
     session.updated_at = timezone.now()
-    session.save(update_fields=fields)
+    if writes is not None and fields is not None:
+        writes.update(Session.objects.filter(pk=session.pk), **{name: getattr(session, name) for name in fields})
+    else:
+        session.save(update_fields=fields)
 
 
 # --- sessions --------------------------------------------------------------------------------------
@@ -548,16 +582,26 @@ def _followup_request(session: Session) -> None:
 # --- hands -----------------------------------------------------------------------------------------
 
 
-def hand_record(*, actor: User, session_id: int, hand: Any, client_key: uuid.UUID | None = None) -> Hand:
+def hand_record(
+    *,
+    actor: User,
+    session_id: int,
+    hand: Any,
+    client_key: uuid.UUID | None = None,
+    before_commit: Callable[[Hand], None] | None = None,
+) -> Hand:
     """Record the next deal (scorers and above). `hand` may carry `number` (see `hand_number_check`).
 
     Idempotent by `client_key` (the key the client sent it with, unique per session and user): a retry finds
     the hand its first attempt recorded and returns it, whatever happened since (the session closed,
     the number moved on), so a deal is recorded once however often it is sent. The lookup runs only
     when the write is refused or hits the key's unique constraint: the first attempt pays nothing.
+
+    `before_commit(hand)` runs inside the write's transaction once the hand is written (the API keeps
+    its answer to the Idempotency-Key there); not for a hand found by its key.
     """
     try:
-        return _hand_record(actor, session_id, hand, client_key)
+        return _hand_record(actor, session_id, hand, client_key, before_commit)
     except (LedgerError, EngineError, IntegrityError):
         if client_key is None:
             raise
@@ -571,37 +615,45 @@ def hand_record(*, actor: User, session_id: int, hand: Any, client_key: uuid.UUI
         return found
 
 
-def _hand_record(actor: User, session_id: int, hand: Any, client_key: uuid.UUID | None) -> Hand:
+def _hand_record(
+    actor: User,
+    session_id: int,
+    hand: Any,
+    client_key: uuid.UUID | None,
+    before_commit: Callable[[Hand], None] | None,
+) -> Hand:
+    # On PostgreSQL (ledger/roundtrips.py): BEGIN; the lock with the earlier sheet; the projection,
+    # the revision, the hand and whatever `before_commit` writes; COMMIT: four round trips where one
+    # statement each took seven (bench/README.md).
     with transaction.atomic(durable=True):
-        session = _lock_session(session_id, actor, Role.SCORER)
+        # A deal settles from the deals before it only: recording one changes no earlier hand, so
+        # only the new hand's row is written (and only the earlier sheet is read).
+        session, raws = _lock_session_and_sheet(session_id, actor, Role.SCORER)
         _check_open(session)
         hand_number_check(session=session, number=hand.get("number") if isinstance(hand, dict) else None)
         if session.hands_count >= settings.MAX_SESSION_HANDS:
             raise InvalidRequest.field("hands", f"a session has at most {settings.MAX_SESSION_HANDS} hands")
         raw = _without_number(hand)
-        # A deal settles from the deals before it only: recording one changes no earlier hand, so
-        # only the new hand's row is written (and only the earlier sheet is read).
-        raws = list(Hand.objects.filter(session=session).order_by("number").values_list("raw", flat=True))
         _, run, settled = _replay(session, [*raws, raw], names=SEAT_NAMES)
         result = settled[-1]
         _check_hand_amounts(result)
-        new = Hand.objects.create(
-            session=session,
-            number=len(raws) + 1,
-            raw=raw,
-            settled=result,
-            client_key=client_key,
-            recorded_by=actor,
-        )
-        _store_state(session, run, new.number)
-        HandRevision.objects.create(
-            session=session,
-            number=new.number,
-            action=HandRevision.Action.RECORDED,
-            new=raw,
-            version=session.version,
-            by=actor,
-        )
+        number = len(raws) + 1
+        new = Hand(session=session, number=number, raw=raw, settled=result, client_key=client_key, recorded_by=actor)
+        with roundtrips.together() as writes:
+            _store_state(session, run, number, writes=writes)
+            writes.insert(
+                HandRevision(
+                    session=session,
+                    number=number,
+                    action=HandRevision.Action.RECORDED,
+                    new=raw,
+                    version=session.version,
+                    by=actor,
+                )
+            )
+            writes.insert(new)
+            if before_commit is not None:
+                before_commit(new)
         announce(session)
     new.session = session
     return new

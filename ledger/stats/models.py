@@ -8,8 +8,8 @@ Invariants (kept by `ledger.stats.services`, the only module that writes these t
   its `closing`: the rows are a projection, recomputed, never edited.
 - `RatingEntry` holds each player's rating after each of his closed sessions, applied in closing
   order (`closed_at`, then the session id); `Rating` is his latest entry (or absent when he has none).
-- `PlayerMonth` and `PlayerMonthContract` are the sums of those rows per player and calendar month of
-  `closed_at` (in the current time zone; rebuild after changing `TIME_ZONE`), so that whole months
+- `PlayerMonth` and `PlayerMonthContract` are the sums of those rows per player and UTC calendar month
+  of `closed_at` (`ROLLUP_ZONE`, whatever zone is active when they are written), so that whole months
   (a month's or a year's leaderboard, a player's all-time figures) are summed from a few dozen rows;
   the session rows serve the days of a `date_from`/`date_to` that do not cover a whole month.
 - Rows carry the session's club, variant and `closed_at` so that a player's statistics or a club's
@@ -17,6 +17,8 @@ Invariants (kept by `ledger.stats.services`, the only module that writes these t
 """
 
 from __future__ import annotations
+
+import datetime as dt
 
 from django.db import models
 from django.db.models import Q
@@ -95,6 +97,12 @@ class PlayerContract(models.Model):
             models.Index(fields=["club", "player", "closed_at"], name="stats_pc_club_player"),
             models.Index(fields=["session"], name="stats_pc_session"),
         ]
+
+
+# The monthly rows are UTC months, whatever zone is active when they are written (a close from a page
+# runs its follow-up in the club's zone): a period in a club's own zone is summed from the whole UTC
+# months inside it plus the session rows at either end (`selectors._split`).
+ROLLUP_ZONE = dt.UTC
 
 
 class PlayerMonth(models.Model):

@@ -16,13 +16,22 @@ from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
+from ledger import zones
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import InvalidRequest, NotFound
 from ledger.models import Player
-from ledger.selectors import Reader, club_role
+from ledger.selectors import Reader, club_role, club_time_zone
 
 from .figures import ROLES
-from .models import PlayerContract, PlayerMonth, PlayerMonthContract, PlayerSession, Rating, RatingEntry
+from .models import (
+    ROLLUP_ZONE,
+    PlayerContract,
+    PlayerMonth,
+    PlayerMonthContract,
+    PlayerSession,
+    Rating,
+    RatingEntry,
+)
 
 SUCCESS_MIN_CONTRACTS = 20  # `by=success`: only players with at least this many contracts as bidder
 PERIODS = ("month", "year", "all")
@@ -74,14 +83,15 @@ def _within(qs: QuerySet, lower: dt.datetime | None, upper: dt.datetime | None) 
 
 
 def _month_start(when: dt.datetime, *, up: bool) -> dt.datetime:
-    """The start of the month of `when` (up: of the first month starting at or after it)."""
-    local = timezone.localtime(when)
+    """The start of the UTC month of `when`, as the monthly rows count months (up: of the first month
+    starting at or after it)."""
+    local = when.astimezone(ROLLUP_ZONE)
     first = local.date().replace(day=1)
-    if up and local != _midnight(first):
+    if up and local != dt.datetime.combine(first, dt.time.min, ROLLUP_ZONE):
         if first.year == dt.MAXYEAR:
             return when
         first = dt.date(first.year + (first.month == 12), first.month % 12 + 1, 1)
-    return _midnight(first)
+    return dt.datetime.combine(first, dt.time.min, ROLLUP_ZONE)
 
 
 Span = tuple[dt.datetime | None, dt.datetime | None]
@@ -120,9 +130,9 @@ def _sums(
         first, last = span
         qs = months
         if first is not None:
-            qs = qs.filter(month__gte=timezone.localtime(first).date())
+            qs = qs.filter(month__gte=first.astimezone(ROLLUP_ZONE).date())
         if last is not None:
-            qs = qs.filter(month__lt=timezone.localtime(last).date())
+            qs = qs.filter(month__lt=last.astimezone(ROLLUP_ZONE).date())
         parts.append(qs.values(*keys).annotate(**{name: pair[0] for name, pair in sums.items()}).order_by())
     for edge_lower, edge_upper in edges:
         qs = _within(rows, edge_lower, edge_upper)
@@ -356,10 +366,13 @@ def leaderboard(
     currency: str | None = None,
     filters: Filters = Filters(),
 ) -> dict[str, Any]:
-    """The club's ranking (`stats.md`, "Leaderboard")."""
+    """The club's ranking (`stats.md`, "Leaderboard"). A month, a year and the filters' days are the
+    club's calendar days (its `time_zone`), whatever zone the caller runs in: the API runs in UTC."""
     club_role(user=user, club_id=club_id)
-    start, end, label = period_bounds(period, month=month, year=year)
-    lower, upper = _bounds(filters, start, end)
+    time_zone = club_time_zone(club_id)
+    with timezone.override(zones.club_zone(time_zone)):
+        start, end, label = period_bounds(period, month=month, year=year)
+        lower, upper = _bounds(filters, start, end)
     restricted = lower is not None or upper is not None or filters.variant is not None
     scope = {"club_id": club_id} | ({"variant": filters.variant} if filters.variant else {})
 
@@ -374,7 +387,7 @@ def leaderboard(
         )
         return {key: total for key, total in found.items() if total["sessions"]}
 
-    out: dict[str, Any] = {"period": period, "by": by}
+    out: dict[str, Any] = {"period": period, "by": by, "time_zone": time_zone}
     if label is not None:
         out[period] = label
     board: list[dict[str, Any]] = []

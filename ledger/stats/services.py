@@ -21,13 +21,20 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
-from django.utils import timezone
 
 from ledger.models import Club, Hand, Player, Seat, Session
 
 from . import ratings
 from .figures import SeatFigures, session_figures
-from .models import PlayerContract, PlayerMonth, PlayerMonthContract, PlayerSession, Rating, RatingEntry
+from .models import (
+    ROLLUP_ZONE,
+    PlayerContract,
+    PlayerMonth,
+    PlayerMonthContract,
+    PlayerSession,
+    Rating,
+    RatingEntry,
+)
 
 BATCH = 500  # sessions per rebuild batch
 INSERT_BATCH = 2000
@@ -138,17 +145,16 @@ def _write_session_rows(sessions: list[Session]) -> None:
 
 
 def month_of(when: dt.datetime) -> dt.date:
-    """The first day of the calendar month of `when`, in the current time zone."""
-    return timezone.localtime(when).date().replace(day=1)
+    """The first day of the UTC calendar month of `when` (the month of its monthly rows)."""
+    return when.astimezone(ROLLUP_ZONE).date().replace(day=1)
 
 
 def month_bounds(month: dt.date) -> tuple[dt.datetime, dt.datetime]:
-    """[start, end) of a calendar month in the current time zone."""
+    """[start, end) of a UTC calendar month."""
     following = dt.date(month.year + (month.month == 12), month.month % 12 + 1, 1)
-    zone = timezone.get_current_timezone()
     return (
-        timezone.make_aware(dt.datetime.combine(month, dt.time.min), zone),
-        timezone.make_aware(dt.datetime.combine(following, dt.time.min), zone),
+        dt.datetime.combine(month, dt.time.min, ROLLUP_ZONE),
+        dt.datetime.combine(following, dt.time.min, ROLLUP_ZONE),
     )
 
 

@@ -27,6 +27,7 @@ from ledger.models import DealCheck, Role, SeatLink, Session
 
 from . import catalog, reads
 from .views import AuthedRequest, _may, page, refusal_text
+from .zones import use_club_zone
 
 # --- what a follower sees --------------------------------------------------------------------------
 
@@ -137,17 +138,20 @@ def short_link(request: AuthedRequest, session_id: int) -> HttpResponse:
     return redirect("web:follow", session_id=session_id)
 
 
-def _seat_link(key: str) -> SeatLink:
+def _seat_link(request: HttpRequest, key: str) -> SeatLink:
+    """The live seat link of the key, its club's zone now the request's (its page's times are the club's)."""
     try:
-        return selectors.seat_link_get(key=key)
+        link = selectors.seat_link_get(key=key)
     except NotFound:
         raise Http404("no such link") from None
+    use_club_zone(request, session_id=link.session_id)
+    return link
 
 
 @require_GET
 def seat_follow(request: HttpRequest, key: str) -> HttpResponse:
     """`/s/<key>/`: a seat link's page, no login: its session only, ✓ and dispute for its seat only."""
-    link = _seat_link(key)
+    link = _seat_link(request, key)
     api = f"/api/v1/seat/{key}/hands/"
     return _follow_page(
         request,
@@ -164,7 +168,7 @@ def seat_follow(request: HttpRequest, key: str) -> HttpResponse:
 
 @require_GET
 def seat_rows(request: HttpRequest, key: str) -> HttpResponse:
-    link = _seat_link(key)
+    link = _seat_link(request, key)
     return _rows(request, link.session, link.seat)
 
 
@@ -279,24 +283,27 @@ def club_board_tables(request: AuthedRequest, club_id: int) -> HttpResponse:
     return _board(request, club, {}, fragment=True)
 
 
-def _board_link(key: str) -> Any:
+def _board_link(request: HttpRequest, key: str) -> Any:
+    """The live board link of the key, its club's zone now the request's."""
     try:
-        return selectors.board_link_get(key=key)
+        link = selectors.board_link_get(key=key)
     except NotFound:
         raise Http404("no such link") from None
+    use_club_zone(request, club_id=link.club_id)
+    return link
 
 
 @require_GET
 def board(request: HttpRequest, key: str) -> HttpResponse:
     """`/b/<key>/`: the room board through a board link, read-only, no login."""
-    link = _board_link(key)
+    link = _board_link(request, key)
     urls = {"events": reverse("live-board", args=[key]), "rows": reverse("web:board-tables", args=[key])}
     return _board(request, link.club, urls, fragment=False)
 
 
 @require_GET
 def board_tables_view(request: HttpRequest, key: str) -> HttpResponse:
-    return _board(request, _board_link(key).club, {}, fragment=True)
+    return _board(request, _board_link(request, key).club, {}, fragment=True)
 
 
 @require_http_methods(["GET", "POST"])

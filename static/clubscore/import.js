@@ -65,9 +65,10 @@
     const parts = [el('div', { class: 'table-wrap' }, [el('table', { class: 'data' }, [el('thead', {}, [el('tr', {}, head)]), el('tbody', {}, rows)])])];
     if (close && close.currency && (close.payments || []).length) {
       parts.push(el('ul', { class: 'small' }, close.payments.map(function (p) {
-        const who = function (x) { return x === 'pool' ? gettext('the pool') : sheet.players[x]; };
-        return el('li', {}, [interpolate(gettext('%(payer)s pays %(payee)s'), { payer: who(p.from), payee: who(p.to) }, true) + ' ',
-          CS.moneySpan(p.cents, close.currency, 'plain')]);
+        const who = function (x) { return x === 'pool' ? gettext("the club's pool") : sheet.players[x]; };
+        // one sentence with its amount, as the settlement writes it (in Russian «Ann → Cleo: 4,85 €»)
+        return el('li', { 'data-cents': String(p.cents), text: interpolate(gettext('%(payer)s pays %(payee)s %(amount)s'),
+          { payer: who(p.from), payee: who(p.to), amount: CS.money(p.cents, close.currency, 'plain') }, true) });
       })));
     }
     return parts;

@@ -149,6 +149,7 @@ POLICY: dict[tuple[str, str], Rule] = {
     (f"{API}auth/tokens/<id:token_id>/", "DELETE"): Rule("owner"),
     (f"{API}clubs/", "GET"): Rule("user"),
     (f"{API}clubs/", "POST"): Rule("user", _name),
+    (f"{API}clubs/<id:club_id>/time-zone/", "PUT"): Rule(Role.ADMIN, lambda w, t: {"time_zone": "Europe/Paris"}),
     (f"{API}clubs/<id:club_id>/players/", "GET"): Rule(Role.PLAYER),
     (f"{API}clubs/<id:club_id>/players/", "POST"): Rule(Role.SCORER, _name),
     (f"{API}sessions/", "GET"): Rule("user"),

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from playwright.sync_api import expect
 
 from tests.browser.network import PhoneNetwork
 from tests.ledger_fixtures import *  # noqa: F403
@@ -37,6 +38,12 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(settings.BASE_DIR) / "test-artifacts" / "screenshots"
 PHONE = {"width": 360, "height": 740}
+TIMEOUT_MS = 15_000
+# Playwright's `expect` waits up to 5 s by default, its actions up to TIMEOUT_MS (each context's default
+# below): CI runs these tests beside passes that keep both cores busy (.ci/run), where a page can take
+# more than 5 s to show what a test waits for. A wait ends as soon as its condition holds, so a longer
+# limit weakens nothing; a test that times its own waits (the table's WITHIN) still gives its own limit.
+expect.set_options(timeout=TIMEOUT_MS)
 
 
 # Every module here starts with: pytestmark = BROWSER
@@ -87,7 +94,7 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
             is_mobile=touch,
             proxy=proxy,
         )
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
         page.errors = []

@@ -1,7 +1,10 @@
 """The treasurer's evening and the club's books in a real browser, on a 390 px phone: the books (a
 payment recorded and reversed), a statement downloaded and its CSV read back, the leaderboard switched to
 each currency, three past evenings imported with their dates and the periods checked on the player page,
-and the player's own balance. A screenshot of each page."""
+and the player's own balance. A screenshot of each page. Then, at 390 px and 1280 px in English, French
+and Russian, a treasurer's whole evening: closed, each transfer recorded from the settlement's links (one
+partly then the rest, one written off, one overpaid after the question, reversed, paid again), amounts
+typed as people type them, and a two-currency statement read back from its CSV."""
 
 from __future__ import annotations
 
@@ -271,7 +274,7 @@ DESK = {"width": 1280, "height": 900}
 
 
 @pytest.mark.parametrize(("language", "viewport"), [("fr", DESK), ("ru", PHONE)])
-def test_amounts_in_the_language_an_overpayment_confirmed_and_a_reopen_that_keeps_the_date(
+def test_a_reopen_asked_first_and_closed_again_keeps_the_date(
     new_page: Any,
     live_server: Any,
     treasurer: Any,
@@ -285,28 +288,6 @@ def test_amounts_in_the_language_an_overpayment_confirmed_and_a_reopen_that_keep
     page = new_page(viewport)
     page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     login(page, "treasurer", f"/sessions/{session.pk}/settlement/")
-    ben_cleo = page.locator(f'#payments li[data-from="{players[1].pk}"][data-to="{players[2].pk}"]')
-    ben_cleo.locator(".record-link").click()
-    expect(page.locator("#pay-amount")).to_have_value("0,60")
-    page.fill("#pay-amount", "0,105")  # a decimal comma, never thousands
-    page.locator("#payment-form button.primary").click()
-    expect(page.locator("#pay-amount")).to_have_value("0,105")  # what was typed is kept
-    expect(page.locator("#pay-amount")).to_have_attribute("aria-invalid", "true")
-    expect(page.locator("#pay-amount-errors .field-errors")).to_be_visible()
-    assert "2" in page.locator("#pay-amount-errors").inner_text()
-    screenshot(page, f"books-refused-{language}-{viewport['width']}")
-    page.fill("#pay-amount", "1 000,50")
-    page.locator("#payment-form button.primary").click()
-    expect(page.locator("#pay-confirm")).to_be_visible()  # beyond the transfer: asked, with both balances
-    expect(page.locator("#pay-confirm")).to_contain_text("1 000,50")
-    screenshot(page, f"books-overpay-{language}-{viewport['width']}")
-    page.click("#pay-confirm-button")
-    expect(page.locator(".messages")).to_contain_text("1 000,50")
-    tx = MoneyTransaction.objects.get(kind="paid")
-    assert (tx.for_session_id, tx.entries.get(amount__gt=0).amount) == (session.pk, 100050)
-    page.goto(f"/sessions/{session.pk}/settlement/")
-    expect(ben_cleo.locator(".record-link")).to_have_count(0)  # paid (and more)
-
     played = fresh(session).closed_at
     page.locator("#reopen-form button").click()  # not ticked: the browser asks for the box first
     assert fresh(session).status == Session.Status.CLOSED
@@ -320,4 +301,202 @@ def test_amounts_in_the_language_an_overpayment_confirmed_and_a_reopen_that_keep
     screenshot(page, f"settlement-history-{language}-{viewport['width']}")
     if viewport is PHONE:
         no_overflow(page)
+    assert page.errors == []
+
+
+# What a treasurer types and reads in each language, written out by hand (not from the formatter). The
+# EUR evening of AMERICAN_HANDS at one cent a counter: Ann -0.30, Ben -1.15, Cleo +0.90, Dan +0.55, so
+# the fewest transfers are Ben -> Cleo 0.60, Ben -> Dan 0.55, Ann -> Cleo 0.30 (1.45 in all). The RUB
+# evening before it, at 10 roubles a counter: Ben -1,150.00.
+NB, NNB, MINUS = "\u00a0", "\u202f", "\u2212"
+TYPED = {  # (a part, too many decimals, a thousand and a half with the language's grouping)
+    "en": ("0.10", "0.105", "1,000.50"),
+    "fr": ("0,10", "0,105", f"1{NNB}000,50"),  # the narrow no-break space, as French grouping is written
+    "ru": ("0,10", "0,105", f"1{NB}000,50"),
+}
+REFUSED = {"en": "euros have 2 decimals", "fr": "les euros ont 2 décimales", "ru": "у валюты «евро» 2 знака"}
+EUROS = {  # cents -> as the page writes it
+    "en": {60: "€0.60", 55: "€0.55", 30: "€0.30", 10: "€0.10", 50: "€0.50", 145: "€1.45", 100050: "€1,000.50"},
+    "fr": {c: t for c, t in [(60, "0,60"), (55, "0,55"), (30, "0,30"), (10, "0,10"), (50, "0,50"), (145, "1,45")]}
+    | {100050: f"1{NB}000,50"},
+    "ru": {c: t for c, t in [(60, "0,60"), (55, "0,55"), (30, "0,30"), (10, "0,10"), (50, "0,50"), (145, "1,45")]}
+    | {100050: f"1{NB}000,50"},
+}
+for _lang in ("fr", "ru"):
+    EUROS[_lang] = {c: f"{t}{NB}€" for c, t in EUROS[_lang].items()}
+# Ben's statement, oldest first: (amount, balance) as the page writes them, then as the CSV does.
+BEN_EUR = {
+    "en": [("−€1.15", "−€1.15"), ("+€0.10", "−€1.05"), ("+€0.50", "−€0.55"), ("+€0.55", "€0.00")],
+    "fr": [
+        (f"−1,15{NB}€", f"−1,15{NB}€"),
+        (f"+0,10{NB}€", f"−1,05{NB}€"),
+        (f"+0,50{NB}€", f"−0,55{NB}€"),
+        (f"+0,55{NB}€", f"0,00{NB}€"),
+    ],
+}
+BEN_EUR["ru"] = BEN_EUR["fr"]
+BEN_RUB = {"en": ("−₽1,150.00", "−₽1,150.00"), "fr": (f"−1{NB}150,00{NB}₽",) * 2, "ru": (f"−1{NB}150,00{NB}₽",) * 2}
+BEN_CSV = {  # (currency, amount, balance): no grouping, the language's decimal sign, an ASCII minus
+    "en": [
+        ("EUR", "-1.15", "-1.15"),
+        ("EUR", "0.10", "-1.05"),
+        ("EUR", "0.50", "-0.55"),
+        ("EUR", "0.55", "0.00"),
+        ("RUB", "-1150.00", "-1150.00"),
+    ],
+}
+BEN_CSV["fr"] = BEN_CSV["ru"] = [(c, a.replace(".", ","), b.replace(".", ",")) for c, a, b in BEN_CSV["en"]]
+CSV_HEADERS = {
+    "en": ("Currency", "Amount", "Balance"),
+    "fr": ("Monnaie", "Montant", "Solde"),
+    "ru": ("Валюта", "Сумма", "Баланс"),
+}
+TREASURER_RUNS = [
+    pytest.param(language, viewport, id=f"{language}-{viewport['width']}px")
+    for language in ("en", "fr", "ru")
+    for viewport in (PHONE, DESK)
+]
+
+
+def tied(session: Session, payer: Player, payee: Player) -> list[tuple[str, int, bool]]:
+    """The payments tied to one transfer of the evening: (kind, cents, reversed), oldest first."""
+    rows = MoneyTransaction.objects.filter(for_session=session, entries__account__player=payer).filter(
+        entries__account__player=payee
+    )
+    return [
+        (tx.kind, tx.entries.get(account__player=payer).amount, hasattr(tx, "reversed_by"))
+        for tx in rows.order_by("pk").distinct()
+    ]
+
+
+@pytest.mark.parametrize(("language", "viewport"), TREASURER_RUNS)
+def test_the_treasurer_follows_every_transfer_of_an_evening_and_reads_a_two_currency_statement_back(
+    new_page: Any,
+    live_server: Any,
+    treasurer: Any,
+    admin: Any,
+    club: Club,
+    players: list[Player],
+    language: str,
+    viewport: dict[str, int],
+) -> None:
+    ann, ben, cleo, dan = players
+    evening(admin, club, players, "RUB", "10")  # an earlier evening: Ben owes 1,150 roubles from it
+    session = open_session(admin, club, players, stake={"currency": "EUR", "per_counter": "0.01"})
+    record_all(admin, session, AMERICAN_HANDS)
+    euros, (part, too_fine, thousand) = EUROS[language], TYPED[language]
+    page = new_page(viewport)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    login(page, "treasurer", f"/sessions/{session.pk}/settlement/")
+
+    page.locator(".confirm-close input[name=confirm]").check()  # the evening closed at the table
+    page.locator(".close-form button.primary").click()
+    transfers = page.locator("#payments li")
+    expect(transfers).to_have_count(3)
+    line = {
+        (p, q): page.locator(f'#payments li[data-from="{p.pk}"][data-to="{q.pk}"]')
+        for p, q in ((ben, cleo), (ben, dan), (ann, cleo))
+    }
+    for (p, q), cents in zip(line, (60, 55, 30), strict=True):
+        expect(line[p, q]).to_contain_text(euros[cents])
+        expect(line[p, q]).to_contain_text(p.name)
+        expect(line[p, q]).to_contain_text(q.name)
+    paid = page.locator("#evening-paid")
+    expect(paid).to_have_attribute("data-owed", "145")
+    expect(paid).to_have_attribute("data-paid", "0")
+    expect(paid).to_contain_text(euros[145])
+    screenshot(page, f"treasurer-closed-{language}-{viewport['width']}")
+
+    def record(payer: Player, payee: Player, prefilled: int, typed: str | None = None, status: str = "paid") -> None:
+        line[payer, payee].locator(".record-link").click()
+        expect(page.locator("#pay-evening")).to_be_visible()  # tied to this evening's transfer
+        expect(page.locator("#pay-from")).to_have_value(str(payer.pk))
+        expect(page.locator("#pay-to")).to_have_value(str(payee.pk))
+        expect(page.locator("#pay-amount")).to_have_value(euros[prefilled].strip("€" + NB))
+        if typed is not None:
+            page.fill("#pay-amount", typed)
+        page.locator(f"#payment-form label:has(input[name=status][value={status}])").click()
+        page.locator("#payment-form button.primary").click()
+
+    # Ben -> Cleo: 0,105 is refused in words, then 0,10 of the 0,60, then the rest
+    record(ben, cleo, 60, too_fine)
+    expect(page.locator("#pay-amount")).to_have_value(too_fine)  # what was typed is kept
+    expect(page.locator("#pay-amount")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#pay-amount-errors")).to_contain_text(REFUSED[language])
+    expect(page.locator("#pay-amount")).to_be_in_viewport()  # the refusal is where the treasurer looks
+    assert tied(session, ben, cleo) == []
+    page.fill("#pay-amount", part)
+    page.locator("#payment-form label:has(input[name=status][value=partly_paid])").click()
+    page.locator("#payment-form button.primary").click()
+    expect(page.locator(".messages")).to_contain_text(euros[10])
+    page.goto(f"/sessions/{session.pk}/settlement/")
+    expect(line[ben, cleo]).to_have_attribute("data-paid", "10")
+    expect(line[ben, cleo]).to_contain_text(euros[10])
+    expect(paid).to_have_attribute("data-paid", "10")
+    expect(paid).to_contain_text(re.compile(rf"{re.escape(euros[10])}.*{re.escape(euros[145])}.*\(6[{NB} ]?%\)"))
+    record(ben, cleo, 50)  # the link offers what is left
+    page.goto(f"/sessions/{session.pk}/settlement/")
+    expect(line[ben, cleo].locator(".record-link")).to_have_count(0)
+    expect(line[ben, cleo].locator(".paid-mark")).to_be_visible()
+    assert tied(session, ben, cleo) == [("partly_paid", 10, False), ("paid", 50, False)]
+
+    # Ben -> Dan: given up
+    record(ben, dan, 55, status="written_off")
+    expect(page.locator(".messages")).to_contain_text(euros[55])
+    assert tied(session, ben, dan) == [("written_off", 55, False)]
+
+    # Ann -> Cleo: 1 000,50 typed for 0,30 is asked first, with both balances; confirmed, then reversed
+    page.goto(f"/sessions/{session.pk}/settlement/")
+    record(ann, cleo, 30, thousand)
+    confirm = page.locator("#pay-confirm")
+    expect(confirm).to_be_visible()
+    expect(confirm).to_contain_text(euros[100050])
+    expect(confirm).to_contain_text("Ann")
+    expect(confirm).to_contain_text("Cleo")
+    assert tied(session, ann, cleo) == []
+    screenshot(page, f"treasurer-overpay-{language}-{viewport['width']}")
+    page.click("#pay-confirm-button")
+    expect(page.locator(".messages")).to_contain_text(euros[100050])
+    (over,) = MoneyTransaction.objects.filter(for_session=session, entries__amount=100050)
+    history = page.locator(f'.payment-history li[data-transaction="{over.pk}"]')
+    history.locator("details.reverse summary").click()
+    history.locator("button.danger").click()
+    expect(page.locator(f'.payment-history li[data-transaction="{over.pk}"]')).to_have_class(re.compile("is-reversed"))
+    page.goto(f"/sessions/{session.pk}/settlement/")
+    expect(line[ann, cleo]).to_have_attribute("data-paid", "0")  # the reversed one counts for nothing
+    record(ann, cleo, 30)
+    assert tied(session, ann, cleo) == [("paid", 100050, True), ("paid", 30, False)]
+
+    page.goto(f"/sessions/{session.pk}/settlement/")
+    expect(page.locator("#payments .record-link")).to_have_count(0)
+    expect(paid).to_have_attribute("data-paid", "145")
+    expect(paid).to_contain_text(re.compile(rf"{re.escape(euros[145])}.*{re.escape(euros[145])}.*\(100[{NB} ]?%\)"))
+    screenshot(page, f"treasurer-all-paid-{language}-{viewport['width']}")
+    if viewport is PHONE:
+        no_overflow(page)
+
+    # Ben's statement: a table per currency, its CSV read back with the same figures
+    page.goto(f"/players/{ben.pk}/statement/")
+    expect(page.locator(".statement-currency")).to_have_count(2)
+    assert page.locator(".statement-currency").evaluate_all("s => s.map(e => e.dataset.currency)") == ["EUR", "RUB"]
+    shown = []
+    for currency in ("EUR", "RUB"):
+        rows = page.locator(f"#statement-table-{currency} tbody tr")
+        shown += [
+            (currency, *(c.strip() for c in row))
+            for row in rows.evaluate_all("rs => rs.map(r => [...r.querySelectorAll('td.n')].map(c => c.innerText))")
+        ]
+    assert shown == [("EUR", *f) for f in BEN_EUR[language]] + [("RUB", *BEN_RUB[language])]
+    screenshot(page, f"treasurer-statement-{language}-{viewport['width']}")
+    if viewport is PHONE:
+        no_overflow(page)
+    with page.expect_download() as download:
+        page.click("#statement-csv")
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert text.startswith("\ufeff")
+    table = list(csv.reader(io.StringIO(text.removeprefix("\ufeff")), delimiter="," if language == "en" else ";"))
+    header, body = table[0], table[1:]
+    assert len(body) == 5, body
+    at = [header.index(word) for word in CSV_HEADERS[language]]  # the headers in the page's words
+    assert [tuple(r[i] for i in at) for r in body] == BEN_CSV[language]
     assert page.errors == []

@@ -8,9 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
-from ledger.models import Club, Player
+from ledger.models import Club, Player, Session
 from tests.browser.conftest import BROWSER, PHONE, login, screenshot
 from tests.ledger_fixtures import example_sheet
 
@@ -80,4 +81,49 @@ def test_the_import_writes_a_stake_as_the_server_does_in_french(
     login(page, "treasurer", f"/clubs/{club.pk}/import/")
     page.set_input_files("#sheet-files", [str(path)])
     expect(page.locator(".sheet-card p.muted").first).to_contain_text("un jeton = 1000,125 EUR")
+    assert page.errors == []
+
+
+NB = "\u00a0"
+PREVIEW_TRANSFERS = {  # american-evening-defaults at a cent a counter: money [-103, 192, -103, 12], 2 to the pool
+    "en": ["Ann pays Ben $1.03", "Cleo pays Ben $0.89", "Cleo pays Dan $0.12", "Cleo pays the club's pool $0.02"],
+    "fr": [
+        f"Ann paie Ben 1,03{NB}$",
+        f"Cleo paie Ben 0,89{NB}$",
+        f"Cleo paie Dan 0,12{NB}$",
+        f"Cleo paie la poule du club 0,02{NB}$",
+    ],
+    "ru": [  # «Ann → Cleo: 4,85 €», the settlement's one form (the preview had lost its colon)
+        f"Ann → Ben: 1,03{NB}$",
+        f"Cleo → Ben: 0,89{NB}$",
+        f"Cleo → Dan: 0,12{NB}$",
+        f"Cleo → корзина клуба: 0,02{NB}$",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ru"])
+def test_the_preview_writes_each_transfer_as_the_settlement_does(
+    new_page: Any, treasurer: Any, club: Club, players: list[Player], tmp_path: Path, live_server: Any, language: str
+) -> None:
+    sheet = example_sheet("american-evening-defaults")
+    sheet["players"] = NAMES
+    path = tmp_path / "evening-2024-03-01.json"
+    path.write_text(json.dumps(sheet))
+    page = new_page(PHONE)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    login(page, "treasurer", f"/clubs/{club.pk}/import/")
+    page.set_input_files("#sheet-files", [str(path)])
+    preview = page.locator(".sheet-card ul.small li")
+    expect(preview).to_have_text(PREVIEW_TRANSFERS[language])
+    screenshot(page, f"import-preview-{language}")
+    page.click("#import-all")
+    expect(page.locator(".sheet-card.is-done")).to_have_count(1)
+    session = Session.objects.get(club=club)
+    page.goto(f"/sessions/{session.pk}/settlement/")
+    settled = page.locator("#payments li").evaluate_all(
+        "lis => lis.map(li => { const c = li.cloneNode(true); c.querySelectorAll('a').forEach(a => a.remove());"
+        " return c.textContent.replace(/\\s+/g, m => m.includes('\\u00a0') ? '\\u00a0' : ' ').trim(); })"
+    )
+    assert settled == PREVIEW_TRANSFERS[language]  # the same sentence on both pages
     assert page.errors == []

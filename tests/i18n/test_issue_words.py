@@ -123,8 +123,8 @@ def test_the_club_owes_a_player_by_name() -> None:
 
 def test_a_transfer_is_written_one_way_in_russian() -> None:
     with translation.override("ru"):
-        imported = script_catalog("ru").gettext("%(payer)s pays %(payee)s")  # the import's preview
-        assert imported % {"payer": "Ann", "payee": "Cleo"} == "Ann → Cleo"
+        imported = script_catalog("ru").gettext("%(payer)s pays %(payee)s %(amount)s")  # the import's preview
+        assert imported % {"payer": "Ann", "payee": "Cleo", "amount": "4,85 €"} == "Ann → Cleo: 4,85 €"
         line = gettext("<strong>%(payer)s</strong> pays <strong>%(payee)s</strong> %(amount)s")
         assert line % {"payer": "Ann", "payee": "Cleo", "amount": "4,85 €"} == (
             "<strong>Ann</strong> → <strong>Cleo</strong>: 4,85 €"

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from ledger import followup, services
 from ledger.models import Club, Player, Role, Session
-from tests.ledger_fixtures import example_sheet, fresh, make_user, member
+from tests.ledger_fixtures import example_sheet, fresh, make_user, member, open_session
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +145,48 @@ def test_only_the_clubs_admin_changes_its_time_zone(client_for: Any, admin: Any,
 
 def fresh_club(club: Club) -> Club:
     return Club.objects.get(pk=club.pk)
+
+
+KIRITIMATI = "Pacific/Kiritimati"  # UTC+14: the far side of the date line from UTC
+
+
+def test_the_leaderboard_api_counts_the_clubs_months_and_years(admin: Any) -> None:
+    """Two evenings closed in Kiritimati: 02:00 on 1 January 2025 there (12:00 UTC on 31 December 2024)
+    and 23:30 on 31 January 2024 (09:30 UTC that day). A year and a month are the club's own."""
+    club = services.club_create(actor=admin, name="Line Islands Club", time_zone=KIRITIMATI)
+    sheet = example_sheet("american-evening-defaults")  # money [-103, 192, -103, 12] at a cent a counter
+    for closed_at in ("2025-01-01T02:00:00+14:00", "2024-01-31T23:30:00+14:00"):
+        session = services.session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at=closed_at)
+        followup.followup_run(session_id=session.pk)
+    api = APIClient()
+    api.force_authenticate(admin)
+
+    def board(query: str) -> tuple[str, dict[str, int]]:
+        body = api.get(f"/api/v1/clubs/{club.pk}/leaderboard/?by=money&{query}").json()
+        return body["time_zone"], {r["player"]["name"]: r["value"] for r in body["rows"]}
+
+    one = {"Abigail": -103, "Benjamin": 192, "Charlotte": -103, "Daniel": 12}
+    assert board("period=year&year=2025") == (KIRITIMATI, one)  # 31 December 2024 in UTC
+    assert board("period=year&year=2024") == (KIRITIMATI, one)  # the other evening only
+    assert board("period=month&month=2025-01") == (KIRITIMATI, one)
+    assert board("period=month&month=2024-12") == (KIRITIMATI, {})
+    assert board("period=month&month=2024-01") == (KIRITIMATI, one)
+    assert board("period=all&date_from=2025-01-01&date_to=2025-01-01") == (KIRITIMATI, one)  # the club's day
+    assert board("period=all&date_from=2024-12-31&date_to=2024-12-31") == (KIRITIMATI, {})
+    assert board("period=all")[1] == {name: 2 * value for name, value in one.items()}
+
+
+def test_the_link_pages_run_in_the_clubs_zone(admin: Any, players: list[Player]) -> None:
+    """A seat link's page and a board link's page (no login) name the club's zone for their scripts, as the
+    pages of members do: they ran in UTC."""
+    club = services.club_create(actor=admin, name="Line Islands Club", time_zone=KIRITIMATI)
+    seated = [services.player_create(actor=admin, club_id=club.pk, name=p.name) for p in players]
+    session = open_session(admin, club, seated)
+    seat_key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=0)
+    board_key, _ = services.board_link_issue(actor=admin, club_id=club.pk)
+    meta = f'<meta name="time-zone" content="{KIRITIMATI}">'
+    anyone = APIClient()
+    for url in (f"/s/{seat_key}/", f"/b/{board_key}/"):
+        page = anyone.get(url)
+        assert page.status_code == 200 and meta in page.content.decode(), url
+    assert '<meta name="time-zone" content="UTC">' in anyone.get("/login/").content.decode()  # and no further
