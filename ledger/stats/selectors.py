@@ -228,10 +228,12 @@ def _variant_order(name: str) -> int:
 
 
 def player_stats(*, user: Reader, player_id: int, filters: Filters = Filters()) -> dict[str, Any]:
-    """Everything `stats.md` lists for one player, over his closed sessions that pass the filters."""
+    """Everything `stats.md` lists for one player, over his closed sessions that pass the filters (their
+    days are the club's calendar days, as the leaderboard's: the API runs in UTC)."""
     player = stats_player_get(user=user, player_id=player_id)
-    rows = _filtered(PlayerSession.objects.filter(player_id=player.pk), filters)
-    lower, upper = filters.bounds()
+    with timezone.override(zones.club_zone(club_time_zone(player.club_id))):
+        rows = _filtered(PlayerSession.objects.filter(player_id=player.pk), filters)
+        lower, upper = filters.bounds()
     mine = {"player_id": player.pk} | ({"variant": filters.variant} if filters.variant else {})
     by_currency = _sums(
         months=PlayerMonth.objects.filter(**mine),
@@ -319,9 +321,11 @@ def player_stats(*, user: Reader, player_id: int, filters: Filters = Filters()) 
 def player_ratings(
     *, user: Reader, player_id: int, filters: Filters = Filters()
 ) -> tuple[Player, QuerySet[RatingEntry]]:
-    """The player's rating after each of his closed sessions, in closing order."""
+    """The player's rating after each of his closed sessions, in closing order (the filters' days are
+    the club's)."""
     player = stats_player_get(user=user, player_id=player_id)
-    entries = _filtered(RatingEntry.objects.filter(player_id=player.pk), filters)
+    with timezone.override(zones.club_zone(club_time_zone(player.club_id))):
+        entries = _filtered(RatingEntry.objects.filter(player_id=player.pk), filters)
     return player, entries.order_by("closed_at", "session_id")
 
 

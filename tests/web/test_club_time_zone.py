@@ -176,6 +176,26 @@ def test_the_leaderboard_api_counts_the_clubs_months_and_years(admin: Any) -> No
     assert board("period=all")[1] == {name: 2 * value for name, value in one.items()}
 
 
+def test_a_players_stats_and_ratings_api_count_the_clubs_days(admin: Any) -> None:
+    """The player's own figures filter by the same calendar days as the leaderboard: an evening closed at
+    02:00 on 1 January 2025 in Kiritimati (31 December 2024 in UTC) is a 1 January evening."""
+    club = services.club_create(actor=admin, name="Line Islands Club", time_zone=KIRITIMATI)
+    sheet = example_sheet("american-evening-defaults")
+    session = services.session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at="2025-01-01T02:00:00+14:00")
+    followup.followup_run(session_id=session.pk)
+    benjamin = Player.objects.get(club=club, name="Benjamin")
+    api = APIClient()
+    api.force_authenticate(admin)
+
+    def figures(day: str) -> tuple[int, int]:
+        stats = api.get(f"/api/v1/players/{benjamin.pk}/stats/?date_from={day}&date_to={day}").json()
+        ratings = api.get(f"/api/v1/players/{benjamin.pk}/ratings/?date_from={day}&date_to={day}").json()
+        return stats["sessions"], ratings["count"]
+
+    assert figures("2025-01-01") == (1, 1)
+    assert figures("2024-12-31") == (0, 0)
+
+
 def test_the_link_pages_run_in_the_clubs_zone(admin: Any, players: list[Player]) -> None:
     """A seat link's page and a board link's page (no login) name the club's zone for their scripts, as the
     pages of members do: they ran in UTC."""
