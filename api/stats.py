@@ -143,8 +143,16 @@ def filters_of(data: dict[str, Any]) -> Filters:
 
 FILTER_PARAMETERS = [
     OpenApiParameter("variant", str, enum=list(variant_names()), description="only sessions of this variant"),
-    OpenApiParameter("date_from", dt.date, description="only sessions closed on this date or later (ISO date, the club's calendar day)"),
-    OpenApiParameter("date_to", dt.date, description="only sessions closed on this date or earlier (ISO date, the club's calendar day)"),
+    OpenApiParameter(
+        "date_from",
+        dt.date,
+        description="only sessions closed on this date or later (ISO date, the club's calendar day)",
+    ),
+    OpenApiParameter(
+        "date_to",
+        dt.date,
+        description="only sessions closed on this date or earlier (ISO date, the club's calendar day)",
+    ),
     OpenApiParameter(
         "format",
         str,
