@@ -44,15 +44,30 @@ class Scorer:
         self.taps += 1
 
     def in_view(self, locator: Any) -> bool:
-        """Whether the target is wholly on the screen and, unless it is in the pinned bar, above it."""
+        """Whether the target is wholly on the screen and, unless it is in the pinned bar, above it, judged
+        once the page stands still (its box and the bar's unchanged over three frames, at most 2 s), as a
+        scorer looks before tapping: on a loaded machine a re-render still under way (an answer just
+        arrived) was read half-done and counted as a swipe (CI, 2026-12-02)."""
         return bool(
             locator.evaluate(
-                """e => {
-                    const box = e.getBoundingClientRect();
+                """async e => {
                     const bar = document.getElementById('deal-bar');
                     const inBar = bar && bar.contains(e);
-                    const bottom = window.innerHeight - (bar && !bar.hidden && !inBar ? bar.offsetHeight : 0);
-                    return box.height > 0 && box.top >= 0 && box.bottom <= bottom + 0.5;
+                    const look = () => {
+                        const box = e.getBoundingClientRect();
+                        const under = bar && !bar.hidden && !inBar ? bar.offsetHeight : 0;
+                        return [box.top, box.bottom, box.height, under, window.scrollY];
+                    };
+                    const frame = () => new Promise(done => requestAnimationFrame(() => done()));
+                    let seen = look(), still = 0;
+                    for (const end = Date.now() + 2000; still < 3 && Date.now() < end; ) {
+                        await frame();
+                        const now = look();
+                        still = now.every((v, i) => v === seen[i]) ? still + 1 : 0;
+                        seen = now;
+                    }
+                    const [top, bottom, height, under] = seen;
+                    return height > 0 && top >= 0 && bottom <= window.innerHeight - under + 0.5;
                 }"""
             )
         )
