@@ -33,9 +33,10 @@ class Scorer:
     def tap(self, selector: str) -> None:
         """A tap; a target not wholly in view (under the pinned bar, or off the screen) costs a swipe first."""
         locator = self.page.locator(selector)
-        if not self.in_view(locator):
+        seen = self.in_view(selector)
+        if not seen["in_view"]:
             self.swipes += 1
-            self.swiped.append(selector)
+            self.swiped.append(f"{selector} {seen}")
             locator.scroll_into_view_if_needed()
         if self.touch:
             locator.tap()
@@ -43,32 +44,42 @@ class Scorer:
             locator.click()
         self.taps += 1
 
-    def in_view(self, locator: Any) -> bool:
-        """Whether the target is wholly on the screen and, unless it is in the pinned bar, above it, judged
-        once the page stands still (its box and the bar's unchanged over three frames, at most 2 s), as a
-        scorer looks before tapping: on a loaded machine a re-render still under way (an answer just
-        arrived) was read half-done and counted as a swipe (CI, 2026-12-02)."""
-        return bool(
-            locator.evaluate(
-                """async e => {
+    def in_view(self, selector: str) -> dict[str, Any]:
+        """Whether the target is wholly on the screen and, unless it is in the pinned bar, above it, judged as
+        a scorer looks before tapping: once the target is shown and the page stands still (its box and the
+        bar's unchanged over three frames, at most 2 s). The target is looked up afresh at each frame: a
+        render replaces the form's buttons with equal new ones, and the element found before it then reads
+        as a box of height 0 (CI, 2026-12-02: counted as swipes under load, never a target a user missed).
+        The answer says what was seen, for a failing test's message."""
+        return dict(
+            self.page.evaluate(
+                """async selector => {
                     const bar = document.getElementById('deal-bar');
-                    const inBar = bar && bar.contains(e);
+                    const find = () => [...document.querySelectorAll(selector)]
+                        .find(e => e.getBoundingClientRect().height > 0) || null;
                     const look = () => {
+                        const e = find();
+                        if (!e) return null;
                         const box = e.getBoundingClientRect();
-                        const under = bar && !bar.hidden && !inBar ? bar.offsetHeight : 0;
+                        const under = bar && !bar.hidden && !bar.contains(e) ? bar.offsetHeight : 0;
                         return [box.top, box.bottom, box.height, under, window.scrollY];
                     };
                     const frame = () => new Promise(done => requestAnimationFrame(() => done()));
+                    // Shown first (as Playwright's own tap waits for it), then still.
+                    for (const end = Date.now() + 15000; !look() && Date.now() < end; ) await frame();
                     let seen = look(), still = 0;
                     for (const end = Date.now() + 2000; still < 3 && Date.now() < end; ) {
                         await frame();
                         const now = look();
-                        still = now.every((v, i) => v === seen[i]) ? still + 1 : 0;
+                        still = seen && now && now.every((v, i) => v === seen[i]) ? still + 1 : 0;
                         seen = now;
                     }
-                    const [top, bottom, height, under] = seen;
-                    return height > 0 && top >= 0 && bottom <= window.innerHeight - under + 0.5;
-                }"""
+                    if (!seen) return {in_view: false, shown: false};
+                    const [top, bottom, height, under, scrollY] = seen;
+                    return {in_view: top >= 0 && bottom <= window.innerHeight - under + 0.5,
+                            top, bottom, height, under, scrollY, still, inner: window.innerHeight};
+                }""",
+                selector,
             )
         )
 
