@@ -13,6 +13,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from ledger.models import Session
+from tests.browser.conftest import TIMEOUT_MS
 
 ORDER = ("bidder", "bid", "trump", "turned", "partner", "jack", "tricks", "honours", "last_trick", "conceded", "revoke")
 
@@ -53,7 +54,7 @@ class Scorer:
         The answer says what was seen, for a failing test's message."""
         return dict(
             self.page.evaluate(
-                """async selector => {
+                """async ([selector, shownWithin]) => {
                     const bar = document.getElementById('deal-bar');
                     const find = () => [...document.querySelectorAll(selector)]
                         .find(e => e.getBoundingClientRect().height > 0) || null;
@@ -66,7 +67,7 @@ class Scorer:
                     };
                     const frame = () => new Promise(done => requestAnimationFrame(() => done()));
                     // Shown first (as Playwright's own tap waits for it), then still.
-                    for (const end = Date.now() + 15000; !look() && Date.now() < end; ) await frame();
+                    for (const end = Date.now() + shownWithin; !look() && Date.now() < end; ) await frame();
                     let seen = look(), still = 0;
                     for (const end = Date.now() + 2000; still < 3 && Date.now() < end; ) {
                         await frame();
@@ -79,7 +80,7 @@ class Scorer:
                     return {in_view: top >= 0 && bottom <= window.innerHeight - under + 0.5,
                             top, bottom, height, under, scrollY, still, inner: window.innerHeight};
                 }""",
-                selector,
+                [selector, TIMEOUT_MS],
             )
         )
 
