@@ -22,6 +22,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -32,6 +33,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ledger import roundtrips
 from ledger.i18n import refusals
 from ledger.models import IdempotencyRecord
 
@@ -159,11 +161,10 @@ def idempotency_begin(
     takeover = settings.IDEMPOTENCY_IN_FLIGHT_SECONDS if takeover_seconds is None else takeover_seconds
     for _ in range(3):
         try:
-            record = _autocommit(
-                lambda: IdempotencyRecord.objects.create(
-                    user=user, method=method, path=path, key=key, body_hash=body_hash, created_at=now
-                )
+            record = IdempotencyRecord(
+                user=user, method=method, path=path, key=key, body_hash=body_hash, created_at=now
             )
+            _autocommit(partial(roundtrips.insert_row_unflushed, record))  # no wait for the disk: see there
             return IdempotencyOutcome(claim=IdempotencyClaim(record.pk))
         except IntegrityError:
             pass
@@ -200,8 +201,8 @@ def idempotency_keep(*, claim: IdempotencyClaim, status: int, body: Any, etag: s
     """Keep the answer inside the caller's write transaction (`hands.HandRecordApi`): it is kept exactly
     when the write commits, and in a pipeline (ledger/roundtrips.py) the UPDATE goes with the COMMIT,
     a round trip less than `idempotency_finish` after it. The handler then says `stored`."""
-    IdempotencyRecord.objects.filter(pk=claim.record_id).update(
-        state=IdempotencyRecord.State.DONE, status=status, response=body, etag=etag
+    roundtrips.update_row(
+        IdempotencyRecord, claim.record_id, state=IdempotencyRecord.State.DONE, status=status, response=body, etag=etag
     )
 
 

@@ -135,21 +135,22 @@ class Stack:
         return subprocess.run(["supervisorctl", "-c", conf, *args], capture_output=True, text=True).stdout.strip()
 
     def workers(self) -> list[int]:
-        master = self.ctl("pid", "web")
-        if not master.isdigit():
-            return []
-        try:
-            text = Path(f"/proc/{master}/task/{master}/children").read_text()
-        except OSError:
-            return []
-        return [int(p) for p in text.split()]
+        """The uvicorn workers: each web server (`web:web-0`, ...: a gunicorn master) has one."""
+        pids = []
+        for line in self.ctl("status", "web:*").splitlines():
+            master = line.split("pid ", 1)[1].split(",")[0] if "pid " in line else ""
+            try:
+                pids += [int(p) for p in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+            except (OSError, ValueError):
+                continue
+        return pids
 
     def tls(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=str(self.ca))
 
     def log_tail(self, lines: int = 30) -> str:
         try:
-            return "\n".join((self.state / "log" / "web.log").read_text(errors="replace").splitlines()[-lines:])
+            return "\n".join((self.state / "log" / "web-0.log").read_text(errors="replace").splitlines()[-lines:])
         except OSError:
             return ""
 

@@ -9,8 +9,9 @@ Two windows, with the API's rates (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`, r
   stranger's failures fill the stranger's window only: the member's right password from any other
   address still logs in (docs/decisions.md, issue 29).
 
-A window is an atomic counter in the cache (`add` then `incr`: Redis SET NX and INCR across the web
-workers; a mutex in the local-memory cache), so a burst never passes beyond its limit. When the shared
+A window is an atomic counter in the cache (in Redis, across the web workers: SET NX and INCR in one
+script, one round trip; in the local-memory cache, `add` then `incr` under its mutex), so a burst never
+passes beyond its limit. When the shared
 cache is unreachable (Redis down) the login windows are counted in this process's own memory instead:
 the limit then holds per web process (a guesser gets at most the limit times the number of processes),
 never switched off.
@@ -23,6 +24,7 @@ accounts. An IPv6 client counts by its /64 (one host is given a whole /64).
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import ipaddress
 import logging
@@ -32,9 +34,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import BaseCache
-from django.core.cache import cache as shared_cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, BaseCache, caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
 CACHE_DOWN = (RedisError, OSError)
@@ -53,9 +55,54 @@ class LoginRefused(Exception):
         self.wait = wait
 
 
-def window_hit(key: str, limit: int, duration: int, cache: BaseCache = shared_cache) -> float | None:
-    """Count one request in the client's window: None when it is within `limit`, else the seconds to wait."""
+# A window in Redis, in one round trip: both keys made with the window's length when missing, the count
+# taken, and the start read, atomically (a script runs alone in Redis, so no window ends between its
+# steps). Through the cache's API (add, add, exists and incr: Django's incr checks the key first) it
+# took four round trips and four new clients, on every request of the API (bench/README.md "round 5").
+_WINDOW_SCRIPT = """
+redis.call('SET', KEYS[2], ARGV[1], 'NX', 'EX', ARGV[2])
+redis.call('SET', KEYS[1], 0, 'NX', 'EX', ARGV[2])
+return {redis.call('INCR', KEYS[1]), redis.call('GET', KEYS[2])}
+"""
+
+
+_GIVE_BACK_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR', KEYS[1]) end
+"""
+
+
+def _location() -> str:
+    """The shared cache's Redis: the windows live beside its keys, so `cache.clear()` empties them too."""
+    return str(settings.CACHES[DEFAULT_CACHE_ALIAS]["LOCATION"])
+
+
+@functools.cache
+def _redis_scripts(url: str) -> tuple[Any, Any]:
+    """The window's scripts (hit, give back) on a client of their own for this Redis: one per
+    process, thread-safe."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    return client.register_script(_WINDOW_SCRIPT), client.register_script(_GIVE_BACK_SCRIPT)
+
+
+def window_hit(key: str, limit: int, duration: int, cache: BaseCache | None = None) -> float | None:
+    """Count one request in the client's window (in the shared cache by default): None when it is within
+    `limit`, else the seconds to wait."""
     now = time.time()
+    if cache is None:
+        cache = caches[DEFAULT_CACHE_ALIAS]
+    if type(cache) is RedisCache:
+        count, start_text = _redis_scripts(_location())[0](
+            keys=[f"window:{key}", f"window:{key}:start"], args=[now, duration]
+        )
+        if int(count) <= limit:
+            return None
+        try:
+            start = float(start_text)
+        except (TypeError, ValueError):
+            return float(duration)
+        return max(1.0, duration - (now - start))
     cache.add(f"{key}:start", now, duration)
     cache.add(key, 0, duration)
     try:
@@ -68,6 +115,17 @@ def window_hit(key: str, limit: int, duration: int, cache: BaseCache = shared_ca
     start = cache.get(f"{key}:start")
     left = duration - (now - start) if isinstance(start, int | float) else duration
     return max(1.0, left)
+
+
+def window_give_back(key: str, cache: BaseCache | None = None) -> None:
+    """Take one back from the client's window (in the shared cache by default), if it has not ended."""
+    if cache is None:
+        cache = caches[DEFAULT_CACHE_ALIAS]
+    if type(cache) is RedisCache:
+        _redis_scripts(_location())[1](keys=[f"window:{key}"])
+        return
+    with contextlib.suppress(ValueError):  # the window has ended
+        cache.decr(key)
 
 
 def parse_rate(rate: Any) -> tuple[int, int] | None:
@@ -154,9 +212,6 @@ def username_succeeded(username: str, address: str) -> None:
         return
     key = username_key(username, address)
     try:
-        shared_cache.decr(key)
-    except ValueError:  # the window has ended
-        pass
+        window_give_back(key)
     except CACHE_DOWN:  # counted in this process's memory (`hit_with_fallback`)
-        with contextlib.suppress(ValueError):
-            local_cache.decr(key)
+        window_give_back(key, local_cache)

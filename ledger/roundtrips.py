@@ -12,6 +12,9 @@ the same results.
   `Select` is compiled once per process.
 - `together()`: writes in one round trip at the end of the block: `update(queryset, **values)` (its
   row count is not read) and `insert(obj)` (the object's id is set when the block ends).
+- `update_row(model, pk, **values)`: one row's UPDATE by its primary key, in the pipeline when one is
+  open; `insert_row(obj)`, one row's INSERT on its own. Their SQL, like `insert`'s, is compiled once
+  per process (`_Compiled`).
 
 Use them inside the write's transaction (`transaction.atomic`), never around it: psycopg syncs the
 pipeline when the transaction's autocommit changes, a round trip each. psycopg sends a transaction's
@@ -26,14 +29,15 @@ and 0.50 of the floor's in the same run (three runs, 2026-12-02, load average 8 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db.models import Field, Model, Q, QuerySet
 from django.db.models.query import FlatValuesListIterable, ModelIterable, ValuesListIterable
-from django.db.models.sql import InsertQuery
+from django.db.models.sql import InsertQuery, UpdateQuery
 
 
 def _pipelines(alias: str) -> bool:
@@ -107,6 +111,126 @@ def fetch_together(*selects: tuple[Select, dict[str, int]], alias: str = "defaul
     return [_rows(q, c, rows) for (q, c, _, _), rows in zip(statements, fetched, strict=True)]
 
 
+class _Compiled:
+    """INSERTs of one row and UPDATEs of one row by its primary key, their SQL compiled by Django once
+    per process, database and set of columns, the values prepared at each call as Django's compiler
+    prepares them (`pre_save`, then `get_db_prep_save`). Building and compiling the two INSERTs and the
+    two UPDATEs of a recorded hand cost more CPU than the rest of its writing (bench/README.md "round
+    5"); tests/ledger/test_roundtrips.py checks the SQL and values equal Django's own."""
+
+    def __init__(self) -> None:
+        self._sql: dict[tuple[Any, ...], tuple[str, list[Field[Any, Any]]]] = {}
+
+    def insert(self, obj: Model, alias: str) -> tuple[str, list[Any], list[Field[Any, Any]]]:
+        """The INSERT of `obj` (as `save(force_insert=True)`), its values, and the columns it returns."""
+        meta = obj._meta
+        pk_set = obj.pk is not None
+        connection = connections[alias]
+        key = ("insert", type(obj), alias, pk_set)
+        found = self._sql.get(key)
+        if found is None:
+            fields = [f for f in meta.local_concrete_fields if not f.generated and (pk_set or f is not meta.auto_field)]
+            query = InsertQuery(type(obj))
+            query.insert_values(fields, [obj])
+            compiler = query.get_compiler(using=alias)
+            compiler.returning_fields = list(meta.db_returning_fields)
+            [(sql, params)] = compiler.as_sql()
+            if len(params) == len(fields) and not any(hasattr(f, "get_placeholder") for f in fields):
+                self._sql[key] = (sql, fields)  # else a value is compiled into the SQL: no compiled form
+            return sql, list(params), list(meta.db_returning_fields)
+        sql, fields = found
+        params = [f.get_db_prep_save(f.pre_save(obj, True), connection=connection) for f in fields]
+        return sql, params, list(meta.db_returning_fields)
+
+    def update(self, model: type[Model], pk: Any, values: dict[str, Any], alias: str) -> tuple[str, list[Any]]:
+        """The UPDATE of the row `pk` of `model` to `values` (field names), and its values."""
+        connection = connections[alias]
+        meta = model._meta
+        fields = [cast("Field[Any, Any]", meta.get_field(name)) for name in values]
+        key = ("update", model, alias, tuple(values))
+        found = self._sql.get(key)
+        if found is None:
+            query = UpdateQuery(model)
+            query.add_update_values(values)
+            query.add_q(Q(pk=pk))
+            sql, params = query.get_compiler(using=alias).as_sql()
+            if len(params) != len(fields) + 1:  # a value Django compiles into the SQL: no compiled form
+                return sql, list(params)
+            self._sql[key] = (sql, fields)
+            return sql, list(params)
+        sql, _ = found
+        params = [f.get_db_prep_save(values[f.name], connection=connection) for f in fields]
+        return sql, [*params, meta.pk.get_db_prep_value(pk, connection)]
+
+
+_compiled = _Compiled()
+
+
+def update_row(model: type[Model], pk: Any, alias: str = "default", **values: Any) -> None:
+    """`model.objects.filter(pk=pk).update(**values)`, compiled once (`_Compiled`); on PostgreSQL, in
+    the pipeline of `together()` when one is open (the row count is not read). Values are plain
+    (no expressions)."""
+    if not _pipelines(alias):
+        model._base_manager.using(alias).filter(pk=pk).update(**values)
+        return
+    sql, params = _compiled.update(model, pk, values, alias)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def insert_row(obj: Model, alias: str = "default") -> None:
+    """`obj.save(force_insert=True)` without its signals, compiled once (`_Compiled`): its id is set."""
+    if not _pipelines(alias):
+        obj.save(force_insert=True, using=alias)
+        return
+    sql, params, returning = _compiled.insert(obj, alias)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, params)
+        _returned(obj, alias, returning, cursor.fetchone())
+
+
+def insert_row_unflushed(obj: Model, alias: str = "default") -> None:
+    """`insert_row` committed at once without waiting for the disk: BEGIN, `SET LOCAL synchronous_commit
+    TO OFF`, the INSERT and COMMIT in one round trip (PostgreSQL, outside a transaction).
+
+    Only for a row whose loss in a crash does no harm, and for which an error must not leave a half-open
+    transaction behind: the Idempotency-Key's claim. A claim lost in a crash frees its key, and the
+    client's retry claims it again; a write made under the claim commits durably, and its WAL flush
+    carries the earlier claim with it. A durable commit waited 4 ms for the disk here (median; p95 7.7
+    ms), and a recorded hand made two of them (bench/README.md "round 5").
+    Inside a transaction (a test's) or elsewhere than PostgreSQL, `insert_row`."""
+    connection = connections[alias]
+    if not _pipelines(alias) or connection.in_atomic_block:
+        insert_row(obj, alias)
+        return
+    sql, params, returning = _compiled.insert(obj, alias)
+    control, insert = connection.cursor(), connection.cursor()
+    try:
+        with _pipeline(alias):
+            control.execute("BEGIN")
+            control.execute("SET LOCAL synchronous_commit TO OFF")
+            insert.execute(sql, params)
+            control.execute("COMMIT")
+        row = insert.fetchone()  # answered at the pipeline's end
+    except Exception:
+        # The error aborted what followed it in the pipeline, the COMMIT too: end the transaction that
+        # BEGIN opened (a connection left in it would refuse every later statement).
+        with contextlib.suppress(Exception), connection.cursor() as cursor:
+            cursor.execute("ROLLBACK")
+        raise
+    finally:
+        control.close()
+        insert.close()
+    _returned(obj, alias, returning, row)
+
+
+def _returned(obj: Model, alias: str, returning: list[Field[Any, Any]], row: Any) -> None:
+    for field, value in zip(returning, row or (), strict=False):
+        setattr(obj, field.attname, value)
+    obj._state.adding = False
+    obj._state.db = alias
+
+
 class Together:
     """Writes sent at the end of `together()`'s block."""
 
@@ -119,21 +243,17 @@ class Together:
         """`queryset.update(**values)`; the row count is not read."""
         queryset.using(self.alias).update(**values)
 
+    def update_row(self, model: type[Model], pk: Any, **values: Any) -> None:
+        """`update_row` in this block's pipeline."""
+        update_row(model, pk, self.alias, **values)
+
     def insert(self, obj: Model) -> None:
         """INSERT the new object (as `save(force_insert=True)`, without its signals); its id is set
         when the block ends."""
         if not self.pipelined:
             obj.save(force_insert=True, using=self.alias)
             return
-        meta = obj._meta
-        pk_set = obj.pk is not None
-        fields = [f for f in meta.local_concrete_fields if not f.generated and (pk_set or f is not meta.auto_field)]
-        query = InsertQuery(type(obj))
-        query.insert_values(fields, [obj])
-        compiler = query.get_compiler(using=self.alias)
-        returning = list(meta.db_returning_fields)
-        compiler.returning_fields = returning
-        [(sql, params)] = compiler.as_sql()
+        sql, params, returning = _compiled.insert(obj, self.alias)
         cursor = connections[self.alias].cursor()
         cursor.execute(sql, params)
 
@@ -142,10 +262,7 @@ class Together:
                 row = cursor.fetchone()
             finally:
                 cursor.close()
-            for field, value in zip(returning, row or (), strict=False):
-                setattr(obj, field.attname, value)
-            obj._state.adding = False
-            obj._state.db = self.alias
+            _returned(obj, self.alias, returning, row)
 
         self.finish.append(finish)
 
@@ -185,4 +302,4 @@ def _rows(queryset: QuerySet[Any, Any], compiler: Any, rows: list[tuple[Any, ...
     return objects
 
 
-__all__ = ["Select", "Together", "fetch_together", "together"]
+__all__ = ["Select", "Together", "fetch_together", "insert_row", "insert_row_unflushed", "together", "update_row"]

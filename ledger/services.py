@@ -298,7 +298,7 @@ def _store_state(
         session.version += 1
     session.updated_at = timezone.now()
     if writes is not None and fields is not None:
-        writes.update(Session.objects.filter(pk=session.pk), **{name: getattr(session, name) for name in fields})
+        writes.update_row(Session, session.pk, **{name: getattr(session, name) for name in fields})
     else:
         session.save(update_fields=fields)
 

@@ -1,0 +1,116 @@
+"""The hot path's writes compiled once per process (`ledger.roundtrips._Compiled`) store exactly what
+Django's own `save(force_insert=True)` and `update()` store: the first call compiles, the later ones
+reuse the SQL with values prepared afresh, so each is checked on a second and a third object.
+
+On PostgreSQL the hot path runs them (`insert_row`, `update_row`, `together()`); elsewhere those run
+the ORM, so here the compiled statements are executed directly, on whichever database the suite has.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection
+from django.db.models import Model
+from django.forms.models import model_to_dict
+from django.utils import timezone
+
+from ledger import roundtrips
+from ledger.models import Hand, HandRevision, IdempotencyRecord, Session
+from tests.ledger_fixtures import AMERICAN_HANDS, assert_projection, fresh, make_user, record_all
+
+
+def compiled_insert(obj: Model) -> None:
+    sql, params, returning = roundtrips._compiled.insert(obj, "default")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone() if returning and connection.features.can_return_columns_from_insert else None
+    if row is None:  # a database that returns no columns from an INSERT (not PostgreSQL or SQLite)
+        row = (type(obj)._base_manager.order_by("-pk").values_list("pk", flat=True).first(),)
+    roundtrips._returned(obj, "default", returning, row)
+
+
+def stored(obj: Model, *leave_out: str) -> dict[str, Any]:
+    found = type(obj)._base_manager.get(pk=obj.pk)
+    return {name: value for name, value in model_to_dict(found).items() if name not in ("id", *leave_out)}
+
+
+def test_a_compiled_insert_stores_what_save_stores(admin: Any, session: Session) -> None:
+    now = timezone.now()
+    for i in range(3):  # the first compiles, the others reuse it
+        ours = HandRevision(session=session, number=i + 1, action=HandRevision.Action.RECORDED, new={"bid": "pass"})
+        ours.version, ours.by = i + 2, admin
+        theirs = HandRevision(session=session, number=i + 1, action=HandRevision.Action.RECORDED, new={"bid": "pass"})
+        theirs.version, theirs.by = i + 2, admin
+        compiled_insert(ours)
+        theirs.save(force_insert=True)
+        assert ours.pk and ours.pk != theirs.pk
+        assert stored(ours, "at") == stored(theirs, "at")
+
+        key = uuid.uuid4()
+        record = IdempotencyRecord(user=admin, method="POST", path=f"/p/{i}", key=key, body_hash="h", created_at=now)
+        twin = IdempotencyRecord(user=admin, method="PUT", path=f"/p/{i}", key=key, body_hash="h", created_at=now)
+        compiled_insert(record)
+        twin.save(force_insert=True)
+        assert stored(record, "method") == stored(twin, "method")
+
+
+def test_a_compiled_update_stores_what_update_stores(admin: Any, session: Session) -> None:
+    other = Session.objects.create(club=session.club, variant="american", first_dealer=0, opened_by=admin)
+    for i in range(3):
+        values = {
+            "hands_count": i,
+            "balances": [i, -i, 2 * i, -2 * i],
+            "pools": [i * 10],
+            "next_deal": {"number": i + 1, "dealer": i % 4},
+            "version": 7 + i,
+            "updated_at": timezone.now() - timedelta(minutes=i),
+        }
+        sql, params = roundtrips._compiled.update(Session, session.pk, values, "default")
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+        Session.objects.filter(pk=other.pk).update(**values)
+        ours, theirs = fresh(session), fresh(other)
+        for name, value in values.items():
+            assert getattr(ours, name) == getattr(theirs, name) == value, name
+
+
+def test_recorded_hands_are_stored_as_before(scorer: Any, session: Session) -> None:
+    """Through the service (compiled on PostgreSQL): the rows and the projection a replay gives."""
+    record_all(scorer, session, AMERICAN_HANDS[:4])
+    session = fresh(session)
+    assert session.hands_count == 4 and session.version == 5
+    hands = list(Hand.objects.filter(session=session).order_by("number"))
+    assert [h.number for h in hands] == [1, 2, 3, 4]
+    assert [h.raw for h in hands] == [{k: v for k, v in h.items() if k != "number"} for h in AMERICAN_HANDS[:4]]
+    assert HandRevision.objects.filter(session=session, action=HandRevision.Action.RECORDED).count() == 4
+    assert_projection(session)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_claims_insert_commits_at_once_and_a_refused_one_leaves_no_transaction_open() -> None:
+    """`insert_row_unflushed` (the Idempotency-Key's claim), outside any transaction as in production."""
+    user = make_user("claimer")
+    key = uuid.uuid4()
+    first = IdempotencyRecord(user=user, method="POST", path="/p/", key=key, body_hash="h")
+    roundtrips.insert_row_unflushed(first)
+    assert first.pk and IdempotencyRecord.objects.filter(pk=first.pk, key=key).exists()
+    twin = IdempotencyRecord(user=user, method="POST", path="/p/", key=key, body_hash="h")
+    with pytest.raises(IntegrityError):
+        roundtrips.insert_row_unflushed(twin)
+    # The connection goes on, outside any transaction, and every other commit waits for the disk.
+    assert IdempotencyRecord.objects.filter(key=key).count() == 1
+    assert not connection.in_atomic_block
+    if connection.vendor == "postgresql":
+        from psycopg import pq
+
+        assert connection.connection.info.transaction_status == pq.TransactionStatus.IDLE
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            assert cursor.fetchone() == ("on",)
+    third = IdempotencyRecord(user=user, method="POST", path="/q/", key=key, body_hash="h")
+    roundtrips.insert_row_unflushed(third)
+    assert third.pk and third.pk != first.pk
