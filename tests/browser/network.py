@@ -51,6 +51,7 @@ class PhoneNetwork:
         self.up = True
         self.sent: list[Sent] = []
         self.refused: list[str] = []  # what the phone tried while its network was cut
+        self.cut_after: tuple[str, str] | None = None  # (method, path): cut once its answer is relayed
         self._lock = threading.Lock()
         self._connections: set[socket.socket] = set()
         self._server = _Server(("127.0.0.1", 0), _Relay)
@@ -163,6 +164,9 @@ class _Relay(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
+        if network.cut_after == (self.command, url.path):  # the answer got through; nothing after it does
+            network.cut_after = None
+            network.cut()
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = relay
 

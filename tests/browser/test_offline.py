@@ -81,16 +81,24 @@ def kept_for_offline(page: Any, session: Session, hands: int) -> None:
         page.wait_for_timeout(100)
 
 
+def deal_one_kept_for_offline(
+    new_phone: NewPhone, admin: Any, club: Club, players: list[Player]
+) -> tuple[Session, Phone]:
+    """A new session on a phone, deal 1 recorded, and the service worker's copy of the session after it."""
+    session = open_session(admin, club, players)
+    phone = new_phone(session)
+    phone.thumb.enter(THREE[0])
+    phone.thumb.record()
+    phone.thumb.wait_recorded(1)
+    kept_for_offline(phone.page, session, 1)
+    return session, phone
+
+
 def test_the_scorer_reopens_offline_takes_deals_and_sends_each_once(
     new_phone: NewPhone, scorer: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
-    session = open_session(admin, club, players)
-    phone = new_phone(session)
+    session, phone = deal_one_kept_for_offline(new_phone, admin, club, players)
     page, thumb = phone.page, phone.thumb
-    thumb.enter(THREE[0])
-    thumb.record()
-    thumb.wait_recorded(1)
-    kept_for_offline(page, session, 1)
     first = phone.deals_sent()
     assert first == [str(Hand.objects.get(session=session, number=1).client_key)]  # deal 1, sent once
 
@@ -126,6 +134,33 @@ def test_the_scorer_reopens_offline_takes_deals_and_sends_each_once(
     assert phone.deals_sent() == first + keys  # each sent once, in order: no second send of any deal
     settled = settle(sheet_with(session, THREE))
     expect(page.locator("#balances .num").first).to_have_attribute("data-n", str(settled["balances"][0]))
+    assert page.errors == []
+
+
+def test_a_deal_recorded_just_before_the_network_fails_is_counted_once(
+    new_phone: NewPhone, scorer: Any, admin: Any, club: Club, players: list[Player]
+) -> None:
+    """The server answers deal 2, then the network fails (as while the server restarts for an upgrade,
+    issue 27): the session read after it comes from the service worker's copy of before deal 2. The page
+    still counts deal 2, so the next deal is 3, not deal 2 again coming back as a conflict with itself."""
+    session, phone = deal_one_kept_for_offline(new_phone, admin, club, players)  # the worker's copy: 1 deal
+    page, thumb = phone.page, phone.thumb
+
+    phone.net.cut_after = ("POST", phone.hands_path)
+    thumb.enter(THREE[1])
+    thumb.record()
+    expect(page.locator("#scorer")).to_have_attribute("data-hands", "2")
+    expect(page.locator("#deal-title")).to_have_text("Deal 3")
+    assert phone.net.up is False and raw_hands(session) == THREE[:2]
+    thumb.enter(THREE[2])
+    thumb.record()
+    expect(page.locator("#banner")).to_contain_text("1 deal waiting to be sent (3)")
+
+    phone.network(up=True)
+    expect(page.locator("#scorer")).to_have_attribute("data-waiting", "0", timeout=20_000)
+    expect(page.locator("#scorer")).to_have_attribute("data-hands", "3")
+    expect(page.locator("#deal-title")).to_have_text("Deal 4")  # no conflict to settle
+    assert raw_hands(session) == THREE  # each deal once, in its place
     assert page.errors == []
 
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { belleOf, dealInfo, legalOf, nextDeal } from '../../static/clubscore/scorer/deal.js';
+import { belleOf, dealInfo, legalOf, nextDeal, withRecorded } from '../../static/clubscore/scorer/deal.js';
 
 const legal = (variant) => JSON.parse(readFileSync(new URL(`./fixtures/legal-${variant}.json`, import.meta.url), 'utf8'));
 const FRENCH = legal('french');
@@ -36,4 +36,31 @@ test('belle is the shape\'s: none on the deal that sets it, its suit once known,
   assert.equal(belleOf({ deal: 1, suit: 'spades' }, 2, turned), 'spades');
   assert.equal(belleOf({ deal: 1, suit: null }, 2, () => null), null); // deal 1 not known at all
   assert.equal(AMERICAN.belle, null);
+});
+
+test('a deal this phone saw recorded stays counted when the session read after it is older', () => {
+  const DEALS5 = [1, 2, 3, 4, 5].map((n) => ({ number: n, dealer: (n - 1) % 4, double: n === 4, legal: [], belle: null }));
+  const before = { version: 3, hands_count: 2, balances: [0, 0, 0, 0], pools: [0], next: { number: 3, dealer: 2 }, status: 'open' };
+  const hands = [{ number: 1 }, { number: 2 }];
+  const answer = { number: 3, version: 4, balances: [1, -1, 0, 0], pools: [5], bid: 'pass' };
+  const held = withRecorded(DEALS5, before, hands, [answer]);
+  assert.deepEqual(held.hands.map((h) => h.number), [1, 2, 3]);
+  assert.equal(held.session.hands_count, 3);
+  assert.equal(held.session.version, 4);
+  assert.deepEqual(held.session.balances, [1, -1, 0, 0]);
+  assert.deepEqual(held.session.pools, [5]);
+  assert.deepEqual(held.session.next, { number: 4, dealer: 3, double: true });
+  assert.equal(held.session.status, 'open');
+  assert.equal(before.hands_count, 2); // not changed in place
+  assert.equal(nextDeal(DEALS5, held.session, 0).number, 4); // the next deal is 4, not 3 again
+  // A session read that has the deal already, or one further on, is left as it is.
+  const after = { version: 5, hands_count: 3, next: { number: 4, dealer: 3 } };
+  const three = [...hands, { number: 3 }];
+  assert.equal(withRecorded(DEALS5, after, three, [answer]).session, after);
+  assert.equal(withRecorded(DEALS5, after, three, [answer]).hands, three);
+  // Two deals recorded while the reads failed, in order; the table's end gives no next deal.
+  const two = withRecorded(DEALS5, before, hands, [answer, { number: 4, version: 5 }, { number: 5, version: 6 }]);
+  assert.deepEqual(two.hands.map((h) => h.number), [1, 2, 3, 4, 5]);
+  assert.equal(two.session.next, null);
+  assert.equal(withRecorded(DEALS5, null, [], [answer]).session, null);
 });

@@ -70,6 +70,7 @@ export const form = /** @type {HTMLFormElement | null} */ (document.getElementBy
  * @property {Record<number, string[]>} disputes deal number -> the reasons of its open disputes (the live checks)
  * @property {number} checks the checks' version the page has read
  * @property {Record<string, ConflictPays>} conflictPays a conflicting deal's payments as the server settles it, by its key
+ * @property {any[]} recorded the 201 answers of this phone's deals not yet in a session read from the server
  */
 
 /** @typedef {{ deltas: number[] } | { error: string } | 'pending'} ConflictPays */
@@ -103,6 +104,7 @@ export const state = {
   disputes: {},
   checks: Number(String(cfg.live.tag).split('.')[1]) || 0,
   conflictPays: {},
+  recorded: [],
 };
 
 // --- the queue (localStorage) -------------------------------------------------------------------

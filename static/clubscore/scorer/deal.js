@@ -69,3 +69,34 @@ export function belleOf(shape, number, turnedOf) {
   if (number !== null && number <= shape.deal) return null;
   return shape.suit || turnedOf(shape.deal);
 }
+
+/**
+ * The session and its hands moved on by the deals this phone saw recorded (their 201 answers) that the
+ * session it holds does not show yet: the read after them failed, or came from the service worker's
+ * copy of a moment before (the server restarting during an upgrade, issue 27). Without them the next
+ * deal would be numbered as one of them again, and come back as a conflict with itself. An answer
+ * counts only for the deal right after the hands held, so a session read that has it changes nothing.
+ * @param {DealInfo[]} deals
+ * @param {any} session the API's session (or null)
+ * @param {any[]} hands the API's hands
+ * @param {any[]} answers the 201 answers (`HandOut`), oldest first
+ * @returns {{ session: any, hands: any[] }}
+ */
+export function withRecorded(deals, session, hands, answers) {
+  let out = { session: session, hands: hands };
+  for (const answer of answers) {
+    if (!session || !answer || answer.number !== out.hands.length + 1) continue;
+    const following = dealInfo(deals, answer.number + 1);
+    out = {
+      session: Object.assign({}, out.session, {
+        hands_count: answer.number,
+        version: Math.max(out.session.version || 0, answer.version || 0),
+        balances: answer.balances,
+        pools: answer.pools,
+        next: following ? { number: following.number, dealer: following.dealer, double: following.double } : null,
+      }),
+      hands: out.hands.concat([answer]),
+    };
+  }
+  return out;
+}

@@ -2,6 +2,7 @@
 /* What the server knows, read again: the session, its sheet and hands, and the live checks (the
  * disputes); and what the service worker keeps of them so the page opens with no network. */
 import { CS, cfg, names, root, state } from './context.js';
+import { withRecorded } from './deal.js';
 
 export async function refresh() {
   const results = await Promise.all([
@@ -23,10 +24,15 @@ export async function refresh() {
   state.lastSeen = copy;
   state.loadError = null;
   state.authProblem = null;
-  state.session = results[0].data;
   state.sheet = results[1].data;
-  state.hands = results[2].data;
-  if (!copy) keepState();
+  // The deals this phone saw recorded stay counted when the read is a copy from before them.
+  const held = withRecorded(cfg.deals, results[0].data, results[2].data, state.recorded);
+  state.session = held.session;
+  state.hands = held.hands;
+  if (!copy) {
+    state.recorded = [];
+    keepState();
+  }
   return true;
 }
 
