@@ -11,10 +11,9 @@ Two windows, with the API's rates (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`, r
 
 A window is an atomic counter in the cache (in Redis, across the web workers: SET NX and INCR in one
 script, one round trip; in the local-memory cache, `add` then `incr` under its mutex), so a burst never
-passes beyond its limit. When the shared
-cache is unreachable (Redis down) the login windows are counted in this process's own memory instead:
-the limit then holds per web process (a guesser gets at most the limit times the number of processes),
-never switched off.
+passes beyond its limit. When the shared cache is unreachable (Redis down) the login windows are
+counted in this process's own memory instead: the limit then holds per web process (a guesser gets at
+most the limit times the number of processes), never switched off.
 
 The username is counted as the login compares it: NFKC-normalised (what Django's login form and
 `create_user` do) and otherwise exact, so `PA-TREAS` and `pa-treas` are two windows, as they are two

@@ -10,11 +10,11 @@ the same results.
 - `fetch_together((Select, arguments), ...)`: several SELECTs in one round trip, their results as
   the querysets would give them (model instances with their annotations, or `values_list` rows); a
   `Select` is compiled once per process.
-- `together()`: writes in one round trip at the end of the block: `update(queryset, **values)` (its
-  row count is not read) and `insert(obj)` (the object's id is set when the block ends).
-- `update_row(model, pk, **values)`: one row's UPDATE by its primary key, in the pipeline when one is
-  open; `insert_row(obj)`, one row's INSERT on its own. Their SQL, like `insert`'s, is compiled once
-  per process (`_Compiled`).
+- `together()`: writes in one round trip at the end of the block: `update_row(model, pk, **values)`
+  (its row count is not read) and `insert(obj)` (the object's id is set when the block ends).
+- `update_row(model, pk, **values)` on its own: one row's UPDATE by its primary key, in the pipeline
+  when one is open; `insert_row(obj)`, one row's INSERT, and `insert_row_unflushed(obj)`, committed
+  without waiting for the disk. Their SQL, like `insert`'s, is compiled once per process (`_Compiled`).
 
 Use them inside the write's transaction (`transaction.atomic`), never around it: psycopg syncs the
 pipeline when the transaction's autocommit changes, a round trip each. psycopg sends a transaction's
@@ -239,10 +239,6 @@ class Together:
         self.alias = alias
         self.pipelined = pipelined
         self.finish: list[Callable[[], None]] = []
-
-    def update(self, queryset: QuerySet[Any, Any], **values: Any) -> None:
-        """`queryset.update(**values)`; the row count is not read."""
-        queryset.using(self.alias).update(**values)
 
     def update_row(self, model: type[Model], pk: Any, **values: Any) -> None:
         """`update_row` in this block's pipeline."""

@@ -152,6 +152,7 @@ def test_a_deal_recorded_just_before_the_network_fails_is_counted_once(
     expect(page.locator("#scorer")).to_have_attribute("data-hands", "2")
     expect(page.locator("#deal-title")).to_have_text("Deal 3")
     assert phone.net.up is False and raw_hands(session) == THREE[:2]
+    screenshot(page, "scorer-recorded-then-offline")
     thumb.enter(THREE[2])
     thumb.record()
     expect(page.locator("#banner")).to_contain_text("1 deal waiting to be sent (3)")

@@ -63,4 +63,7 @@ test('a deal this phone saw recorded stays counted when the session read after i
   assert.deepEqual(two.hands.map((h) => h.number), [1, 2, 3, 4, 5]);
   assert.equal(two.session.next, null);
   assert.equal(withRecorded(DEALS5, null, [], [answer]).session, null);
+  // A newer read without the deal (another phone undid it meanwhile) is the server's word: not put back.
+  const undone = { version: 6, hands_count: 2, next: { number: 3, dealer: 2 } };
+  assert.equal(withRecorded(DEALS5, undone, hands, [answer]).hands, hands);
 });

@@ -75,7 +75,8 @@ export function belleOf(shape, number, turnedOf) {
  * session it holds does not show yet: the read after them failed, or came from the service worker's
  * copy of a moment before (the server restarting during an upgrade, issue 27). Without them the next
  * deal would be numbered as one of them again, and come back as a conflict with itself. An answer
- * counts only for the deal right after the hands held, so a session read that has it changes nothing.
+ * counts only for the deal right after the hands held, and only on a session older than it (a lower
+ * version): a read that has it, or that is newer (the deal undone meanwhile), changes nothing.
  * @param {DealInfo[]} deals
  * @param {any} session the API's session (or null)
  * @param {any[]} hands the API's hands
@@ -86,6 +87,7 @@ export function withRecorded(deals, session, hands, answers) {
   let out = { session: session, hands: hands };
   for (const answer of answers) {
     if (!session || !answer || answer.number !== out.hands.length + 1) continue;
+    if ((out.session.version || 0) >= (answer.version || 0)) continue;
     const following = dealInfo(deals, answer.number + 1);
     out = {
       session: Object.assign({}, out.session, {

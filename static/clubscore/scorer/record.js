@@ -5,11 +5,10 @@
  * conflict with another phone, a closed session, a broken rule) stops the queue and is shown until the
  * scorer decides; nothing is dropped silently. Amend and Undo of a recorded deal. */
 import { $, CS, cfg, loadQueue, queue, root, saveQueue, state } from './context.js';
-import { withRecorded } from './deal.js';
 import { formFromHand, handKey } from './derive.js';
 import { begunDeal, buildHand, clearErrors, handWords, padOrder, renderForm, resetForm, rulesOf, showErrors } from './form.js';
 import { schedulePreview } from './preview.js';
-import { loadChecks, refresh } from './server.js';
+import { holdRecorded, loadChecks, refresh } from './server.js';
 import { caughtUp } from './channel.js';
 import { notify, notifySent, render, renderActions, renderStatus } from './view.js';
 import { fmt, T } from './words.js';
@@ -95,9 +94,7 @@ export async function flush() {
         queue.dropHead(item.key);
         // Counted at once: the session read after it may fail or be the service worker's older copy.
         state.recorded.push(res.data);
-        const held = withRecorded(cfg.deals, state.session, state.hands, state.recorded);
-        state.session = held.session;
-        state.hands = held.hands;
+        holdRecorded(state.session, state.hands);
         recorded = true;
         if (done(item)) resetForm();
         sent.push(res.data);

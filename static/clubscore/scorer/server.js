@@ -25,15 +25,21 @@ export async function refresh() {
   state.loadError = null;
   state.authProblem = null;
   state.sheet = results[1].data;
-  // The deals this phone saw recorded stay counted when the read is a copy from before them.
-  const held = withRecorded(cfg.deals, results[0].data, results[2].data, state.recorded);
+  // The deals this phone saw recorded stay counted while the read is older than their answers (the
+  // service worker's copy, or a read sent before them); a read as new as an answer ends its keeping.
+  holdRecorded(results[0].data, results[2].data);
+  const read = results[0].data ? results[0].data.version || 0 : 0;
+  state.recorded = state.recorded.filter(function (a) { return (a.version || 0) > read; });
+  if (!copy) keepState();
+  return true;
+}
+
+/** The page's session and hands: these, moved on by the deals answered 201 that they lack (`withRecorded`).
+ * @param {any} session @param {any[]} hands */
+export function holdRecorded(session, hands) {
+  const held = withRecorded(cfg.deals, session, hands, state.recorded);
   state.session = held.session;
   state.hands = held.hands;
-  if (!copy) {
-    state.recorded = [];
-    keepState();
-  }
-  return true;
 }
 
 /* The live checks: a deal is marked while one of its seats' disputes is open (not settled by the treasurer). */
