@@ -18,7 +18,7 @@ from ledger.models import Hand, Role, Session
 
 from . import schema
 from .common import Route, Timestamp, Username, actor, etag, expected_version, paginated, reason
-from .idempotency import IdempotencyClaim, idempotency_keep, idempotency_key, idempotent
+from .idempotency import KeyKept, idempotency_key, idempotent_write
 from .limits import hand_limits
 from .sessions import SessionOut, session_response
 
@@ -107,28 +107,24 @@ class HandRecordApi(APIView):
     )
     def post(self, request: Request, session_id: int) -> Response:
         key = idempotency_key(request)
-        return idempotent(request, self, key, lambda claim: self._record(request, session_id, key, claim))
-
-    def _record(
-        self, request: Request, session_id: int, key: uuid.UUID, claim: IdempotencyClaim
-    ) -> tuple[Response, bool]:
-        # hand_record checks membership, role, an open session and the deal number under the lock, and
-        # returns the hand already recorded with this key (a retry): the answer is rendered again.
-        # A hand it writes gets its answer kept in the same transaction (one round trip less).
-        hand_limits(request.data)
-        kept: dict[str, Any] = {}
-
-        def keep_answer(hand: Hand) -> None:
-            response = hand_response(hand, hand.session.version, 201)
-            idempotency_keep(claim=claim, status=201, body=response.data, etag=str(response.headers["ETag"]))
-            kept.update(hand=hand, response=response)
-
-        hand = services.hand_record(
-            actor=actor(request), session_id=session_id, hand=request.data, client_key=key, before_commit=keep_answer
+        kept = KeyKept(
+            request,
+            key,
+            check_body=lambda: hand_limits(request.data),
+            answer=lambda hand: hand_response(hand, hand.session.version, 201),
         )
-        if kept.get("hand") is hand:  # written and committed with its answer
-            return kept["response"], True
-        return hand_response(hand, hand.session.version, 201), False  # found by its key: answered as usual
+        return idempotent_write(request, self, kept, lambda kept: self._record(request, session_id, key, kept))
+
+    def _record(self, request: Request, session_id: int, key: uuid.UUID, kept: KeyKept) -> Response:
+        # hand_record judges the key, then checks membership, role, an open session and the deal number
+        # under the lock, and returns the hand already recorded with this key (a retry after a request
+        # that died): the answer is rendered again. A hand it writes gets its answer kept with it.
+        hand = services.hand_record(
+            actor=actor(request), session_id=session_id, hand=request.data, client_key=key, keeper=kept
+        )
+        if kept.kept is not None and kept.kept[0] is hand:  # written and committed with its answer
+            return kept.kept[1]
+        return hand_response(hand, hand.session.version, 201)  # found by its key: answered as usual
 
 
 class HandsRoute(Route):

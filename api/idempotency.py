@@ -4,6 +4,11 @@ Same key and body, first request finished: its answer again (status, body, ETag)
 `idempotency_in_flight`. Another body: 422 `idempotency_key_reused`. Answers below 500 are kept, errors
 included; a 5xx answer, or an exception, releases the key. A key belongs to (user, method, path).
 
+Two ways to keep a key: `idempotent` claims it in a transaction of its own before the write and keeps
+the answer after it (a payment); `idempotent_write` with `KeyKept` leaves it to the write, which holds
+the key, reads its record and keeps the answer in its own transaction (a recorded hand, the hot path:
+two round trips and a commit fewer).
+
 This is HTTP's part only: the stored answers (`IdempotencyRecord`) and their ETags. That a hand is
 recorded once is the domain's (`services.hand_record` finds a hand by its client key), so a request
 that died after its claim (a worker killed) blocks its key only `IDEMPOTENCY_IN_FLIGHT_SECONDS`: the
@@ -61,9 +66,8 @@ class IdempotencyOutcome:
     conflict: str | None = None  # "idempotency_in_flight" or "idempotency_key_reused"
 
 
-# The handler gets the claim and answers (response, stored): stored is True when the write that
-# answered already kept its answer in its own transaction.
-Handler = Callable[[IdempotencyClaim], tuple[Response, bool]]
+# The handler gets the claim and answers; its answer is kept for the key's replays.
+Handler = Callable[[IdempotencyClaim], Response]
 
 
 def idempotency_key(request: Request, refusal: Any = refusals.IDEMPOTENCY_KEY_REQUIRED) -> uuid.UUID:
@@ -97,28 +101,159 @@ def idempotent(
         takeover_seconds=takeover_seconds,
     )
     if outcome.replay is not None:
-        record = outcome.replay
-        return Response(record.response, status=record.status, headers={"ETag": record.etag} if record.etag else None)
+        return _replay(outcome.replay)
     if outcome.claim is None:
         raise IdempotencyConflict(outcome.conflict or "idempotency_in_flight")
     claim = outcome.claim
     try:
-        response, stored = handler(claim)
+        response = handler(claim)
     except Exception as exc:
         refusal = exception_handler(exc, view.get_exception_handler_context())
         if refusal is None:
             idempotency_release(claim=claim)
             raise
-        response, stored = refusal, False
-    if not stored:
-        etag: Any = response.headers.get("ETag", "")
-        try:
-            idempotency_finish(claim=claim, status=response.status_code, body=response.data, etag=etag)
-        except DatabaseError:
-            # The write itself committed: its answer stands. The key stays in flight, and a retry
-            # after the takeover finds what the write did (the domain is idempotent by the key).
-            logger.warning("the answer to Idempotency-Key %s was not stored", key, exc_info=True)
+        response = refusal
+    etag: Any = response.headers.get("ETag", "")
+    try:
+        idempotency_finish(claim=claim, status=response.status_code, body=response.data, etag=etag)
+    except DatabaseError:
+        # The write itself committed: its answer stands. The key stays in flight, and a retry
+        # after the takeover finds what the write did (the domain is idempotent by the key).
+        logger.warning("the answer to Idempotency-Key %s was not stored", key, exc_info=True)
     return response
+
+
+# --- a key kept with its write ----------------------------------------------------------------------
+
+
+class Replayed(Exception):
+    """The key's first answer, found in the write's transaction: given again, nothing written."""
+
+    def __init__(self, record: IdempotencyRecord) -> None:
+        super().__init__("replayed")
+        self.record = record
+
+
+_RECORDS = roundtrips.Select(lambda user_id, key: IdempotencyRecord.objects.filter(user_id=user_id, key=key))
+
+
+class KeyKept:
+    """The Idempotency-Key of a write that keeps its answer in its own transaction (a recorded hand,
+    `services.KeyKeeper`), instead of claiming the key in a transaction before it: the claim was a
+    round trip and a commit of its own, a third of what a hand cost beyond the floor (bench/README.md
+    "round 6"). While the write runs it holds an advisory lock named by the key (`hold()`, taken by
+    `services.hand_record` before the session's lock, without waiting): a second request with the key is
+    409 `idempotency_in_flight` at once, as api.md says (on SQLite, where writers queue anyway, it waits
+    and replays the first answer). The key's record is read after the session's lock, so it sees the
+    answer of a request that finished meanwhile, and is written, answer included, with the hand.
+
+    `check_body()` runs once the key is judged (api.md: the key is checked before the body);
+    `answer(hand)` renders the answer that is kept."""
+
+    def __init__(
+        self,
+        request: Request,
+        key: uuid.UUID,
+        check_body: Callable[[], None],
+        answer: Callable[[Any], Response],
+    ) -> None:
+        self.user = actor(request)
+        self.method = str(request.method)
+        self.path = request.path
+        self.key = key
+        self.body_hash = body_hash(request)
+        self.check_body = check_body
+        self.answer = answer
+        self.now = timezone.now()
+        self.taken: IdempotencyRecord | None = None  # an expired or abandoned record to write over
+        self.kept: tuple[Any, Response] | None = None  # (the hand, its answer) once written
+
+    def hold(self) -> int:
+        """The advisory lock held while the write runs: a signed 64-bit number from the key, the user,
+        method and path (a collision costs a needless 409, which the phone's retry gets past)."""
+        digest = hashlib.blake2b(f"{self.user.pk} {self.method} {self.path} {self.key}".encode(), digest_size=8)
+        return int.from_bytes(digest.digest(), "big", signed=True)
+
+    def reads(self) -> list[roundtrips.Read]:
+        return [(_RECORDS, {"user_id": self.user.pk, "key": self.key})]
+
+    def judge(self, free: bool, rows: list[list[Any]]) -> None:
+        if not free:
+            raise IdempotencyConflict("idempotency_in_flight")  # its first request holds the key
+        found = next((r for r in rows[0] if r.method == self.method and r.path == self.path), None)
+        if found is not None:
+            if found.created_at < self.now - timedelta(hours=settings.IDEMPOTENCY_KEEP_HOURS):
+                self.taken = found  # past its keeping: claimed afresh
+            elif found.body_hash != self.body_hash:
+                raise IdempotencyConflict("idempotency_key_reused")
+            elif found.state == IdempotencyRecord.State.DONE:
+                raise Replayed(found)
+            elif found.created_at <= self.now - timedelta(seconds=settings.IDEMPOTENCY_IN_FLIGHT_SECONDS):
+                self.taken = found  # its request died (a claim of `idempotency_begin`'s)
+            else:
+                raise IdempotencyConflict("idempotency_in_flight")
+        self.check_body()
+
+    def keep(self, hand: Any, writes: roundtrips.Together) -> None:
+        response = self.answer(hand)
+        values = self._values(response)
+        if self.taken is not None:
+            writes.update_row(IdempotencyRecord, self.taken.pk, **values)
+        else:
+            writes.insert(IdempotencyRecord(user=self.user, method=self.method, path=self.path, key=self.key, **values))
+        self.kept = (hand, response)
+
+    def store(self, response: Response) -> None:
+        """Keep an answer the write did not keep (a refusal, a hand found by its key), committed at once; a
+        5xx answer is not kept. A concurrent request that kept its own first wins."""
+        if response.status_code >= 500:
+            return
+        values = self._values(response)
+        if self.taken is not None:
+            taken = self.taken.pk
+            _autocommit(lambda: IdempotencyRecord.objects.filter(pk=taken).update(**values))
+            return
+        record = IdempotencyRecord(user=self.user, method=self.method, path=self.path, key=self.key, **values)
+        try:
+            _autocommit(partial(roundtrips.insert_row, record))
+        except IntegrityError:
+            logger.info("Idempotency-Key %s: another request kept its answer first", self.key)
+
+    def _values(self, response: Response) -> dict[str, Any]:
+        return {
+            "body_hash": self.body_hash,
+            "state": IdempotencyRecord.State.DONE,
+            "status": response.status_code,
+            "response": response.data,
+            "etag": str(response.headers.get("ETag", "")),
+            "created_at": self.now,
+        }
+
+
+def idempotent_write(request: Request, view: APIView, kept: KeyKept, write: Callable[[KeyKept], Response]) -> Response:
+    """`idempotent` for a write that keeps the key itself (`KeyKept`): its answer, or the key's first one."""
+    try:
+        response = write(kept)
+    except Replayed as replay:
+        return _replay(replay.record)
+    except IdempotencyConflict:
+        raise
+    except Exception as exc:
+        refusal = exception_handler(exc, view.get_exception_handler_context())
+        if refusal is None:
+            raise
+        kept.store(refusal)
+        return refusal
+    if kept.kept is None or kept.kept[1] is not response:
+        try:
+            kept.store(response)
+        except DatabaseError:  # the write committed: its answer stands (as in `idempotent`)
+            logger.warning("the answer to Idempotency-Key %s was not stored", kept.key, exc_info=True)
+    return response
+
+
+def _replay(record: IdempotencyRecord) -> Response:
+    return Response(record.response, status=record.status, headers={"ETag": record.etag} if record.etag else None)
 
 
 # --- the store -------------------------------------------------------------------------------------
@@ -195,15 +330,6 @@ def idempotency_finish(*, claim: IdempotencyClaim, status: int, body: Any, etag:
         _autocommit(records.delete)
     else:
         _autocommit(lambda: records.update(state=IdempotencyRecord.State.DONE, status=status, response=body, etag=etag))
-
-
-def idempotency_keep(*, claim: IdempotencyClaim, status: int, body: Any, etag: str = "") -> None:
-    """Keep the answer inside the caller's write transaction (`hands.HandRecordApi`): it is kept exactly
-    when the write commits, and in a pipeline (ledger/roundtrips.py) the UPDATE goes with the COMMIT,
-    a round trip less than `idempotency_finish` after it. The handler then says `stored`."""
-    roundtrips.update_row(
-        IdempotencyRecord, claim.record_id, state=IdempotencyRecord.State.DONE, status=status, response=body, etag=etag
-    )
 
 
 def idempotency_release(*, claim: IdempotencyClaim) -> None:

@@ -351,7 +351,7 @@ class PaymentRecordApi(APIView):
     )
     def post(self, request: Request, club_id: int) -> Response:
         key = idempotency_key(request, refusals.IDEMPOTENCY_KEY_REQUIRED_PAYMENT)
-        return idempotent(request, self, key, lambda claim: (self._record(request, club_id, key), False))
+        return idempotent(request, self, key, lambda claim: self._record(request, club_id, key))
 
     def _record(self, request: Request, club_id: int, key: uuid.UUID) -> Response:
         # payment_record returns the payment already recorded with this key (a retry): rendered again.

@@ -9,32 +9,36 @@ the same results.
 
 - `fetch_together((Select, arguments), ...)`: several SELECTs in one round trip, their results as
   the querysets would give them (model instances with their annotations, or `values_list` rows); a
-  `Select` is compiled once per process.
+  `Select` is compiled once per process. A `Raw` statement says what no queryset says.
 - `together()`: writes in one round trip at the end of the block: `update_row(model, pk, **values)`
   (its row count is not read) and `insert(obj)` (the object's id is set when the block ends).
+- `atomic()`: a durable transaction whose BEGIN goes with its first `fetch_together(..., begin=)` and
+  whose COMMIT goes with its last `together(commit=)`, where Django's `transaction.atomic` costs a
+  round trip each (psycopg syncs right after the BEGIN it sends itself, and again when autocommit
+  comes back).
 - `update_row(model, pk, **values)` on its own: one row's UPDATE by its primary key, in the pipeline
   when one is open; `insert_row(obj)`, one row's INSERT, and `insert_row_unflushed(obj)`, committed
   without waiting for the disk. Their SQL, like `insert`'s, is compiled once per process (`_Compiled`).
 
-Use them inside the write's transaction (`transaction.atomic`), never around it: psycopg syncs the
-pipeline when the transaction's autocommit changes, a round trip each. psycopg sends a transaction's
-BEGIN on its own (it syncs after it), so BEGIN and COMMIT stay a round trip each. A statement's error
-is raised when the block ends, as a Django `DatabaseError`, and aborts the transaction as it would
-have anyway.
+Inside Django's `transaction.atomic`, use `fetch_together` and `together()` within it, never around it
+(psycopg syncs the pipeline when the transaction's autocommit changes). A statement's error is raised
+when the block ends, as a Django `DatabaseError`, and aborts the transaction as it would have anyway.
 
-What it is worth (bench/api.py, bench/README.md "round 3"): a recorded hand went from 10 round trips
-to 6 (tests/api/test_round_trips.py), and with `Select` its capacity went from 0.44 to 0.64, 0.62
-and 0.50 of the floor's in the same run (three runs, 2026-12-02, load average 8 to 21).
+What it is worth (bench/api.py, bench/README.md "round 3" and "round 6"): a recorded hand went from 10
+round trips to 6 (tests/api/test_round_trips.py), and with `Select` its capacity went from 0.44 to
+0.64, 0.62 and 0.50 of the floor's in the same run (three runs, 2026-12-02, load average 8 to 21);
+with `atomic()` and the Idempotency-Key kept in the hand's transaction, from 6 to 3.
 """
 
 from __future__ import annotations
 
 import contextlib
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, cast
 
-from django.db import connections
+from django.db import connections, transaction
 from django.db.models import Field, Model, Q, QuerySet
 from django.db.models.query import FlatValuesListIterable, ModelIterable, ValuesListIterable
 from django.db.models.sql import InsertQuery, UpdateQuery
@@ -59,47 +63,99 @@ def _pipeline(alias: str) -> Iterator[None]:
 class Select:
     """A SELECT of the hot path, built and compiled by Django once per process and database, its
     parameters bound at each call: building a queryset and compiling it cost more CPU than its round
-    trip (bench/README.md). `build(**arguments)` makes the queryset; each argument must be an integer
-    that ends up as one parameter of the SQL (a filter's value), which is checked when compiled."""
+    trip (bench/README.md). `build(**arguments)` makes the queryset; each argument (an integer, a
+    string or a UUID) must end up as one parameter of the SQL (a filter's value), which is checked
+    when compiled."""
 
     def __init__(self, build: Callable[..., QuerySet[Any, Any]]) -> None:
         self.build = build
-        self._compiled: dict[str, tuple[QuerySet[Any, Any], Any, str, list[Any], dict[int, str]]] = {}
+        self._compiled: dict[tuple[Any, ...], tuple[QuerySet[Any, Any], Any, str, list[Any], dict[int, str]]] = {}
 
-    def compiled(self, alias: str, names: list[str]) -> tuple[QuerySet[Any, Any], Any, str, list[Any], dict[int, str]]:
-        found = self._compiled.get(alias)
+    def compiled(
+        self, alias: str, arguments: dict[str, Any]
+    ) -> tuple[QuerySet[Any, Any], Any, str, list[Any], dict[int, str]]:
+        names = sorted(arguments)
+        kinds = tuple((name, _kind(arguments[name])) for name in names)
+        found = self._compiled.get((alias, kinds))
         if found is None:
-            marks = {name: -(7_340_000_001 + i) for i, name in enumerate(sorted(names))}
+            marks = {name: _mark(kind, i) for i, (name, kind) in enumerate(kinds)}
             queryset = self.build(**marks).using(alias)
             compiler = queryset.query.get_compiler(using=alias)
-            sql, params = compiler.as_sql()  # also sets the compiler's select and klass_info
+            # Django compiles FOR UPDATE only inside its transaction (a guard for querysets run outside
+            # one); `atomic()`'s is not Django's. Nothing is sent: no statement runs in this block.
+            with transaction.atomic(using=alias) if queryset.query.select_for_update else contextlib.nullcontext():
+                sql, params = compiler.as_sql()  # also sets the compiler's select and klass_info
             by_mark = {mark: name for name, mark in marks.items()}
-            slots = {i: by_mark[p] for i, p in enumerate(params) if isinstance(p, int) and p in by_mark}
-            if sorted(slots.values()) != sorted(names):
+            slots = {i: by_mark[p] for i, p in enumerate(params) if _hashable(p) and p in by_mark}
+            if sorted(slots.values()) != names:
                 raise ValueError("Select: each argument must be one parameter of the SQL")
             found = (queryset, compiler, sql, list(params), slots)
-            self._compiled[alias] = found
+            self._compiled[(alias, kinds)] = found
         return found
 
-    def bind(self, alias: str = "default", **arguments: int) -> tuple[QuerySet[Any, Any], Any, str, list[Any]]:
-        queryset, compiler, sql, params, slots = self.compiled(alias, list(arguments))
+    def bind(self, alias: str = "default", **arguments: Any) -> tuple[QuerySet[Any, Any], Any, str, list[Any]]:
+        queryset, compiler, sql, params, slots = self.compiled(alias, arguments)
         bound = list(params)
         for i, name in slots.items():
             bound[i] = arguments[name]
         return queryset, compiler, sql, bound
 
 
-def fetch_together(*selects: tuple[Select, dict[str, int]], alias: str = "default") -> list[list[Any]]:
+def _kind(value: Any) -> type:
+    for kind in (int, str, uuid.UUID):
+        if isinstance(value, kind) and not isinstance(value, bool):
+            return kind
+    raise TypeError(f"Select: an argument is an integer, a string or a UUID, not {type(value).__name__}")
+
+
+def _mark(kind: type, i: int) -> Any:
+    """A value no real argument has, found again among the compiled SQL's parameters."""
+    if kind is int:
+        return -(7_340_000_001 + i)
+    if kind is str:
+        return f"\x00select argument {i}\x00"
+    return uuid.UUID(int=0x7340_0000_0000_4000_8000_0000_0000_0000 + i)
+
+
+def _hashable(value: Any) -> bool:
+    return isinstance(value, int | str | uuid.UUID)
+
+
+class Raw:
+    """A statement of our own among `fetch_together`'s, for what no queryset says (a PostgreSQL function):
+    its SQL with `%s` for each of `names`, in order; its rows come back as tuples."""
+
+    def __init__(self, sql: str, names: list[str]) -> None:
+        self.sql = sql
+        self.names = names
+
+    def bind(self, alias: str = "default", **arguments: Any) -> tuple[None, None, str, list[Any]]:
+        return None, None, self.sql, [arguments[name] for name in self.names]
+
+    def run(self, alias: str, **arguments: Any) -> list[tuple[Any, ...]]:
+        with connections[alias].cursor() as cursor:
+            cursor.execute(self.sql, [arguments[name] for name in self.names])
+            return [tuple(row) for row in cursor.fetchall()]
+
+
+Statement = Select | Raw
+Read = tuple[Statement, dict[str, Any]]  # a statement with its arguments, as `fetch_together` takes it
+
+
+def fetch_together(*selects: Read, alias: str = "default", begin: Atomic | None = None) -> list[list[Any]]:
     """Each SELECT's rows, sent in one round trip (PostgreSQL), run in this order; as their querysets
     would give them. Model querysets (with annotations, without select_related) and `values_list`
-    ones. Elsewhere each queryset runs as usual."""
-    if not _pipelines(alias):
-        return [list(select.build(**arguments).using(alias)) for select, arguments in selects]
+    ones. Elsewhere each queryset runs as usual. `begin`: the transaction of `atomic()` that these
+    SELECTs open (its BEGIN goes first, in the same round trip)."""
+    if not _pipelines(alias) or (begin is not None and not begin.pipelined):
+        return [_run(select, arguments, alias) for select, arguments in selects]
     connection = connections[alias]
     statements = [select.bind(alias, **arguments) for select, arguments in selects]
     cursors = []
     try:
         with _pipeline(alias):
+            if begin is not None:
+                begin.send_begin()
             for _, _, sql, params in statements:
                 cursor = connection.cursor()
                 cursors.append(cursor)
@@ -109,6 +165,78 @@ def fetch_together(*selects: tuple[Select, dict[str, int]], alias: str = "defaul
         for cursor in cursors:
             cursor.close()
     return [_rows(q, c, rows) for (q, c, _, _), rows in zip(statements, fetched, strict=True)]
+
+
+class Atomic:
+    """`transaction.atomic(durable=True)` in fewer round trips (PostgreSQL, outside any transaction):
+    the block's first `fetch_together(..., begin=)` sends BEGIN with its SELECTs, and its last
+    `together(commit=)` sends COMMIT with its writes, where Django's `atomic` costs a round trip each
+    (psycopg syncs right after the BEGIN it sends itself, and again when autocommit comes back).
+
+    Django does not know of this transaction: inside the block, use no `transaction.atomic` (psycopg
+    refuses to change autocommit in a transaction: an error, not a wrong result) and no
+    `transaction.on_commit` (it would run at once); an exception rolls back. The `together(commit=)`
+    block must be the last to write. Elsewhere (SQLite, or inside a transaction: a test's) it is
+    `transaction.atomic(durable=True)`, and `begin`/`commit` change nothing. (A class, not a generator:
+    contextlib sets the `__traceback__` of what it re-raises, which the engine's frozen errors refuse.)
+
+    What it is worth: a recorded hand went from 6 round trips to 3 (bench/README.md "round 6")."""
+
+    def __init__(self, alias: str = "default") -> None:
+        self.alias = alias
+        self.pipelined = False
+        self.open = False  # BEGIN sent, neither COMMIT nor ROLLBACK yet
+        self._django: Any = None
+
+    def __enter__(self) -> Atomic:
+        connection = connections[self.alias]
+        self.pipelined = _pipelines(self.alias) and not connection.in_atomic_block
+        if not self.pipelined:
+            self._django = transaction.atomic(using=self.alias, durable=True)
+            self._django.__enter__()
+        return self
+
+    def __exit__(self, kind: Any, error: Any, traceback: Any) -> None:
+        if self._django is not None:
+            self._django.__exit__(kind, error, traceback)
+            return
+        if error is not None:
+            if self.open:
+                self.rollback()
+            return
+        if self.open:  # nothing committed it: no write, or no `together(commit=)`
+            try:
+                with _pipeline(self.alias):
+                    self.send_commit()
+            except BaseException:
+                self.rollback()
+                raise
+            self.open = False
+
+    def send_begin(self) -> None:
+        if self.open:
+            raise RuntimeError("roundtrips.atomic: the transaction has begun already")
+        self.open = True  # before it is sent: from here an error must roll back
+        with connections[self.alias].cursor() as cursor:
+            cursor.execute("BEGIN")
+
+    def send_commit(self) -> None:
+        with connections[self.alias].cursor() as cursor:
+            cursor.execute("COMMIT")
+
+    def rollback(self) -> None:
+        connection = connections[self.alias]
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("ROLLBACK")
+        except Exception:
+            # The connection is lost (as Django's atomic does then): closed, so the next use reconnects.
+            with contextlib.suppress(Exception):
+                connection.close()
+        self.open = False
+
+
+atomic = Atomic
 
 
 class _Compiled:
@@ -265,20 +393,36 @@ class Together:
 
 
 @contextmanager
-def together(alias: str = "default") -> Iterator[Together]:
-    """The block's writes in one round trip (PostgreSQL), sent when it ends; inserted ids set then."""
-    pipelined = _pipelines(alias)
+def together(alias: str = "default", commit: Atomic | None = None) -> Iterator[Together]:
+    """The block's writes in one round trip (PostgreSQL), sent when it ends; inserted ids set then.
+    `commit`: the transaction of `atomic()` that these writes end (its COMMIT goes last, in the same
+    round trip)."""
+    pipelined = _pipelines(alias) and (commit is None or commit.pipelined)
     writes = Together(alias, pipelined)
     if not pipelined:
         yield writes
         return
+    if commit is not None and not commit.open:
+        raise RuntimeError("roundtrips.together: the transaction to commit has not begun")
     with _pipeline(alias):
         yield writes
+        if commit is not None:
+            commit.send_commit()
+    if commit is not None:
+        commit.open = False
     for finish in writes.finish:
         finish()
 
 
-def _rows(queryset: QuerySet[Any, Any], compiler: Any, rows: list[tuple[Any, ...]]) -> list[Any]:
+def _run(statement: Statement, arguments: dict[str, Any], alias: str) -> list[Any]:
+    if isinstance(statement, Raw):
+        return list(statement.run(alias, **arguments))
+    return list(statement.build(**arguments).using(alias))
+
+
+def _rows(queryset: QuerySet[Any, Any] | None, compiler: Any, rows: list[tuple[Any, ...]]) -> list[Any]:
+    if queryset is None:  # a `Raw` statement's
+        return [tuple(row) for row in rows]
     converted = compiler.results_iter(results=[rows])
     iterable = queryset._iterable_class
     if iterable is FlatValuesListIterable:
@@ -299,4 +443,17 @@ def _rows(queryset: QuerySet[Any, Any], compiler: Any, rows: list[tuple[Any, ...
     return objects
 
 
-__all__ = ["Select", "Together", "fetch_together", "insert_row", "insert_row_unflushed", "together", "update_row"]
+__all__ = [
+    "Atomic",
+    "Raw",
+    "Read",
+    "Select",
+    "Statement",
+    "Together",
+    "atomic",
+    "fetch_together",
+    "insert_row",
+    "insert_row_unflushed",
+    "together",
+    "update_row",
+]

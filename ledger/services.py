@@ -15,15 +15,15 @@ from __future__ import annotations
 import re
 import secrets
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db import IntegrityError, connections, transaction
+from django.db.models import BooleanField, Func, OuterRef, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from ledger import roundtrips, zones
@@ -161,18 +161,64 @@ def _locked(session: Session | None, role: str) -> Session:
     return session
 
 
-def _lock_session_and_sheet(session_id: int, actor: User, role: str) -> tuple[Session, list[Any]]:
-    """`_lock_session`, and the earlier hands' raw JSON read after the lock, in one round trip (a
-    pipeline, ledger/roundtrips.py): two statements, so the second takes its snapshot once the first
-    holds the lock and sees the hand of the writer it waited for (a subquery of the locking statement
-    would not, under READ COMMITTED)."""
-    sessions, raws = roundtrips.fetch_together(
-        (_LOCKING, {"session_id": session_id, "user_id": actor.pk}), (_SHEET, {"session_id": session_id})
-    )
+def _lock_session_and_sheet(
+    session_id: int, actor: User, role: str, begin: roundtrips.Atomic, keeper: KeyKeeper | None = None
+) -> tuple[Session, list[Any]]:
+    """`_lock_session`, and the earlier hands' raw JSON read after the lock, in one round trip with the
+    transaction's BEGIN (a pipeline, ledger/roundtrips.py): two statements, so the second takes its
+    snapshot once the first holds the lock and sees the hand of the writer it waited for (a subquery of
+    the locking statement would not, under READ COMMITTED).
+
+    With a `keeper` (the API's Idempotency-Key), on PostgreSQL the transaction first takes the keeper's
+    advisory lock without waiting (`_HOLD`), and the session's lock is taken only if it got it: a
+    second request with a key still in use is answered at once instead of queueing behind the first.
+    The keeper's reads go after the sheet (so they see what the writer it waited for kept); `judge`
+    sees whether the hold was got, and their rows, before anything else is checked."""
+    arguments = {"session_id": session_id, "user_id": actor.pk}
+    held = keeper.hold() if keeper is not None and connections["default"].vendor == "postgresql" else None
+    reads: list[roundtrips.Read] = [(_LOCKING, arguments), (_SHEET, {"session_id": session_id})]
+    if held is not None:
+        reads = [(_HOLD, {"held": held}), (_LOCKING_HELD, dict(arguments, held=held)), reads[1]]
+    if keeper is not None:
+        reads += keeper.reads()
+    rows = roundtrips.fetch_together(*reads, begin=begin)
+    if held is not None:
+        got, *rows = rows
+    sessions, raws, *kept = rows
+    if keeper is not None:
+        keeper.judge(held is None or got == [(True,)], kept)
     return _locked(sessions[0] if sessions else None, role), raws
 
 
+class KeyKeeper(Protocol):
+    """The caller's part in the transaction that records a hand: the API's Idempotency-Key
+    (api/idempotency.py), kept with the hand instead of claimed before it, which saved a round trip
+    and a commit (bench/README.md "round 6"). `hold()` names the advisory lock the transaction holds
+    while it runs (PostgreSQL); `reads()` are statements sent after the session's lock;
+    `judge(free, rows)` learns whether the hold was free and sees the reads' rows before anything else
+    is checked, and raises to answer otherwise (nothing is written); `keep(hand, writes)` writes with
+    the hand and commits with it."""
+
+    def hold(self) -> int: ...
+
+    def reads(self) -> list[roundtrips.Read]: ...
+
+    def judge(self, free: bool, rows: list[list[Any]]) -> None: ...
+
+    def keep(self, hand: Hand, writes: roundtrips.Together) -> None: ...
+
+
+def _try_hold(held: Any) -> Func:
+    return Func(held, function="pg_try_advisory_xact_lock", output_field=BooleanField())
+
+
 _LOCKING = roundtrips.Select(lambda session_id, user_id: _locking(session_id, user_id))
+# The row is locked only if the hold is got: PostgreSQL locks the rows its WHERE lets through (and the
+# transaction that got it in `_HOLD` gets it again, a lock held twice until the end).
+_LOCKING_HELD = roundtrips.Select(
+    lambda session_id, user_id, held: _locking(session_id, user_id).filter(_try_hold(Value(held)))
+)
+_HOLD = roundtrips.Raw("SELECT pg_try_advisory_xact_lock(%s)", ["held"])
 _SHEET = roundtrips.Select(
     lambda session_id: Hand.objects.filter(session_id=session_id).order_by("number").values_list("raw", flat=True)
 )
@@ -588,7 +634,7 @@ def hand_record(
     session_id: int,
     hand: Any,
     client_key: uuid.UUID | None = None,
-    before_commit: Callable[[Hand], None] | None = None,
+    keeper: KeyKeeper | None = None,
 ) -> Hand:
     """Record the next deal (scorers and above). `hand` may carry `number` (see `hand_number_check`).
 
@@ -597,11 +643,11 @@ def hand_record(
     the number moved on), so a deal is recorded once however often it is sent. The lookup runs only
     when the write is refused or hits the key's unique constraint: the first attempt pays nothing.
 
-    `before_commit(hand)` runs inside the write's transaction once the hand is written (the API keeps
-    its answer to the Idempotency-Key there); not for a hand found by its key.
+    `keeper` (`KeyKeeper`): the API's Idempotency-Key, judged first and kept with the hand; its
+    refusals pass through as they are.
     """
     try:
-        return _hand_record(actor, session_id, hand, client_key, before_commit)
+        return _hand_record(actor, session_id, hand, client_key, keeper)
     except (LedgerError, EngineError, IntegrityError):
         if client_key is None:
             raise
@@ -616,19 +662,15 @@ def hand_record(
 
 
 def _hand_record(
-    actor: User,
-    session_id: int,
-    hand: Any,
-    client_key: uuid.UUID | None,
-    before_commit: Callable[[Hand], None] | None,
+    actor: User, session_id: int, hand: Any, client_key: uuid.UUID | None, keeper: KeyKeeper | None
 ) -> Hand:
-    # On PostgreSQL (ledger/roundtrips.py): BEGIN; the lock with the earlier sheet; the projection,
-    # the revision, the hand and whatever `before_commit` writes; COMMIT: four round trips where one
-    # statement each took seven (bench/README.md).
-    with transaction.atomic(durable=True):
+    # On PostgreSQL (ledger/roundtrips.py): BEGIN with the lock, the earlier sheet and the keeper's read;
+    # the projection, the revision, the hand and the keeper's write with COMMIT: two round trips where
+    # one statement each took nine (bench/README.md).
+    with roundtrips.atomic() as atomic:
         # A deal settles from the deals before it only: recording one changes no earlier hand, so
         # only the new hand's row is written (and only the earlier sheet is read).
-        session, raws = _lock_session_and_sheet(session_id, actor, Role.SCORER)
+        session, raws = _lock_session_and_sheet(session_id, actor, Role.SCORER, begin=atomic, keeper=keeper)
         _check_open(session)
         hand_number_check(session=session, number=hand.get("number") if isinstance(hand, dict) else None)
         if session.hands_count >= settings.MAX_SESSION_HANDS:
@@ -639,7 +681,7 @@ def _hand_record(
         _check_hand_amounts(result)
         number = len(raws) + 1
         new = Hand(session=session, number=number, raw=raw, settled=result, client_key=client_key, recorded_by=actor)
-        with roundtrips.together() as writes:
+        with roundtrips.together(commit=atomic) as writes:
             _store_state(session, run, number, writes=writes)
             writes.insert(
                 HandRevision(
@@ -652,10 +694,9 @@ def _hand_record(
                 )
             )
             writes.insert(new)
-            if before_commit is not None:
-                before_commit(new)
-        announce(session)
-    new.session = session
+            if keeper is not None:
+                keeper.keep(new, writes)
+    announce(session)  # after the block: `roundtrips.atomic`'s commit is not Django's (no on_commit)
     return new
 
 

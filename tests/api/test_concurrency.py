@@ -78,3 +78,55 @@ def test_the_same_key_twice_at_once_records_one_hand(api_for: Any, admin: Any, s
         assert next(r for r in responses if r.status_code == 409).json()["error"]["code"] == "idempotency_in_flight"
     assert Hand.objects.filter(session=session).count() == 1
     assert fresh(session).version == 2
+
+
+def test_a_key_whose_first_request_is_still_running_is_409_at_once(api_for: Any, admin: Any, session: Any) -> None:
+    """api.md: the same key while the first request is still running answers 409 idempotency_in_flight.
+    The first is held half-way through its writes (a second connection locks the revisions' table);
+    the second, same key and body, is answered without waiting for it; once the first ends, the key
+    replays its answer."""
+    import time
+
+    import psycopg
+
+    from ledger.models import IdempotencyRecord
+
+    key = str(uuid.uuid4())
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    first: dict[str, Any] = {}
+    with psycopg.connect(**params) as blocker:
+        blocker.execute("LOCK TABLE ledger_handrevision IN EXCLUSIVE MODE")
+
+        def record() -> None:
+            try:
+                first["response"] = api_for(admin, "phone-a").record(session.pk, AMERICAN_HANDS[0], key)
+            finally:
+                connections.close_all()
+
+        thread = threading.Thread(target=record)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # until the first request waits for the blocker's lock
+            blocker.execute("SELECT pg_stat_clear_snapshot()")
+            waiting = blocker.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+            ).fetchone()
+            if waiting and waiting[0]:
+                break
+            time.sleep(0.02)
+        else:
+            raise AssertionError("the first request never reached its writes")
+        second = api_for(admin, "phone-b").record(session.pk, AMERICAN_HANDS[0], key)
+        assert second.status_code == 409, second.content
+        assert second.json()["error"]["code"] == "idempotency_in_flight"
+        blocker.rollback()  # the first goes on
+    thread.join(30)
+    assert first["response"].status_code == 201, first["response"].content
+    again = api_for(admin, "phone-b").record(session.pk, AMERICAN_HANDS[0], key)
+    assert (again.status_code, again.json()) == (201, first["response"].json())
+    assert Hand.objects.filter(session=session).count() == 1
+    assert IdempotencyRecord.objects.filter(key=key).count() == 1
+    assert fresh(session).version == 2

@@ -106,6 +106,55 @@ def test_errors_are_kept_and_replayed_too(api: Any, session: Any) -> None:
     assert IdempotencyRecord.objects.filter(status=400).count() == 2
 
 
+def test_a_dead_claim_and_a_forgotten_key_are_written_over_by_the_hand(
+    api: Any, admin: Any, session: Any, settings: Any
+) -> None:
+    """The hand's key is kept with the hand (`idempotency.KeyKept`): a claim whose request died (from
+    `idempotency_begin`, as the claim before round 6 and a payment's still do) and a key past its
+    keeping are written over, the same row; a live claim is 409 (above)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    path = f"/api/v1/sessions/{session.pk}/hands/"
+    key = uuid.uuid4()
+    body = dict(AMERICAN_HANDS[0], number=1)
+    claim = idempotency.idempotency_begin(user=admin, method="POST", path=path, key=key, body_hash=_hash(body)).claim
+    assert claim is not None
+    dead = timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_IN_FLIGHT_SECONDS + 1)
+    IdempotencyRecord.objects.filter(pk=claim.record_id).update(created_at=dead)
+    first = api.record(session.pk, body, str(key))
+    assert first.status_code == 201, first.content
+    record = IdempotencyRecord.objects.get(key=key)
+    assert (record.pk, record.state, record.status, record.response) == (claim.record_id, "done", 201, first.json())
+    assert record.etag == first.headers["ETag"] and record.created_at > dead
+
+    forgotten = timezone.now() - timedelta(hours=settings.IDEMPOTENCY_KEEP_HOURS + 1)
+    IdempotencyRecord.objects.filter(pk=record.pk).update(created_at=forgotten)
+    other = dict(AMERICAN_HANDS[1], number=2)  # another body: the key is judged afresh
+    second = api.record(session.pk, other, str(key))
+    # The domain still knows the hand by its key (`services.hand_record`): deal 1 is answered again.
+    assert (second.status_code, second.json()["number"]) == (201, 1)
+    assert list(IdempotencyRecord.objects.filter(key=key).values_list("pk", "body_hash", "status")) == [
+        (record.pk, _hash(other), 201)
+    ]
+    assert [h.number for h in Hand.objects.filter(session=session)] == [1]
+
+
+def test_the_key_is_judged_before_the_body(api: Any, session: Any) -> None:
+    """api.md: another body under a used key is 422, even a body the limits would refuse (400)."""
+    from api.limits import NOTE_MAX
+
+    key = str(uuid.uuid4())
+    assert api.record(session.pk, AMERICAN_HANDS[0], key).status_code == 201
+    long_note = dict(AMERICAN_HANDS[1], adjustments=[{"seat": 0, "counters": 1, "note": "x" * (NOTE_MAX + 1)}])
+    assert_error(api.record(session.pk, long_note, key), 422, "idempotency_key_reused")
+    fresh_key = str(uuid.uuid4())
+    assert_error(api.record(session.pk, long_note, fresh_key), 400, "invalid_request", "adjustments")
+    assert_error(api.record(session.pk, long_note, fresh_key), 400, "invalid_request", "adjustments")  # kept
+    assert IdempotencyRecord.objects.filter(key=fresh_key, status=400).count() == 1
+
+
 def test_a_key_belongs_to_user_and_path(
     api: Any, api_for: Any, admin: Any, scorer: Any, club: Any, players: Any
 ) -> None:

@@ -26,11 +26,11 @@ class FlakyOnce(APIView):
     """POST with an Idempotency-Key: the first call dies (5xx), later ones answer 201."""
 
     def post(self, request: Request) -> Response:
-        def handler(claim: Any) -> tuple[Response, bool]:
+        def handler(claim: Any) -> Response:
             if not FAILURES:
                 FAILURES.append(1)
                 raise RuntimeError("the first try dies")
-            return Response({"calls": len(FAILURES)}, status=201), False
+            return Response({"calls": len(FAILURES)}, status=201)
 
         return idempotent(request, self, idempotency_key(request), handler)
 

@@ -1,9 +1,9 @@
 """The database connection is lost in the middle of recording a hand.
 
 Whatever the moment, the client gets an error answer (never a 201 for a hand that is not there), the
-database holds the whole hand or nothing of it (no hand row without its revision,
-projection and version), the Idempotency-Key is released, and a retry with the same key records the
-hand exactly once; a second retry replays that answer.
+database holds the whole hand or nothing of it (no hand row without its revision, projection and
+version), the Idempotency-Key is free (a 5xx answer is not kept), and a retry with the same key
+records the hand exactly once; a second retry replays that answer.
 
 - On PostgreSQL a second connection waits until the request holds the session lock and is blocked
   half-way through its writes, then kills the request's backend with `pg_terminate_backend`.
@@ -133,20 +133,21 @@ def test_backend_killed_while_the_request_holds_the_session_lock(phone: Api, adm
 
 # --- a hook drops the connection before one statement of the write --------------------------------
 
-# Each statement of a hand's recording, in the order it runs: the claim of the key (autocommitted),
-# then in one transaction the session lock (with the earlier hands), the session's projection, the
-# revision, the hand (only the new one: the others stay as they are) and the key's answer, kept with
-# the hand since issue 27's round 3 (on PostgreSQL the last four go in one round trip, so the server
-# closes the connection under all of them at once).
+# Each statement of a hand's recording, in the order it runs, all in one transaction: the session lock
+# (with the earlier hands), the key's record (issue 27's round 6: read with the lock, no claim before
+# it), the session's projection, the revision, the hand (only the new one: the others stay as they
+# are) and the key's answer, kept with the hand. On PostgreSQL the first three go in one round trip
+# with BEGIN and the last four in one with COMMIT, so the server closes the connection under all of
+# them at once.
 STATEMENTS: dict[str, Callable[[str], bool]] = {
-    "claim the key": lambda sql: sql.startswith('INSERT INTO "ledger_idempotencyrecord"'),
     # services._lock_session, with the actor's role (SQLite has no FOR UPDATE: its write lock comes
     # with BEGIN IMMEDIATE)
     "lock the session": lambda sql: sql.startswith('SELECT "ledger_session"') and '"actor_role"' in sql,
+    "read the key": lambda sql: sql.startswith('SELECT "ledger_idempotencyrecord"'),
     "insert the hand": lambda sql: sql.startswith('INSERT INTO "ledger_hand" '),
     "update the session": lambda sql: sql.startswith('UPDATE "ledger_session"'),
     "insert the revision": lambda sql: sql.startswith('INSERT INTO "ledger_handrevision"'),
-    "store the answer": lambda sql: sql.startswith('UPDATE "ledger_idempotencyrecord"'),
+    "store the answer": lambda sql: sql.startswith('INSERT INTO "ledger_idempotencyrecord"'),
 }
 
 

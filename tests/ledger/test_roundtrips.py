@@ -114,3 +114,98 @@ def test_the_claims_insert_commits_at_once_and_a_refused_one_leaves_no_transacti
     third = IdempotencyRecord(user=user, method="POST", path="/q/", key=key, body_hash="h")
     roundtrips.insert_row_unflushed(third)
     assert third.pk and third.pk != first.pk
+
+
+# --- `atomic()`: BEGIN with the first reads, COMMIT with the last writes --------------------------
+
+_KEYS = roundtrips.Select(
+    lambda user_id, path, key: IdempotencyRecord.objects.filter(user_id=user_id, path=path, key=key)
+)
+
+
+def _status() -> Any:
+    """PostgreSQL's view of the connection's transaction (IDLE outside one); None elsewhere."""
+    if connection.vendor != "postgresql" or connection.connection is None:
+        return None
+    return connection.connection.info.transaction_status.name
+
+
+def _record(user: Any, path: str) -> IdempotencyRecord:
+    return IdempotencyRecord(user=user, method="POST", path=path, key=uuid.uuid4(), body_hash="h")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_atomic_commits_with_its_last_writes_and_reads_with_its_first() -> None:
+    """Outside any transaction, as in production: what the block wrote is there, in one transaction."""
+    user = make_user("writer")
+    first = _record(user, "/a/")
+    first.save()
+    with roundtrips.atomic() as block:
+        [found] = roundtrips.fetch_together((_KEYS, {"user_id": user.pk, "path": "/a/", "key": first.key}), begin=block)
+        assert [r.pk for r in found] == [first.pk]  # a string and a UUID bound as the filter's values
+        if block.pipelined:
+            assert _status() == "INTRANS"  # BEGIN went with the SELECT
+        second = _record(user, "/b/")
+        with roundtrips.together(commit=block) as writes:
+            writes.update_row(IdempotencyRecord, first.pk, body_hash="changed")
+            writes.insert(second)
+    assert second.pk and not block.open
+    assert _status() in (None, "IDLE")
+    assert IdempotencyRecord.objects.get(pk=first.pk).body_hash == "changed"
+    assert IdempotencyRecord.objects.filter(pk=second.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_atomic_rolls_back_on_an_error_raised_between_or_in_its_writes() -> None:
+    user = make_user("writer")
+    first = _record(user, "/a/")
+    first.save()
+
+    class Refused(Exception):
+        pass
+
+    with pytest.raises(Refused), roundtrips.atomic() as block:
+        roundtrips.fetch_together((_KEYS, {"user_id": user.pk, "path": "/a/", "key": first.key}), begin=block)
+        roundtrips.update_row(IdempotencyRecord, first.pk, body_hash="lost")  # inside the transaction
+        raise Refused
+    assert _status() in (None, "IDLE")
+    assert IdempotencyRecord.objects.get(pk=first.pk).body_hash == "h"
+
+    twin = IdempotencyRecord(user=user, method="POST", path="/a/", key=first.key, body_hash="h")
+    with pytest.raises(IntegrityError), roundtrips.atomic() as block:
+        roundtrips.fetch_together((_KEYS, {"user_id": user.pk, "path": "/a/", "key": first.key}), begin=block)
+        with roundtrips.together(commit=block) as writes:
+            writes.update_row(IdempotencyRecord, first.pk, body_hash="lost")
+            writes.insert(twin)  # the key's unique constraint: the COMMIT after it never runs
+    assert _status() in (None, "IDLE")
+    assert IdempotencyRecord.objects.get(pk=first.pk).body_hash == "h"
+    assert IdempotencyRecord.objects.filter(key=first.key).count() == 1
+
+    with roundtrips.atomic() as block:  # and the connection goes on
+        roundtrips.fetch_together((_KEYS, {"user_id": user.pk, "path": "/a/", "key": first.key}), begin=block)
+    assert _status() in (None, "IDLE") and not block.open
+
+
+@pytest.mark.django_db(transaction=True)
+def test_atomic_without_writes_commits_when_the_block_ends_and_holds_the_lock_until_then() -> None:
+    """A block that only reads (a refusal found no write to make) still ends its transaction; while it
+    is open, the FOR UPDATE lock of its first reads holds."""
+    user = make_user("reader")
+    session_lock = roundtrips.Select(lambda pk: IdempotencyRecord.objects.select_for_update().filter(pk=pk))
+    first = _record(user, "/a/")
+    first.save()
+    with roundtrips.atomic() as block:
+        [found] = roundtrips.fetch_together((session_lock, {"pk": first.pk}), begin=block)
+        assert [r.pk for r in found] == [first.pk]
+        if block.pipelined:
+            assert _status() == "INTRANS"
+    assert _status() in (None, "IDLE") and not block.open
+
+
+def test_select_refuses_an_argument_that_is_not_a_parameter_or_of_another_kind(admin: Any) -> None:
+    by_user = roundtrips.Select(lambda user_id: IdempotencyRecord.objects.filter(user_id__gt=user_id % 7))
+    with pytest.raises(ValueError, match="one parameter of the SQL"):
+        by_user.bind(user_id=admin.pk)  # compiled on any database
+    by_path = roundtrips.Select(lambda path: IdempotencyRecord.objects.filter(path=path))
+    with pytest.raises(TypeError):
+        by_path.bind(path=1.5)
