@@ -34,9 +34,11 @@ session lock, the replay of the session through the engine and the rewrite of it
    the moment it was due (so a slow answer delays the next of its session and that shows).
    p50/p95/p99; then the same schedule against the floor. Targets: p95 < 50 ms, p99 < 100 ms.
 
-Every answer that is not a 201 is counted and printed. Afterwards every session's stored projection
-(settled hands, balances, pools) is compared with a fresh replay of its sheet. The peak RSS (VmHWM)
-of each web worker is read before the stack stops. Target: < 150 MB.
+The CPU time each part of the stack used in each capacity loop (Caddy, the web servers, Celery,
+PostgreSQL, Redis, this bench's client threads; from /proc) is printed per request: where a hand's
+cost beyond the floor's goes. Every answer that is not a 201 is counted and printed. Afterwards every
+session's stored projection (settled hands, balances, pools) is compared with a fresh replay of its
+sheet. The peak RSS (VmHWM) of each web worker is read before the stack stops. Target: < 150 MB.
 Exits 1 when a request failed or a projection differs; a missed speed target only prints MISS.
 """
 
@@ -186,6 +188,48 @@ class MemoryWatch(threading.Thread):
     def run(self) -> None:
         while not self.stopping.wait(0.5):
             self.sample()
+
+
+def cpu_by_part() -> Counter:
+    """CPU seconds used so far by each part of the stack on this machine (utime + stime of every live
+    process, from /proc): Caddy, the web servers, the Celery worker and beat, PostgreSQL, Redis, and
+    this bench (its client threads: TLS and HTTP). A process that ended in between is not counted."""
+    parts: Counter = Counter()
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat.rsplit(")", 1)[1].split()
+        seconds = (int(fields[11]) + int(fields[12])) / tick
+        if int(entry.name) == os.getpid():
+            part = "bench client"
+        elif comm == "caddy":
+            part = "caddy"
+        elif "gunicorn" in cmdline:
+            part = "web"
+        elif "celery" in cmdline:
+            part = "celery"
+        elif comm == "postgres":
+            part = "postgresql"
+        elif comm.startswith("redis"):
+            part = "redis"
+        else:
+            continue
+        parts[part] += seconds
+    return parts
+
+
+def print_cpu(name: str, before: Counter, after: Counter, requests: int) -> None:
+    used = {part: after[part] - before[part] for part in after}
+    total = sum(used.values())
+    shares = ", ".join(f"{part} {used[part] / requests * 1000:.2f}" for part in sorted(used, key=lambda p: -used[p]))
+    print(f"  CPU per {name}: {total / requests * 1000:.2f} ms ({shares})")
 
 
 # --- the load -------------------------------------------------------------------------------------
@@ -484,11 +528,14 @@ def main() -> int:
 
         print("\n== capacity (closed loop)")
         scorers = [Scorer(Client(stack, key, tls), sessions) for key, sessions in data["capacity"]]
+        cpu_before = cpu_by_part()
         hands, h_start, h_end = closed_loop(scorers, args.capacity_seconds, post_hand)
+        cpu_hands = cpu_by_part()
         floor_scorers = [Scorer(Client(stack, key, tls), deque()) for key, _ in data["capacity"]]
         floor, f_start, f_end = closed_loop(
             floor_scorers, args.capacity_seconds, lambda s, tally: post_floor(s, floor_body, tally)
         )
+        cpu_floor = cpu_by_part()
         ramp = min(2.0, args.capacity_seconds / 4)
         hands_rate = rate_in_window(hands, h_start, h_end, ramp)
         floor_rate = rate_in_window(floor, f_start, f_end, ramp)
@@ -499,6 +546,8 @@ def main() -> int:
         print(f"  hands recorded: {hands_rate:.1f} /s (p50 {ms(percentile(hands.latencies, 50))})")
         print(f"  floor:          {floor_rate:.1f} requests/s (p50 {ms(percentile(floor.latencies, 50))})")
         print(f"  ratio hands/floor: {ratio:.2f} (target >= 0.6: {verdict(ratio >= 0.6)})")
+        print_cpu("hand", cpu_before, cpu_hands, max(1, len(hands.latencies)))
+        print_cpu("floor request", cpu_hands, cpu_floor, max(1, len(floor.latencies)))
 
         rate = max(1.0, args.share * hands_rate)
         print(f"\n== latency (open loop, {rate:.1f}/s = {args.share:g} of the capacity, over {args.sessions} sessions)")

@@ -10,9 +10,9 @@ database (`--redis-url`, flushed) of its own, with the production settings bin/p
 (bench.settings, DB_POOL=1): token authentication, the throttle, the Idempotency-Key's claim, the
 lock, the replay, the writes and the answer, as `POST .../hands/` runs them; then the floor's requests
 (bench/floor.py). It prints each one's CPU time per request in this process (the web worker's share),
-its wall time (which adds the round trips' waits and PostgreSQL's and Redis's work) and the
-statements sent per request. `--profile` runs cProfile over one of them and prints the top functions
-by cumulative time.
+the CPU time of PostgreSQL's backends and Redis (from /proc, in clock ticks: a mean over many
+requests), its wall time and the statements sent per request. `--profile` runs cProfile over one
+of them and prints the top functions by cumulative time (`--sort tottime`: by their own).
 
 The sessions are those of bench/api.py (`--preload` hands each, the four variants in turn), one
 scorer each, their hands posted in turn.
@@ -78,11 +78,33 @@ class Counted:
         return execute(sql, params, many, context)
 
 
-def run(client: Any, requests: list[tuple[str, bytes, str]], expect: int) -> tuple[list[float], list[float], int]:
+def server_cpu() -> float:
+    """CPU seconds used so far by this database's PostgreSQL backends and by the Redis server (their
+    /proc entries: they run on this machine)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+        pids = [row[0] for row in cursor.fetchall()]
+    redis_pids = [int(p) for p in os.popen("pidof redis-server").read().split()]
+    total = 0.0
+    for pid in [*pids, *redis_pids]:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    return total
+
+
+def run(
+    client: Any, requests: list[tuple[str, bytes, str]], expect: int
+) -> tuple[list[float], list[float], int, float]:
     from django.db import connection
 
     counted = Counted()
     cpu, wall = [], []
+    servers = server_cpu()
     with connection.execute_wrapper(counted):
         for path, body, key in requests:
             c0, w0 = time.process_time(), time.perf_counter()
@@ -97,7 +119,7 @@ def run(client: Any, requests: list[tuple[str, bytes, str]], expect: int) -> tup
             wall.append(time.perf_counter() - w0)
             if response.status_code != expect:
                 raise SystemExit(f"{path}: {response.status_code} {response.content[:300]!r}")
-    return cpu, wall, counted.statements
+    return cpu, wall, counted.statements, server_cpu() - servers
 
 
 def main() -> int:
@@ -108,6 +130,7 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--profile", choices=["hands", "floor"])
     parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--sort", default="cumulative", help="cProfile's order: cumulative, tottime, ...")
     parser.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--database", default="clubscore_inprocess")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/7")
@@ -153,15 +176,17 @@ def main() -> int:
             if profiler and args.profile == name:
                 profiler.disable()
         print(f"{len(hands)} requests each; {args.sessions} sessions, {args.deals} deals, {args.preload} before")
-        for name, (cpu, wall, statements) in results.items():
+        for name, (cpu, wall, statements, servers) in results.items():
             print(
                 f"  {name}: CPU {statistics.median(cpu) * 1000:.2f} ms median, {sum(cpu) / len(cpu) * 1000:.2f} mean;"
+                f" PostgreSQL and Redis {servers / len(cpu) * 1000:.2f} ms;"
                 f" wall {statistics.median(wall) * 1000:.2f} ms median; statements {statements / len(cpu):.1f}"
             )
         h, f = (sum(results[n][0]) / len(results[n][0]) for n in ("hands", "floor"))
-        print(f"  CPU hands/floor: {h / f:.2f}x (a capacity ratio of {f / h:.2f} if the web process were all)")
+        hs, fs = (results[n][3] / len(results[n][0]) for n in ("hands", "floor"))
+        print(f"  CPU hands/floor: {h / f:.2f}x in this process, {(h + hs) / (f + fs):.2f}x with the servers'")
         if profiler:
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.top)
+            pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.top)
     finally:
         from django.db import connections
 
