@@ -1,6 +1,6 @@
 """The API under load on the production stack (issue 27), against a floor measured in the same run.
 
-    sudo .venv/bin/python bench/api.py [--scorers 16] [--capacity-seconds 20] [--share 0.6]
+    sudo .venv/bin/python bench/api.py [--scorers 16] [--capacity-seconds 20] [--turns 4] [--share 0.6]
                                        [--sessions 200] [--latency-seconds 30] [--venv PATH]
 
 What it starts, the way tests/production starts it: `bin/production` with a state folder, env file,
@@ -27,8 +27,9 @@ transaction (the one-insert floor of issue 27). A hand costs more by the idempot
 session lock, the replay of the session through the engine and the rewrite of its projection.
 
 1. capacity: `--scorers` scorers in a closed loop (each posts its next hand as soon as the last one
-   is answered, moving to a fresh session when one is over): hands recorded per second; then the
-   same loop against the floor. Target: hands/s >= 0.6 of the floor's requests/s.
+   is answered, moving to a fresh session when one is over): hands recorded per second; and the
+   same loop against the floor, the two in `--turns` turns each (5 s of hands, 5 s of floor, ...),
+   so that both see the machine at the same speed. Target: hands/s >= 0.6 of the floor's requests/s.
 2. latency at `--share` (0.6) of the capacity just measured: hands arrive at that rate, evenly
    spaced, round-robin over `--sessions` open sessions (one scorer each); a hand's latency runs from
    the moment it was due (so a slow answer delays the next of its session and that shows).
@@ -225,8 +226,7 @@ def cpu_by_part() -> Counter:
     return parts
 
 
-def print_cpu(name: str, before: Counter, after: Counter, requests: int) -> None:
-    used = {part: after[part] - before[part] for part in after}
+def print_cpu(name: str, used: Counter, requests: int) -> None:
     total = sum(used.values())
     shares = ", ".join(f"{part} {used[part] / requests * 1000:.2f}" for part in sorted(used, key=lambda p: -used[p]))
     print(f"  CPU per {name}: {total / requests * 1000:.2f} ms ({shares})")
@@ -345,9 +345,12 @@ def post_floor(scorer: Scorer, body: bytes, tally: Tally, due: float | None = No
         tally.error(str(status), data.decode("utf-8", "replace"))
 
 
-def closed_loop(scorers: list[Scorer], seconds: float, work: Any) -> tuple[Tally, float, float]:
-    """Each scorer calls `work(scorer, tally)` in a loop until time is up; the tally and the window."""
-    tally = Tally()
+def closed_loop(
+    scorers: list[Scorer], seconds: float, work: Any, tally: Tally | None = None
+) -> tuple[Tally, float, float]:
+    """Each scorer calls `work(scorer, tally)` in a loop until time is up; the tally (a new one, or
+    `tally` added to) and the window."""
+    tally = Tally() if tally is None else tally
     start = time.monotonic()
     deadline = start + seconds
 
@@ -364,11 +367,26 @@ def closed_loop(scorers: list[Scorer], seconds: float, work: Any) -> tuple[Tally
     return tally, start, deadline
 
 
-def rate_in_window(tally: Tally, start: float, end: float, ramp: float) -> float:
-    """Answers per second between start+ramp and end (the first seconds fill the pipeline)."""
-    lo = start + ramp
-    count = sum(1 for t in tally.ends if lo <= t <= end)
-    return count / (end - lo)
+@dataclass
+class Turns:
+    """One kind of request's closed loops, taken in turns with the other kind's: their answers, the
+    answers that ended in each turn's window (its start plus the ramp, to its end), and the CPU."""
+
+    tally: Tally = field(default_factory=Tally)
+    counted: int = 0
+    seconds: float = 0.0
+    cpu: Counter = field(default_factory=Counter)
+
+    def run(self, scorers: list[Scorer], seconds: float, ramp: float, work: Any) -> None:
+        before = cpu_by_part()
+        _, start, end = closed_loop(scorers, seconds, work, self.tally)
+        self.cpu.update({part: used - before[part] for part, used in cpu_by_part().items()})
+        self.counted += sum(1 for t in self.tally.ends if start + ramp <= t <= end)
+        self.seconds += end - start - ramp
+
+    @property
+    def rate(self) -> float:
+        return self.counted / self.seconds if self.seconds else 0.0
 
 
 def open_loop(scorers: list[Scorer], rate: float, seconds: float, work: Any, grace: float = 30) -> Tally:
@@ -481,7 +499,8 @@ def main() -> int:
         "--web-workers", type=int, default=0, help="WEB_WORKERS (default bin/production's: one per core)"
     )
     parser.add_argument("--scorers", type=int, default=16, help="closed-loop scorers for the capacity run")
-    parser.add_argument("--capacity-seconds", type=float, default=20)
+    parser.add_argument("--capacity-seconds", type=float, default=20, help="each kind's, in all its turns")
+    parser.add_argument("--turns", type=int, default=4, help="the capacity loops' turns, hands then floor")
     parser.add_argument("--share", type=float, default=0.6, help="the latency run's rate, a share of the capacity")
     parser.add_argument("--sessions", type=int, default=200, help="open sessions in the latency run")
     parser.add_argument("--latency-seconds", type=float, default=30)
@@ -526,19 +545,19 @@ def main() -> int:
         warm = [Scorer(Client(stack, k, tls), deque()) for k in data["keys"][: args.scorers]]
         closed_loop(warm, 3, lambda s, tally: post_floor(s, floor_body, tally))
 
-        print("\n== capacity (closed loop)")
+        print(f"\n== capacity (closed loop, hands and floor in turns of {args.capacity_seconds / args.turns:g} s)")
+        # Taken in turns, not one after the other: the VM's speed drifts over tens of seconds, and a
+        # hands' loop and a floor's loop minutes apart measured it as much as the code.
         scorers = [Scorer(Client(stack, key, tls), sessions) for key, sessions in data["capacity"]]
-        cpu_before = cpu_by_part()
-        hands, h_start, h_end = closed_loop(scorers, args.capacity_seconds, post_hand)
-        cpu_hands = cpu_by_part()
         floor_scorers = [Scorer(Client(stack, key, tls), deque()) for key, _ in data["capacity"]]
-        floor, f_start, f_end = closed_loop(
-            floor_scorers, args.capacity_seconds, lambda s, tally: post_floor(s, floor_body, tally)
-        )
-        cpu_floor = cpu_by_part()
-        ramp = min(2.0, args.capacity_seconds / 4)
-        hands_rate = rate_in_window(hands, h_start, h_end, ramp)
-        floor_rate = rate_in_window(floor, f_start, f_end, ramp)
+        turn = args.capacity_seconds / args.turns
+        ramp = min(2.0, turn / 4)
+        hands_turns, floor_turns = Turns(), Turns()
+        for _ in range(args.turns):
+            hands_turns.run(scorers, turn, ramp, post_hand)
+            floor_turns.run(floor_scorers, turn, ramp, lambda s, tally: post_floor(s, floor_body, tally))
+        hands, floor = hands_turns.tally, floor_turns.tally
+        hands_rate, floor_rate = hands_turns.rate, floor_turns.rate
         ratio = hands_rate / floor_rate if floor_rate else 0.0
         failures += print_errors("hands", hands) + print_errors("floor", floor)
         if any(not s.sessions for s in scorers):
@@ -546,8 +565,8 @@ def main() -> int:
         print(f"  hands recorded: {hands_rate:.1f} /s (p50 {ms(percentile(hands.latencies, 50))})")
         print(f"  floor:          {floor_rate:.1f} requests/s (p50 {ms(percentile(floor.latencies, 50))})")
         print(f"  ratio hands/floor: {ratio:.2f} (target >= 0.6: {verdict(ratio >= 0.6)})")
-        print_cpu("hand", cpu_before, cpu_hands, max(1, len(hands.latencies)))
-        print_cpu("floor request", cpu_hands, cpu_floor, max(1, len(floor.latencies)))
+        print_cpu("hand", hands_turns.cpu, max(1, len(hands.latencies)))
+        print_cpu("floor request", floor_turns.cpu, max(1, len(floor.latencies)))
 
         rate = max(1.0, args.share * hands_rate)
         print(f"\n== latency (open loop, {rate:.1f}/s = {args.share:g} of the capacity, over {args.sessions} sessions)")

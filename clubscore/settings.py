@@ -123,6 +123,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and os.envi
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 2, "max_size": int(os.environ.get("DB_POOL_MAX", "8")), "timeout": 10}
     }
+# The hot path's statements prepared on PostgreSQL (ledger/roundtrips.py, `_bound`); DB_PREPARE=0 turns
+# it off, for a PgBouncer in transaction mode that keeps no prepared statements (docs/scaling.md).
+DB_PREPARE = os.environ.get("DB_PREPARE", "1") != "0"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers wait for the lock instead of failing at once; IMMEDIATE takes it at BEGIN.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}

@@ -34,10 +34,12 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, cast
 
+from django.conf import settings
 from django.db import connections, transaction
 from django.db.models import Field, Model, Q, QuerySet
 from django.db.models.query import FlatValuesListIterable, ModelIterable, ValuesListIterable
@@ -64,19 +66,20 @@ def _bound(alias: str) -> Any:
     """A cursor for the hot path's statements that sends their parameters beside them (psycopg's
     server-side binding) instead of quoting them into the text as Django's cursors do, so that
     PostgreSQL can keep them prepared: psycopg prepares a statement once it has run it
-    `PREPARED_AFTER` times on a connection, and PostgreSQL then parses and plans it no more. Django's
-    own cursors bind on the client and are never prepared (it turns psycopg's preparing off for
-    connection poolers in transaction mode, which this stack does not run: docs/scaling.md).
+    `PREPARED_AFTER` times on a connection (`DB_PREPARE=0`: never), and PostgreSQL then parses and
+    plans it no more. Django's own cursors bind on the client and are never prepared (Django turns
+    psycopg's preparing off for connection poolers in transaction mode: docs/scaling.md).
 
-    What it is worth: PostgreSQL's CPU per recorded hand went from 1.43 to 1.00 ms in process
-    (bench/inprocess.py; the web process's unchanged), a third of the hand's cost in PostgreSQL beyond
-    the floor's (bench/README.md "round 6"). Wrapped as Django wraps its own cursors, so
-    `execute_wrapper` and the query log still see every statement. The statements are Django's own
-    compiled SELECTs, INSERTs and UPDATEs by primary key, typed by PostgreSQL from their parameters."""
+    What it is worth: PostgreSQL's CPU per recorded hand went from 1.99 to 1.44 ms on the production
+    stack (bench/api.py) and from 1.43 to 1.00 ms in process (bench/inprocess.py), the web process's
+    unchanged: a third of the hand's cost in PostgreSQL beyond the floor's (bench/README.md "round
+    6"). Wrapped as Django wraps its own cursors, so `execute_wrapper` and the query log still see
+    every statement. The statements are Django's own compiled SELECTs, INSERTs and UPDATEs by primary
+    key, typed by PostgreSQL from their parameters."""
     from django.db.backends.postgresql.base import ServerBindingCursor  # type: ignore[attr-defined]
 
     connection = connections[alias]
-    connection.connection.prepare_threshold = PREPARED_AFTER
+    connection.connection.prepare_threshold = PREPARED_AFTER if settings.DB_PREPARE else None
     cursor = ServerBindingCursor(connection.connection)
     return connection.make_debug_cursor(cursor) if connection.queries_logged else connection.make_cursor(cursor)
 
@@ -443,10 +446,27 @@ def _run(statement: Statement, arguments: dict[str, Any], alias: str) -> list[An
     return list(statement.build(**arguments).using(alias))
 
 
+# Each compiled SELECT's converters (a compiler lives as long as its `Select`): Django's `results_iter`
+# works them out again at every call, comparing every column with every field, which was a tenth of
+# `fetch_together`'s CPU time in a profile of recorded hands (bench/inprocess.py --profile).
+_CONVERTERS: weakref.WeakKeyDictionary[Any, dict[int, Any]] = weakref.WeakKeyDictionary()
+
+
+def _converted(compiler: Any, rows: list[tuple[Any, ...]]) -> Any:
+    """The rows as `compiler.results_iter(results=[rows])` gives them."""
+    converters = _CONVERTERS.get(compiler)
+    if converters is None:
+        fields = [column[0] for column in compiler.select[0 : compiler.col_count]]
+        if compiler.has_composite_fields(fields):
+            raise NotImplementedError("fetch_together: no composite fields")
+        converters = _CONVERTERS[compiler] = compiler.get_converters(fields)
+    return compiler.apply_converters(rows, converters) if converters else rows
+
+
 def _rows(queryset: QuerySet[Any, Any] | None, compiler: Any, rows: list[tuple[Any, ...]]) -> list[Any]:
     if queryset is None:  # a `Raw` statement's
         return [tuple(row) for row in rows]
-    converted = compiler.results_iter(results=[rows])
+    converted = _converted(compiler, rows)
     iterable = queryset._iterable_class
     if iterable is FlatValuesListIterable:
         return [row[0] for row in converted]

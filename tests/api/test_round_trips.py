@@ -85,3 +85,29 @@ def test_recording_a_hand_takes_three_round_trips_on_postgresql(api_for: Any, sc
     assert retry.status_code == 201 and retry.json() == response.json()  # the answer kept with the hand
     assert fresh(session).hands_count == 4
     assert_projection(fresh(session))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("prepare", [True, False])
+def test_a_hands_statements_are_prepared_unless_turned_off(
+    api_for: Any, scorer: Any, session: Any, settings: Any, prepare: bool
+) -> None:
+    """`DB_PREPARE` (ledger/roundtrips.py's `_bound`): after a few hands PostgreSQL holds the hot path's
+    statements prepared on the connection, and none with `DB_PREPARE=0` (a PgBouncer in transaction
+    mode in front)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    settings.DB_PREPARE = prepare
+    connection.close()  # a connection of its own: nothing prepared on it yet
+    client = api_for(scorer)
+    for number, hand in enumerate(AMERICAN_HANDS * 2, 1):  # 8 hands: past psycopg's 5 runs
+        assert client.record(session.pk, dict(hand, number=number)).status_code == 201
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    if prepare:
+        assert any('INSERT INTO "ledger_hand"' in sql for sql in prepared), prepared
+        assert any('FROM "ledger_session"' in sql and "FOR NO KEY UPDATE" in sql for sql in prepared), prepared
+    else:
+        assert prepared == []
+    assert_projection(fresh(session))
