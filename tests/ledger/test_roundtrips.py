@@ -209,3 +209,36 @@ def test_select_refuses_an_argument_that_is_not_a_parameter_or_of_another_kind(a
     by_path = roundtrips.Select(lambda path: IdempotencyRecord.objects.filter(path=path))
     with pytest.raises(TypeError):
         by_path.bind(path=1.5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_refused_in_its_pipeline_leaves_the_connection_and_its_prepared_statements_usable(
+    scorer: Any, admin: Any, club: Any, players: Any, session: Session
+) -> None:
+    """On PostgreSQL, after 8 hands the hot path's statements are prepared on the connection
+    (`roundtrips._bound`). A hand whose INSERT fails inside the writes' pipeline (its key already
+    recorded another hand: the unique constraint) rolls back the whole transaction, the service answers
+    the hand recorded with the key, and the next hands record on the same connection, their statements
+    prepared again."""
+    from ledger import services
+    from tests.ledger_fixtures import open_session
+
+    hands = AMERICAN_HANDS * 3  # an American game is 12 deals
+    record_all(scorer, session, hands[:8])
+    key = uuid.uuid4()
+    ninth = services.hand_record(actor=scorer, session_id=session.pk, hand=hands[8], client_key=key)
+    again = services.hand_record(actor=scorer, session_id=session.pk, hand=hands[9], client_key=key)
+    assert (again.pk, again.number) == (ninth.pk, 9)
+    # psycopg forgets what it prepared when a pipeline fails (DEALLOCATE ALL): prepared anew after 5 runs.
+    record_all(scorer, session, hands[9:12])
+    second = open_session(admin, club, players)
+    record_all(scorer, second, hands[:4])
+    if connection.vendor == "postgresql":
+        assert connection.connection.info.transaction_status.name == "IDLE"
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_prepared_statements")
+            assert cursor.fetchone()[0] > 0
+    assert (fresh(session).hands_count, fresh(second).hands_count) == (12, 4)
+    assert HandRevision.objects.filter(session=session).count() == 12
+    assert_projection(session)
+    assert_projection(second)
