@@ -32,8 +32,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
+from rest_framework.exceptions import ParseError, UnsupportedMediaType
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -177,7 +178,7 @@ class KeyKept:
     def reads(self) -> list[roundtrips.Read]:
         return [(_RECORDS, {"user_id": self.user.pk, "key": self.key})]
 
-    def judge(self, free: bool, rows: list[list[Any]]) -> None:
+    def judge(self, free: bool, rows: list[list[Any]], check_body: bool = True) -> None:
         if not free:
             raise IdempotencyConflict("idempotency_in_flight")  # its first request holds the key
         found = next((r for r in rows[0] if r.method == self.method and r.path == self.path), None)
@@ -192,7 +193,14 @@ class KeyKept:
                 self.taken = found  # its request died (a claim of `idempotency_begin`'s)
             else:
                 raise IdempotencyConflict("idempotency_in_flight")
-        self.check_body()
+        if check_body:
+            self.check_body()
+
+    def judge_unparsed(self) -> None:
+        """A body that could not be parsed (DRF parses it lazily, before the write judges the key): the
+        key is judged first all the same (api.md), from its stored record."""
+        records = list(IdempotencyRecord.objects.filter(user_id=self.user.pk, key=self.key))
+        self.judge(True, [records], check_body=False)
 
     def keep(self, hand: Any, writes: roundtrips.Together) -> None:
         response = self.answer(hand)
@@ -204,20 +212,25 @@ class KeyKept:
         self.kept = (hand, response)
 
     def store(self, response: Response) -> None:
-        """Keep an answer the write did not keep (a refusal, a hand found by its key), committed at once; a
-        5xx answer is not kept. A concurrent request that kept its own first wins."""
+        """Keep an answer the write did not keep (a refusal, a hand found by its key); a 5xx answer is not
+        kept. On PostgreSQL it first waits for the key's hold: a write still running under the key keeps
+        its own answer, and this one is then not kept (a refusal stored meanwhile would have made that
+        write's INSERT fail, and its hand with it). A request that kept its answer first wins."""
         if response.status_code >= 500:
             return
         values = self._values(response)
-        if self.taken is not None:
-            taken = self.taken.pk
-            _autocommit(lambda: IdempotencyRecord.objects.filter(pk=taken).update(**values))
-            return
-        record = IdempotencyRecord(user=self.user, method=self.method, path=self.path, key=self.key, **values)
-        try:
-            _autocommit(partial(roundtrips.insert_row, record))
-        except IntegrityError:
-            logger.info("Idempotency-Key %s: another request kept its answer first", self.key)
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_xact_lock(%s)", [self.hold()])
+            if self.taken is not None:
+                IdempotencyRecord.objects.filter(pk=self.taken.pk).update(**values)
+                return
+            mine = {"user": self.user, "method": self.method, "path": self.path, "key": self.key}
+            if IdempotencyRecord.objects.filter(**mine).exists():
+                logger.info("Idempotency-Key %s: another request kept its answer first", self.key)
+                return
+            IdempotencyRecord.objects.create(**mine, **values)
 
     def _values(self, response: Response) -> dict[str, Any]:
         return {
@@ -239,6 +252,11 @@ def idempotent_write(request: Request, view: APIView, kept: KeyKept, write: Call
     except IdempotencyConflict:
         raise
     except Exception as exc:
+        if isinstance(exc, ParseError | UnsupportedMediaType):
+            try:
+                kept.judge_unparsed()
+            except Replayed as replay:
+                return _replay(replay.record)
         refusal = exception_handler(exc, view.get_exception_handler_context())
         if refusal is None:
             raise

@@ -130,3 +130,64 @@ def test_a_key_whose_first_request_is_still_running_is_409_at_once(api_for: Any,
     assert Hand.objects.filter(session=session).count() == 1
     assert IdempotencyRecord.objects.filter(key=key).count() == 1
     assert fresh(session).version == 2
+
+
+def test_a_refusal_under_a_key_in_use_never_undoes_the_hand_that_holds_it(
+    api_for: Any, admin: Any, session: Any
+) -> None:
+    """A request with the key of a hand still being written, and a body that does not parse, is refused
+    (400); its refusal waits for the key's hold and is not kept over the hand's answer: the hand is
+    recorded and its answer replayed (the refusal kept first made the hand's INSERT of its answer fail,
+    and the hand was lost)."""
+    import time
+
+    import psycopg
+
+    key = str(uuid.uuid4())
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    answers: dict[str, Any] = {}
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+
+    def record() -> None:
+        try:
+            answers["hand"] = api_for(admin, "phone-a").record(session.pk, AMERICAN_HANDS[0], key)
+        finally:
+            connections.close_all()
+
+    def garbage() -> None:
+        try:
+            answers["garbage"] = api_for(admin, "phone-b").post(
+                url, b"{oops", content_type="application/json", headers={"Idempotency-Key": key}
+            )
+        finally:
+            connections.close_all()
+
+    with psycopg.connect(**params) as blocker:
+        blocker.execute("LOCK TABLE ledger_handrevision IN EXCLUSIVE MODE")
+        first = threading.Thread(target=record)
+        first.start()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # until the hand waits for the blocker's lock
+            blocker.execute("SELECT pg_stat_clear_snapshot()")
+            waiting = blocker.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+            ).fetchone()
+            if waiting and waiting[0]:
+                break
+            time.sleep(0.02)
+        else:
+            raise AssertionError("the hand never reached its writes")
+        second = threading.Thread(target=garbage)
+        second.start()
+        time.sleep(0.5)  # the refusal reaches the key's hold and waits there
+        blocker.rollback()
+    first.join(30)
+    second.join(30)
+    assert answers["hand"].status_code == 201, answers["hand"].content
+    assert answers["garbage"].status_code == 400, answers["garbage"].content
+    assert Hand.objects.filter(session=session).count() == 1
+    again = api_for(admin, "phone-a").record(session.pk, AMERICAN_HANDS[0], key)
+    assert (again.status_code, again.json()) == (201, answers["hand"].json())

@@ -155,6 +155,22 @@ def test_the_key_is_judged_before_the_body(api: Any, session: Any) -> None:
     assert IdempotencyRecord.objects.filter(key=fresh_key, status=400).count() == 1
 
 
+def test_a_used_key_with_a_body_that_does_not_parse_is_judged_first(api: Any, session: Any) -> None:
+    """api.md: the key before the body, a body that is not JSON too: another body under a used key is
+    422; the same unparsable body twice replays its 400."""
+    key = str(uuid.uuid4())
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    assert api.record(session.pk, AMERICAN_HANDS[0], key).status_code == 201
+    garbage = api.post(url, b"{oops", content_type="application/json", headers={"Idempotency-Key": key})
+    assert_error(garbage, 422, "idempotency_key_reused")
+    fresh_key = str(uuid.uuid4())
+    for _ in range(2):
+        response = api.post(url, b"{oops", content_type="application/json", headers={"Idempotency-Key": fresh_key})
+        assert_error(response, 400, "invalid_request")
+    assert IdempotencyRecord.objects.filter(key=fresh_key, status=400).count() == 1
+    assert Hand.objects.filter(session=session).count() == 1
+
+
 def test_a_key_belongs_to_user_and_path(
     api: Any, api_for: Any, admin: Any, scorer: Any, club: Any, players: Any
 ) -> None:
