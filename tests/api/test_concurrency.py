@@ -85,7 +85,6 @@ def test_a_key_whose_first_request_is_still_running_is_409_at_once(api_for: Any,
     The first is held half-way through its writes (a second connection locks the revisions' table);
     the second, same key and body, is answered without waiting for it; once the first ends, the key
     replays its answer."""
-    import time
 
     import psycopg
 
@@ -107,18 +106,7 @@ def test_a_key_whose_first_request_is_still_running_is_409_at_once(api_for: Any,
 
         thread = threading.Thread(target=record)
         thread.start()
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:  # until the first request waits for the blocker's lock
-            blocker.execute("SELECT pg_stat_clear_snapshot()")
-            waiting = blocker.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
-            ).fetchone()
-            if waiting and waiting[0]:
-                break
-            time.sleep(0.02)
-        else:
-            raise AssertionError("the first request never reached its writes")
+        wait_until_blocked(blocker)
         second = api_for(admin, "phone-b").record(session.pk, AMERICAN_HANDS[0], key)
         assert second.status_code == 409, second.content
         assert second.json()["error"]["code"] == "idempotency_in_flight"
@@ -168,18 +156,7 @@ def test_a_refusal_under_a_key_in_use_never_undoes_the_hand_that_holds_it(
         blocker.execute("LOCK TABLE ledger_handrevision IN EXCLUSIVE MODE")
         first = threading.Thread(target=record)
         first.start()
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:  # until the hand waits for the blocker's lock
-            blocker.execute("SELECT pg_stat_clear_snapshot()")
-            waiting = blocker.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
-            ).fetchone()
-            if waiting and waiting[0]:
-                break
-            time.sleep(0.02)
-        else:
-            raise AssertionError("the hand never reached its writes")
+        wait_until_blocked(blocker)
         second = threading.Thread(target=garbage)
         second.start()
         time.sleep(0.5)  # the refusal reaches the key's hold and waits there
@@ -191,3 +168,20 @@ def test_a_refusal_under_a_key_in_use_never_undoes_the_hand_that_holds_it(
     assert Hand.objects.filter(session=session).count() == 1
     again = api_for(admin, "phone-a").record(session.pk, AMERICAN_HANDS[0], key)
     assert (again.status_code, again.json()) == (201, answers["hand"].json())
+
+
+def wait_until_blocked(blocker: Any, timeout: float = 20) -> None:
+    """Until a request waits for one of `blocker`'s locks (half-way through its writes)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        blocker.execute("SELECT pg_stat_clear_snapshot()")  # else the view stays as first read
+        waiting = blocker.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+        ).fetchone()
+        if waiting and waiting[0]:
+            return
+        time.sleep(0.02)
+    raise AssertionError("the request never reached its writes")
