@@ -199,7 +199,25 @@ def test_atomic_without_writes_commits_when_the_block_ends_and_holds_the_lock_un
         assert [r.pk for r in found] == [first.pk]
         if block.pipelined:
             assert _status() == "INTRANS"
+            assert _locked_elsewhere(first.pk)  # another connection cannot take the row
     assert _status() in (None, "IDLE") and not block.open
+    if connection.vendor == "postgresql":
+        assert not _locked_elsewhere(first.pk)  # released by the commit
+
+
+def _locked_elsewhere(pk: int) -> bool:
+    """Whether another PostgreSQL connection finds the record's row locked (FOR UPDATE NOWAIT)."""
+    import psycopg
+
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params) as other:
+        try:
+            other.execute(f'SELECT id FROM "{IdempotencyRecord._meta.db_table}" WHERE id = %s FOR UPDATE NOWAIT', [pk])
+        except psycopg.errors.LockNotAvailable:
+            return True
+    return False
 
 
 def test_select_refuses_an_argument_that_is_not_a_parameter_or_of_another_kind(admin: Any) -> None:
