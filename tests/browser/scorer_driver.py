@@ -97,8 +97,12 @@ class Scorer:
         )
 
     def pressed(self, group: str) -> str | None:
-        found = self.page.locator(f'[data-group="{group}"] button[aria-pressed="true"]')
-        return found.get_attribute("data-value") if found.count() else None
+        """The value pressed in a row, read in one step: a render between two reads would replace the row."""
+        value = self.page.evaluate(
+            'g => document.querySelector(`[data-group="${g}"] button[aria-pressed="true"]`)?.dataset.value ?? null',
+            group,
+        )
+        return None if value is None else str(value)
 
     def options(self, group: str) -> list[str]:
         """The values the form offers in a row of buttons, in its order."""
@@ -118,8 +122,10 @@ class Scorer:
         return self.page.locator(f'.frow[data-field="{name}"]').is_visible()
 
     def enter(self, hand: dict[str, Any]) -> None:
-        """Enter `hand`, Record not tapped."""
+        """Enter `hand`, Record not tapped, once the form is free: while the last deal is on its way the form
+        still shows it (aria-busy), as a scorer sees "Recording deal N…"."""
         page = self.page
+        expect(page.locator("#hand-form")).not_to_have_attribute("aria-busy", "true")
         for name in ORDER:
             if name == "bid":
                 self.choose("bid", hand["bid"])

@@ -233,8 +233,16 @@ def test_a_lost_answer_is_retried_and_recorded_once(new_page: Any, scorer: Any, 
 
     page.route("**/api/v1/sessions/*/hands/", lose_first_answer)
     scorer_page.enter(THREE[0])
+    page.evaluate(
+        """() => { const form = document.getElementById('hand-form'); window.busySeen = [];
+            new MutationObserver(() => window.busySeen.push(form.getAttribute('aria-busy')))
+              .observe(form, { attributes: true, attributeFilter: ['aria-busy'] }); }"""
+    )
     scorer_page.record()
     expect(page.locator("#confirmation")).to_contain_text("Deal 1 recorded:", timeout=20_000)
+    # While the deal was on its way the form, still showing it, said it was busy; free again once recorded.
+    busy_seen = page.evaluate("window.busySeen")
+    assert busy_seen[0] == "true" and busy_seen[-1] == "false", busy_seen
     assert lost and lost[0].status == 201
     assert Hand.objects.filter(session=table).count() == 1
     assert HandRevision.objects.filter(session=table).count() == 1

@@ -419,6 +419,8 @@ export function renderForm() {
   }
   const missing = missingRequired();
   record.disabled = state.busy || missing.length > 0;
+  // While a deal is on its way the form still shows it; said, so nobody starts the next one on it.
+  F.setAttribute('aria-busy', String(state.busy));
   record.setAttribute('aria-describedby', 'record-hint');
   $('record-hint').textContent = missing.length ? T.stillToEnter(missingWords(missing)) : '';
   $('deal-words').textContent = f.bid ? handWords(buildHand(), state.pad.entered) : '';

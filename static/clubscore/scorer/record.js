@@ -43,6 +43,7 @@ export async function onRecord() {
     const record = /** @type {HTMLButtonElement} */ ($('record'));
     record.textContent = fmt(gettext('Recording deal %(n)s…'), { n: deal.number });
     record.disabled = true;
+    $('hand-form').setAttribute('aria-busy', 'true');
   } else {
     resetForm();
     notify(T.kept(deal.number), null);
