@@ -18,13 +18,20 @@ class Message(str):
     params: dict[str, Any]
 
     def __new__(cls, message_id: str, **params: Any) -> Message:
-        text = super().__new__(cls, ENGLISH[message_id].format(**params))
+        text = super().__new__(cls, with_article(ENGLISH[message_id], params.get("bid")).format(**params))
         text.id = message_id
         text.params = params
         return text
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.id, self.params))
+
+
+def with_article(template: str, bid: object) -> str:
+    """English says "an eight", "an all pass": a template's "a {bid}" takes "an" before a bid said with a vowel."""
+    if bid is not None and str(bid)[:1].lower() in "aeiou":
+        return template.replace("a {bid}", "an {bid}")
+    return template
 
 
 def _rebuild(message_id: str, params: dict[str, Any]) -> Message:

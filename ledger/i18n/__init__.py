@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.functional import lazy
 from django.utils.translation import pgettext
 
-from ledger.engine.messages import ENGLISH, Message, Term, Words
+from ledger.engine.messages import ENGLISH, Message, Term, Words, with_article
 
 if TYPE_CHECKING:
     from ledger.engine import EngineError
@@ -25,8 +25,12 @@ if TYPE_CHECKING:
 def say(message: Any) -> str:
     """A `Message`, `Term` or `Words` (or any value: a code, a number) in the active language."""
     if isinstance(message, Message):
-        template = pgettext(message.id, ENGLISH[message.id])
-        return template.format(**{name: say(value) for name, value in message.params.items()})
+        english = ENGLISH[message.id]
+        template = pgettext(message.id, english)
+        params = {name: say(value) for name, value in message.params.items()}
+        if template == english:  # untranslated: English's article; a translation words its own
+            template = with_article(template, params.get("bid"))
+        return template.format(**params)
     if isinstance(message, Term):
         word = pgettext(message.context, message.source)
         return word[:1].lower() + word[1:] if message.lowered else word

@@ -173,3 +173,12 @@ def test_the_catalog_translates_every_entry(language: str) -> None:
     )
     assert checked.returncode == 0, checked.stderr
     assert "untranslated" not in checked.stderr and "fuzzy" not in checked.stderr, checked.stderr
+
+
+def test_english_says_an_before_a_bid_said_with_a_vowel() -> None:
+    """ "a all pass does not use the bidder" was said; English says "an all pass", "an eight"."""
+    texts = {str(m) for e in _refusals() for ms in e.fields.values() for m in ms}
+    assert {"an all pass is played without trumps: leave the trump empty"} <= texts
+    assert [t for t in texts if re.search(r"\ba [aeiou]", t, re.IGNORECASE)] == []
+    with translation.override("en"):
+        assert say(Message("american.forbidden.trump", bid=Term("eight", "american"))).startswith("an eight ")
