@@ -16,12 +16,30 @@ keeps it rather than moving once more.
 """
 
 import os
+import tempfile
 from urllib.parse import urlsplit, urlunsplit
 
 import clubscore.settings as _project
 from clubscore.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # The test database in a file (pytest-django adds `_gw0`, `_gw1` under xdist), not Django's default
+    # shared-cache memory database. pytest-django starts the browser tests' live server before that
+    # database exists, so each of the server's threads opens a connection of its own; in a shared cache
+    # two connections lock each other by table and the loser fails at once ("database table is locked",
+    # the busy timeout does not apply), as CI did once when a test logged in while its page streamed.
+    # In a file they wait for each other, as the scorer's phones and the treasurer do on `bin/serve`.
+    # WAL lets a reader go on beside a writer; nothing here has to survive a power cut (synchronous=OFF).
+    # Named by the process: CI runs two xdist passes side by side in one checkout, both with gw0 and gw1.
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"clubscore-tests-{os.getpid()}.sqlite3")
+    }
+    DATABASES["default"]["OPTIONS"] = {  # noqa: F405
+        **DATABASES["default"]["OPTIONS"],  # noqa: F405
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF",
+    }
 
 
 def redis_url_for_worker(url: str, worker: str) -> str:

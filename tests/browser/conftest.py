@@ -109,8 +109,9 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
 
 def settle_requests(timeout: float = 10.0) -> None:
     """Wait until the live server has answered the requests a closed page left in flight (a preview, a
-    poll): the database is flushed next, and a request still reading the in-memory SQLite database then
-    holds a table lock ("database table is locked") that fails the flush and every test after it."""
+    poll): the database is flushed next, under a request that would otherwise read half of it or hold
+    the flush up. (In Django's shared-cache memory database it failed the flush and every test after it
+    on "database table is locked"; the test database is a file now, clubscore/settings_for_tests.py.)"""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if not any("process_request_thread" in t.name for t in threading.enumerate()):
@@ -138,6 +139,15 @@ def login(page: Any, username: str, to: str = "/") -> None:
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(f"**{to}")
+
+
+def api_get(page: Any, path: str) -> Any:
+    """What the API answers this page's user: asked as the page asks, through the live server with the
+    page's own login, not with Django's test client logging in a second time from the test's thread
+    while the page's requests run (CI once failed there; test_live_server_database.py says why)."""
+    response = page.request.get(path)
+    assert response.ok, (response.status, response.text())
+    return response.json()
 
 
 def screenshot(page: Any, name: str, full_page: bool = True) -> Path:

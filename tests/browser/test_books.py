@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
 from ledger import services
 from ledger.models import Club, MoneyTransaction, Player, Session
-from tests.browser.conftest import BROWSER, login, screenshot
-from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, example_sheet, fresh, open_session, record_all
+from tests.browser.conftest import BROWSER, api_get, login, screenshot
+from tests.ledger_fixtures import AMERICAN_HANDS, example_sheet, fresh, open_session, record_all
 
 pytestmark = BROWSER
 
@@ -35,12 +34,6 @@ def evening(admin: Any, club: Club, players: list[Player], currency: str, per_co
     record_all(admin, session, AMERICAN_HANDS)
     services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
     return fresh(session)  # counters [-30, -115, 90, 55] at the stake; the follow-up posts the money
-
-
-def api_as(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password=PASSWORD)
-    return client
 
 
 def no_overflow(page: Any) -> None:
@@ -171,12 +164,11 @@ def test_the_leaderboard_switches_to_each_currency(
     page.locator("#leaderboard label", has_text="Money").click()
     expect(currencies).to_be_visible()
     expect(currencies.locator("label")).to_have_text(["JPY", "EUR"])  # the most used first
-    api = api_as("player")
     for currency, shown in (("JPY", "¥"), ("EUR", "€")):
         currencies.locator("label", has_text=currency).click()
         query = f"period=all&by=money&currency={currency}"
         expect(page.locator("#leaderboard")).to_have_attribute("data-shown", query)
-        rows = api.get(f"/api/v1/clubs/{club.pk}/leaderboard/?{query}").json()["rows"]
+        rows = api_get(page, f"/api/v1/clubs/{club.pk}/leaderboard/?{query}")["rows"]
         lines = page.locator("#board-table tbody tr")
         expect(lines).to_have_count(len(rows))
         expect(page.locator("#board-table thead")).to_contain_text(f"Money ({currency})")

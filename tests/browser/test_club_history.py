@@ -9,14 +9,13 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
 from ledger import services
 from ledger.models import Club, Session
 from tests.api.test_import_history import SHEET
-from tests.browser.conftest import BROWSER, login, screenshot
-from tests.ledger_fixtures import PASSWORD, example_sheet
+from tests.browser.conftest import BROWSER, api_get, login, screenshot
+from tests.ledger_fixtures import example_sheet
 
 pytestmark = BROWSER
 
@@ -94,8 +93,6 @@ def test_a_leaderboard_of_a_past_year_says_the_rating_as_the_player_page_does(
     new_page: Any, treasurer: Any, admin: Any, club: Club, viewport: dict[str, int]
 ) -> None:
     club_past(admin, club)
-    api = Client()
-    assert api.login(username="treasurer", password=PASSWORD)
     page = new_page(viewport)
     login(page, "treasurer", f"/clubs/{club.pk}/")
     board = page.locator("#leaderboard")
@@ -104,7 +101,7 @@ def test_a_leaderboard_of_a_past_year_says_the_rating_as_the_player_page_does(
     expect(page.locator("#board-month")).to_be_hidden()
     page.select_option("#board-year", "2024")
     expect(board).to_have_attribute("data-shown", "period=year&by=rating&year=2024")
-    rows = api.get(f"/api/v1/clubs/{club.pk}/leaderboard/?period=year&year=2024&by=rating").json()["rows"]
+    rows = api_get(page, f"/api/v1/clubs/{club.pk}/leaderboard/?period=year&year=2024&by=rating")["rows"]
     assert [r["player"]["name"] for r in rows] and {r["player"]["name"] for r in rows} <= {"Ann", "Ben", "Cleo", "Dan"}
     lines = board.locator("#board-table tbody tr")
     expect(lines).to_have_count(len(rows))
@@ -118,7 +115,7 @@ def test_a_leaderboard_of_a_past_year_says_the_rating_as_the_player_page_does(
 
     board.locator("label", has_text="Money").click()
     expect(board).to_have_attribute("data-shown", "period=year&by=money&year=2024&currency=EUR")
-    money = api.get(f"/api/v1/clubs/{club.pk}/leaderboard/?year=2024&by=money").json()["rows"]
+    money = api_get(page, f"/api/v1/clubs/{club.pk}/leaderboard/?year=2024&by=money")["rows"]
     expect(lines).to_have_count(len(money))
     board.locator("label", has_text="A past month").click()
     page.select_option("#board-month", "2024-03")
