@@ -18,7 +18,7 @@
  * server's reads (server.js) and the live channel (channel.js). The page names every module in a
  * <link rel="modulepreload">, so the service worker keeps each one for offline.
  */
-import { $, $maybe, form } from './scorer/context.js';
+import { $, $maybe, form, state } from './scorer/context.js';
 import { moveRareFields, set } from './scorer/form.js';
 import { schedulePreview } from './scorer/preview.js';
 import { flush, onRecord, onUndo } from './scorer/record.js';
@@ -31,6 +31,10 @@ if (form) {
   $('f-conceded').addEventListener('change', function (e) { set('conceded', /** @type {HTMLInputElement} */ (e.target).checked); });
   $('record').addEventListener('click', onRecord);
   form.addEventListener('submit', function (e) { e.preventDefault(); onRecord(); });
+  // While a deal is on its way the form still shows it, as it was sent: a tap meanwhile (a bid, a count,
+  // the conceded box, by finger or by key) changes nothing, so a refusal's words stand beside what was
+  // refused and the next deal starts on a clean form. Caught before any button's own handler.
+  form.addEventListener('click', function (e) { if (state.busy) { e.preventDefault(); e.stopPropagation(); } }, true);
 }
 const undo = $maybe('undo');
 if (undo) undo.addEventListener('click', onUndo);

@@ -249,6 +249,46 @@ def test_a_lost_answer_is_retried_and_recorded_once(new_page: Any, scorer: Any, 
     assert fresh(table).version == 2
 
 
+def test_taps_while_a_deal_is_on_its_way_change_nothing(new_page: Any, scorer: Any, table: Session) -> None:
+    """The scorer taps on while "Recording deal 1…" shows (a slow network, the next deal begun too soon):
+    the form keeps the deal as it was sent, the deal is recorded as entered, and the next deal starts on a
+    clean form."""
+    page = new_page()
+    login(page, "scorer", f"/sessions/{table.pk}/score/")
+    scorer_page = Scorer(page).open(table)
+    held: list[Any] = []
+
+    def hold_the_first_deal(route: Any) -> None:
+        if route.request.method == "POST" and not held:
+            held.append(route)  # answered below, when the test lets it through
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/sessions/*/hands/", hold_the_first_deal)
+    scorer_page.enter(THREE[0])
+    words = page.locator("#deal-words").inner_text()
+    scorer_page.record()
+    expect(page.locator("#record")).to_have_text("Recording deal 1…")
+    expect(page.locator("#hand-form")).to_have_attribute("aria-busy", "true")
+    page.click('[data-group="bidder"] button[data-value="0"]')  # Ann, by finger
+    page.click('[data-group="trump"] button[data-value="spades"]')
+    page.focus('[data-group="bidder"] button[data-value="1"]')
+    page.keyboard.press("Space")  # Ben, by key
+    assert (scorer_page.pressed("bidder"), scorer_page.pressed("trump")) == ("2", "hearts")
+    expect(page.locator("#deal-words")).to_have_text(words)
+    assert held, "the deal was not sent"
+    held[0].continue_()
+    scorer_page.wait_recorded(1)
+    assert raw_hands(table) == [THREE[0]]
+    assert (scorer_page.pressed("bidder"), scorer_page.pressed("bid")) == (None, None)
+    expect(page.locator("#hand-form")).to_have_attribute("aria-busy", "false")
+    scorer_page.enter(THREE[1])  # the next deal, on the clean form
+    scorer_page.record()
+    scorer_page.wait_recorded(2)
+    assert raw_hands(table) == THREE[:2]
+    assert page.errors == []
+
+
 def deal_waiting_offline(new_page: Any, session: Session) -> tuple[Any, Scorer]:
     """The scorer's phone, offline, with deal 1 (Cleo's seven) waiting on it."""
     page = new_page()

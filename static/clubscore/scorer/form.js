@@ -420,7 +420,7 @@ export function renderForm() {
   const missing = missingRequired();
   record.disabled = state.busy || missing.length > 0;
   // While a deal is on its way the form still shows it: said to screen readers (and to the browser tests,
-  // which wait for it as a person does). Taps meanwhile are not refused; the deal's reset clears them.
+  // which wait for it as a person does); taps meanwhile change nothing (scorer.js).
   F.setAttribute('aria-busy', String(state.busy));
   record.setAttribute('aria-describedby', 'record-hint');
   $('record-hint').textContent = missing.length ? T.stillToEnter(missingWords(missing)) : '';
