@@ -10,7 +10,22 @@
     polling: gettext('Reconnecting: the page checks for new deals every few seconds.'),
   };
 
+  // One read of the rows at a time, and one more after it when the table moved meanwhile. Two changes
+  // close together (a deal, then a ✓) started two reads, and when the older answer landed last it put
+  // the older rows back: the phone stayed a deal behind until the next change.
+  let reading = false;
+  let again = false;
   async function refresh() {
+    if (reading) { again = true; return; }
+    reading = true;
+    try {
+      do { again = false; await readRows(); } while (again);
+    } finally {
+      reading = false;
+    }
+  }
+
+  async function readRows() {
     const holder = document.getElementById('follow-rows');
     let res;
     try {

@@ -85,8 +85,12 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
         viewport: dict[str, int] | None = None,
         touch: bool = False,
         proxy: dict[str, str] | None = None,
+        service_workers: str = "allow",
     ) -> Any:
+        """`service_workers="block"`: the page's reads go to the network itself, where `page.route` sees
+        them (the scorer's service worker answers its reads otherwise, past the page's routes)."""
         context = browser.new_context(
+            service_workers=service_workers,
             viewport=viewport or PHONE,
             base_url=live_server.url,
             locale="en-US",

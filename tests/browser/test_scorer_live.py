@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from tests.browser import test_table as four_phones
 from tests.browser.conftest import BROWSER, login
-from tests.browser.test_table import WITHIN, call, version
-from tests.ledger_fixtures import AMERICAN_HANDS
+from tests.browser.test_table import WITHIN, call, until, version
+from tests.ledger_fixtures import AMERICAN_HANDS, record_all
 
 pytestmark = BROWSER
 
@@ -66,3 +66,49 @@ def test_another_phones_deal_and_a_dispute_reach_the_scorer_page(new_page: Any, 
     expect(scorer.locator("#deal-list li.disputed")).to_have_count(0)
     for page in (scorer, other, ben):
         assert page.errors == []
+
+
+# The changes the page's live stream brings, heard in the page before the page's own handler (the tags).
+TAGS_HEARD = """(() => {
+  const Source = window.EventSource;
+  window.tagsHeard = [];
+  window.EventSource = class extends Source {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('change', e => window.tagsHeard.push(JSON.parse(e.data).tag));
+    }
+  };
+})()"""
+
+
+def test_two_deals_close_together_leave_the_scorer_page_on_the_newest(new_page: Any, table: dict[str, Any]) -> None:
+    """Another phone records deal 2 and then deal 3, the scorer page's read for deal 2 answered late: the
+    page reads the session one read at a time (deal 3's read waits for deal 2's) and ends on deal 4."""
+    session = table["session"]
+    scorer = new_page(service_workers="block")  # no service worker: page.route sees the page's reads
+    scorer.add_init_script(four_phones.reads_in_flight("/sheet/"))
+    scorer.add_init_script(TAGS_HEARD)
+    login(scorer, "scorer", f"/sessions/{session.pk}/score/")
+    expect(scorer.locator("#deal-title")).to_have_text("Deal 2")
+    until(scorer, lambda: scorer.evaluate("window.tagsHeard.length") > 0)  # the stream is open
+    held: list[tuple[Any, Any]] = []
+
+    def answer_the_first_late(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # the server answers now (deal 2); the phone hears it later
+
+    scorer.route("**/sheet/", answer_the_first_late)
+    record_all(table["scorer"], session, AMERICAN_HANDS[1:2])  # from another phone
+    until(scorer, lambda: bool(held))  # deal 2's change came and its read is on its way
+    heard = len(set(scorer.evaluate("window.tagsHeard")))
+    record_all(table["scorer"], session, AMERICAN_HANDS[2:3])
+    until(scorer, lambda: len(set(scorer.evaluate("window.tagsHeard"))) > heard)  # deal 3's change has come
+    assert scorer.evaluate("window.readsMostInFlight") == 1  # its read waits for the one on its way
+    route, late = held[0]
+    route.fulfill(response=late)
+    expect(scorer.locator("#scorer")).to_have_attribute("data-hands", "3")
+    expect(scorer.locator("#deal-title")).to_have_text("Deal 4")
+    assert scorer.evaluate("window.readsMostInFlight") == 1
+    assert scorer.errors == []

@@ -1,12 +1,15 @@
 """The whole table (issue 25) on four phones: the scorer and three followers (two members, one through a
 seat link). A recorded deal, an amend and an undo reach the three within 1 s of the scorer's answer; a
 dispute reaches the scorer, is amended away and asked again; a close with an open dispute goes through
-the treasurer's resolution. A board shows two tables live. Each new page passes axe at 360 px."""
+the treasurer's resolution. Two deals close together, the first's read answered late, leave a follower on
+the newest. A board shows two tables live. Each new page passes axe at 360 px."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -45,8 +48,7 @@ def call(page: Any, method: str, url: str, body: Any = None, headers: dict[str, 
 
 
 def version(page: Any, session_id: int) -> str:
-    """The session's version as the phone reads it (the test's own thread never touches the in-memory
-    database while the live server's threads may: SQLite's shared cache would lock a table)."""
+    """The session's version as the phone reads it, from the page's own login."""
     return f'"{call(page, "GET", f"/api/v1/sessions/{session_id}/")["data"]["version"]}"'
 
 
@@ -144,6 +146,66 @@ def test_four_phones_one_table(new_page: Any, table: dict[str, Any]) -> None:
         expect(page.locator(".follow-next")).to_contain_text("Closed.", timeout=WITHIN * 1000)
     for page in [scorer, *followers, treasurer]:
         assert page.errors == []
+
+
+def until(page: Any, condition: Callable[[], bool], timeout: float = 15.0) -> None:
+    """Wait for `condition`, letting Playwright go on with the page meanwhile (its routes, its events).
+    Not `wait_for_function`: the pages' Content Security Policy refuses the script it evaluates."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "waited in vain"
+        page.wait_for_timeout(20)
+
+
+def reads_in_flight(part: str) -> str:
+    """A script for `add_init_script`: the page's own reads of an address containing `part`, counted in
+    the page as they go (`window.readsInFlight`, and `window.readsMostInFlight`: the most at once)."""
+    return """(part => {
+  const fetch = window.fetch;
+  window.readsInFlight = 0;
+  window.readsMostInFlight = 0;
+  window.fetch = async function (...args) {
+    const counted = String(args[0]).includes(part);
+    if (counted) window.readsMostInFlight = Math.max(window.readsMostInFlight, ++window.readsInFlight);
+    try { return await fetch.apply(this, args); } finally { if (counted) window.readsInFlight--; }
+  };
+})(PART)""".replace("PART", json.dumps(part))
+
+
+def test_two_deals_close_together_leave_a_follower_on_the_newest(new_page: Any, table: dict[str, Any]) -> None:
+    """Deal 2 and then deal 3, the rows read for deal 2 answered late (a slow phone network): the follower
+    reads its rows one at a time and ends on deal 3. It read them side by side before, and the older
+    answer, landing last, put deal 2's rows back over deal 3's until the next change."""
+    session = table["session"]
+    ben = new_page()
+    ben.add_init_script(reads_in_flight("/follow/rows/"))
+    login(ben, "ben", f"/sessions/{session.pk}/follow/")
+    expect(ben.locator("#deal-1")).to_be_visible()
+    expect(ben.locator("#live-status")).to_have_text("Live: deals appear as they are recorded.")
+    held: list[tuple[Any, Any]] = []
+
+    def answer_the_first_late(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # the server answers now (deal 2); the phone hears it later
+
+    ben.route("**/follow/rows/", answer_the_first_late)
+    first_tag = ben.evaluate("CS.follower.tag")
+    record_all(table["scorer"], session, AMERICAN_HANDS[1:2])
+    until(ben, lambda: bool(held))  # deal 2's change came and its read is on its way
+    second_tag = ben.evaluate("CS.follower.tag")
+    assert second_tag != first_tag
+    record_all(table["scorer"], session, AMERICAN_HANDS[2:3])
+    until(ben, lambda: ben.evaluate("CS.follower.tag") != second_tag)  # deal 3's change has come
+    assert ben.evaluate("window.readsMostInFlight") == 1  # its read waits for the one on its way
+    route, late = held[0]
+    route.fulfill(response=late)
+    expect(ben.locator("#deal-3")).to_be_visible()
+    expect(ben.locator("#follow-rows")).to_have_attribute("data-tag", ben.evaluate("CS.follower.tag"))
+    expect(ben.locator("#deal-2")).to_be_visible()
+    assert ben.evaluate("window.readsMostInFlight") == 1
+    assert ben.errors == []
 
 
 def test_the_board_shows_two_tables_live(new_page: Any, table: dict[str, Any], admin: Any, club: Club) -> None:

@@ -4,7 +4,31 @@
 import { CS, cfg, names, root, state } from './context.js';
 import { withRecorded } from './deal.js';
 
-export async function refresh() {
+/** @type {Promise<boolean> | null} */
+let reading = null; // the read on its way
+/** @type {Promise<boolean> | null} */
+let queued = null; // the one read after it, for every caller meanwhile
+
+/* The session read again, one read at a time: a caller while a read is on its way gets the next read,
+ * sent once that one has landed, so an answer sent earlier can never land after a later one and put an
+ * older session back (two changes close together from the live channel start two reads; the follower
+ * page, which read side by side, stayed a deal behind that way: follow.js).
+ * @returns {Promise<boolean>} */
+export function refresh() {
+  if (!reading) {
+    reading = readSession().finally(function () { reading = null; });
+    return reading;
+  }
+  if (!queued) {
+    /** @returns {Promise<boolean>} */
+    const next = function () { queued = null; return refresh(); };
+    queued = reading.then(next, next);
+  }
+  return queued;
+}
+
+/** @returns {Promise<boolean>} */
+async function readSession() {
   const results = await Promise.all([
     CS.api('GET', cfg.api.session), CS.api('GET', cfg.api.sheet), CS.apiAll(cfg.api.hands),
   ]);
