@@ -8,7 +8,26 @@
     live: gettext('Live: deals appear as they are recorded.'),
     reconnecting: gettext('Reconnecting…'),
     polling: gettext('Reconnecting: the page checks for new deals every few seconds.'),
+    held: gettext('New deals show once you send or close “That\'s not right”.'),
   };
+  let linkStatus = 'live'; // what the live hook last said
+  let missed = false; // a change came while a reason was being written: its rows wait for the reason
+
+  function showStatus() {
+    const said = STATUS[missed ? 'held' : linkStatus];
+    if (statusLine && said && !document.body.classList.contains('board-page') && statusLine.textContent !== said) {
+      statusLine.textContent = said;
+    }
+  }
+
+  /* A reason for "That's not right" being written: open, and changed (or with the cursor in it). The rows
+   * are not swapped under it, which would wipe it, even when the cursor has left it for a moment. */
+  function writing() {
+    return Array.prototype.some.call(document.querySelectorAll('#follow-rows form.why:not([hidden])'), function (form) {
+      const input = form.querySelector('input');
+      return input.value !== input.defaultValue || (form.contains(document.activeElement) && input.value !== '');
+    });
+  }
 
   // One read of the rows at a time, and one more after it when the table moved meanwhile. Two changes
   // close together (a deal, then a ✓) started two reads, and when the older answer landed last it put
@@ -36,8 +55,9 @@
     box.innerHTML = await res.text();
     const fresh = box.querySelector('#follow-rows');
     if (!fresh) return;
-    const open = document.activeElement && document.activeElement.closest && document.activeElement.closest('form.why:not([hidden])');
-    if (open && open.querySelector('input').value) return;  // never wipe a reason being typed; the next change brings it
+    if (writing()) { missed = true; showStatus(); return; } // shown once the reason is sent or closed
+    missed = false;
+    showStatus();
     holder.replaceWith(fresh);
     if (window.CS.localise) window.CS.localise(fresh);
     follower.seen(fresh.dataset.tag);
@@ -48,7 +68,7 @@
     poll: config.rows,
     tag: config.tag,
     onChange: refresh,
-    onStatus: function (state) { if (statusLine && STATUS[state] && !document.body.classList.contains('board-page')) statusLine.textContent = STATUS[state]; },
+    onStatus: function (state) { linkStatus = state; showStatus(); },
   });
   window.CS.follower = follower;
 
@@ -77,6 +97,7 @@
       form.hidden = !form.hidden;
       button.setAttribute('aria-expanded', String(!form.hidden));
       if (!form.hidden) form.querySelector('input').focus();
+      else if (missed) refresh(); // closed: the deals that waited for it show now
     }
   });
   document.addEventListener('submit', function (ev) {

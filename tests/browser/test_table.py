@@ -208,6 +208,29 @@ def test_two_deals_close_together_leave_a_follower_on_the_newest(new_page: Any, 
     assert ben.errors == []
 
 
+def test_a_reason_being_written_holds_the_new_deal_until_it_is_closed(new_page: Any, table: dict[str, Any]) -> None:
+    """Ben writes what is not right in deal 1 and looks away (the cursor leaves it) while deal 2 is
+    recorded: his words are kept, the page says the new deal waits for them, and closing "That's not
+    right" shows deal 2. (The rows were swapped under an unfocused reason, wiping it; and a change that
+    came while he typed waited for the next change.)"""
+    session = table["session"]
+    ben = new_page()
+    login(ben, "ben", f"/sessions/{session.pk}/follow/")
+    status = ben.locator("#live-status")
+    expect(status).to_have_text("Live: deals appear as they are recorded.")
+    ben.click("#deal-1 [data-action=dispute]")
+    ben.fill("#why-text-1", "I took five tricks")
+    ben.locator("h1").click()  # the cursor leaves the reason; the words stay
+    record_all(table["scorer"], session, AMERICAN_HANDS[1:2])
+    expect(status).to_have_text("New deals show once you send or close “That's not right”.")
+    expect(ben.locator("#why-text-1")).to_have_value("I took five tricks")
+    expect(ben.locator("#deal-2")).to_have_count(0)
+    ben.click("#deal-1 [data-action=dispute]")  # closed without sending
+    expect(ben.locator("#deal-2")).to_be_visible()
+    expect(status).to_have_text("Live: deals appear as they are recorded.")
+    assert ben.errors == []
+
+
 def test_the_board_shows_two_tables_live(new_page: Any, table: dict[str, Any], admin: Any, club: Club) -> None:
     first = table["session"]
     second = open_session(table["scorer"], club, table["players"])
