@@ -7,7 +7,9 @@
 - `worker`: a Celery worker ran beat's heartbeat task (`ledger.tasks.heartbeat`) lately, so the
   session's background work (money, statistics) is being done;
 - `version`: the release (`CLUBSCORE_VERSION`, the commit `bin/production` installed).
-Anonymous, never throttled or cached, and it reads nothing of any club.
+Anonymous, never throttled or cached, and it reads nothing of any club. Anyone is told the status and
+whether each check passes; the details (the version, errors, the heartbeat's age, the database's
+vendor) only a logged-in staff member (issue 39, item 13): they tell a stranger which release to attack.
 """
 
 from __future__ import annotations
@@ -87,10 +89,26 @@ def health_report() -> dict[str, Any]:
     return {"status": "ok" if ok else "unavailable", "version": settings.CLUBSCORE_VERSION, "checks": checks}
 
 
+def public_report(report: dict[str, Any]) -> dict[str, Any]:
+    """What anyone is told: the status and each check's `ok`, nothing of the release or the errors."""
+    checks = {name: {"ok": check["ok"]} for name, check in report["checks"].items()}
+    return {"status": report["status"], "checks": checks}
+
+
+def _is_staff(request: HttpRequest) -> bool:
+    """Whether a staff member asks; with the database down (the session unreadable) nobody is."""
+    try:
+        return bool(request.user.is_staff)
+    except DatabaseError:
+        return False
+
+
 @never_cache
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
     report = health_report()
+    if not _is_staff(request):
+        report = public_report(report)
     response = JsonResponse(report, status=200 if report["status"] == "ok" else 503)
     if response.status_code == 503:
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)

@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from clubscore.favicon import favicon
 from clubscore.health import health
 from ledger.i18n.views import set_language
 from ledger.web.login import throttled_login
@@ -17,6 +18,7 @@ urlpatterns = [
     path("admin/login/", throttled_login(admin.site.login)),
     path("admin/", admin.site.urls),
     path("health/", health, name="health"),  # for the proxy and for people (clubscore/health.py)
+    path("favicon.ico", favicon, name="favicon"),  # the site's icon, asked for by every browser
     path("api/", include("api.urls")),
     # The switcher on every page posts here: Django's set_language, remembered on a logged-in user's account.
     path("i18n/setlang/", set_language, name="set_language"),

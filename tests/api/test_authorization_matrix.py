@@ -196,6 +196,7 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/api/", "GET"): Rule("nobody"),  # the JSON 404 of every unknown path under /api/
     # the pages (docs/web.md)
     ("/health/", "GET"): Rule("public", also=frozenset({"503"})),  # 503 while no Celery worker beats (REDIS_URL set)
+    ("/favicon.ico", "GET"): Rule("public"),
     ("/admin/login/", "GET"): Rule("public"),
     ("/admin/login/", "POST"): Rule("public", lambda w, t: {"username": "visitor", "password": "wrong"}),
     ("/i18n/setlang/", "POST"): Rule("public", lambda w, t: {"language": "en", "next": "/"}),
