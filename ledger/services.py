@@ -60,7 +60,7 @@ from .models import (
     Session,
     SessionEvent,
 )
-from .names import NAME_MAX, clean_name
+from .names import NAME_MAX, clean_name, refuse_alike_in, refuse_look_alike
 from .selectors import club_role, club_time_zone, role_check, sheet_of, token_hash
 
 # The database stores amounts as 64-bit integers; the engine's integers are unbounded.
@@ -112,14 +112,24 @@ def membership_set(*, actor: User, club_id: int, user: User, role: str) -> Membe
     return membership
 
 
+def _lock_club(club_id: int) -> None:
+    """Lock the club's row until the transaction ends: its players are made one at a time."""
+    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+
+
 def player_create(*, actor: User, club_id: int, name: str, user: User | None = None) -> Player:
-    """A new player of the club (scorers and above); names are unique within a club."""
+    """A new player of the club (scorers and above); names are unique within a club, and none looks like
+    another (ledger/names.py: the club's row is locked, so two look-alikes made at once are not both
+    taken)."""
     name = _clean_name(name, "name")
     try:
         with transaction.atomic(durable=True):
             club_role(user=actor, club_id=club_id, role=Role.SCORER)
-            if Player.objects.filter(club_id=club_id, name=name).exists():
+            _lock_club(club_id)
+            existing = list(Player.objects.filter(club_id=club_id).values_list("name", flat=True))
+            if name in existing:
                 raise InvalidRequest.field("name", "the club already has a player of this name")
+            refuse_look_alike(name, existing, "name")
             return Player.objects.create(club_id=club_id, name=name, user=user)
     except IntegrityError:  # a concurrent create of the same name
         raise InvalidRequest.field("name", "the club already has a player of this name") from None
@@ -550,7 +560,8 @@ def parse_closed_at(value: Any, *, closed: bool, time_zone: str = zones.DEFAULT)
 def session_import(*, actor: User, club_id: int, sheet: Any, closed_at: Any = None) -> Session:
     """A session from a score sheet (scorers; treasurers for a closed one), at version 1.
 
-    Players are matched by exact name within the club and created when missing. With `closed_at` (a
+    Players are matched by exact name within the club and created when missing, unless the name looks
+    like a player's of the club (refused, as `player_create` does: ledger/names.py). With `closed_at` (a
     closed sheet only) the evening is dated then: opened and closed at that time, so statistics,
     periods, date filters and the order of ratings follow the day it was played.
     """
@@ -565,6 +576,12 @@ def session_import(*, actor: User, club_id: int, sheet: Any, closed_at: Any = No
         names = [_clean_name(name, "players") for name in parsed.players]
         if len(set(names)) != 4:
             raise InvalidRequest.field("players", "the four players must have different names")
+        refuse_alike_in(names, "players")
+        _lock_club(club_id)  # players made one at a time
+        existing = list(Player.objects.filter(club_id=club_id).values_list("name", flat=True))
+        for name in names:
+            if name not in existing:
+                refuse_look_alike(name, existing, "players")  # the rule of `player_create`
         run = Replay(parsed)
         settled = list(run)
         settlement = settlement_json(parsed, run, settled)

@@ -127,6 +127,11 @@ TEMPLATES = (
     gettext_noop("an amount above {limit} cannot be stored"),
     gettext_noop("a session has at most {limit} hands"),
     gettext_noop("a name has at most {limit} characters"),
+    gettext_noop(
+        "“{name}” looks like “{other}”, already a player of the club: use that name,"
+        " or a name told apart at a glance (add an initial)"
+    ),
+    gettext_noop("the four players must have names told apart at a glance: “{name}” looks like “{other}”"),
     gettext_noop("no player {player} in this club"),
     gettext_noop("role must be one of {roles}"),
     gettext_noop("status must be one of {statuses}"),

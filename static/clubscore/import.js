@@ -16,7 +16,7 @@
     tooDeep: gettext('This file nests too deeply to be a score sheet.'),
     unreadable: gettext('This file could not be read.'),
     alike: function (name, others) {
-      return interpolate(gettext('“%(name)s” looks like %(others)s, already a player of the club: imported, it would be a new player. Correct the file if it is the same person.'),
+      return interpolate(gettext('“%(name)s” looks like %(others)s, already a player of the club: the import refuses it. Correct the file to the club’s name if it is the same person, or give a name told apart at a glance.'),
         { name: name, others: others.map(function (o) { return '“' + o + '”'; }).join(', ') }, true);
     },
     date: gettext('Played on'),

@@ -1,6 +1,7 @@
 """Issue 29, points 7 and 8 on the API: look-alike names (13 of 16 were imported as new players),
 files that are not UTF-8 (a Latin-1 "Zoé" became "Zo\\ufffd"), and a deeply nested file (400, never a
-RecursionError)."""
+RecursionError). Issue 39, item 10: one rule for a new player's name, so the import makes no player
+that creating a player refuses (6 of 16 were)."""
 
 from __future__ import annotations
 
@@ -80,6 +81,48 @@ def test_none_of_sixteen_look_alikes_becomes_a_new_player_unnoticed(api: Api, kn
     refused = [n for n in PROBE if any(names.hidden(c) for c in n)]
     assert len(refused) == 7
     assert not Player.objects.filter(club=known, name__in=refused).exists()
+
+
+def test_the_import_and_player_creation_apply_one_rule(api: Api, known: Club) -> None:
+    """Each of the sixteen: imported or created, the same answer; no look-alike becomes a player."""
+    before = set(Player.objects.filter(club=known).values_list("name", flat=True))
+    differ = []
+    for name in PROBE:
+        created = api.json("POST", f"/api/v1/clubs/{known.pk}/players/", {"name": name})
+        imported = api.json(
+            "POST", "/api/v1/sessions/import/", {"club": known.pk, "sheet": sheet([name, "Wim", "Xia", "Yan"])}
+        )
+        if created.status_code == 201:  # none does: each is refused, or (José) is a player already
+            differ.append((name, "created"))
+            continue
+        assert_error(created, 400, "invalid_request", "name")
+        if imported.status_code == 201:  # only the same player, matched by its own name
+            seated = Player.objects.get(pk=imported.json()["players"][0]).name
+            if seated not in EXISTING:
+                differ.append((name, seated))
+            continue
+        err = assert_error(imported, 400, "invalid_request", "players")
+        assert err["fields"]["players"] == created.json()["error"]["fields"]["name"]
+    assert differ == []
+    new = set(Player.objects.filter(club=known).values_list("name", flat=True)) - before
+    assert new <= {"Wim", "Xia", "Yan"}
+
+
+def test_a_look_alike_is_refused_naming_the_player_it_looks_like(api: Api, known: Club) -> None:
+    body = {"club": known.pk, "sheet": sheet(["Wim", "\u0410nn", "Xia", "Yan"])}
+    err = assert_error(api.json("POST", "/api/v1/sessions/import/", body), 400, "invalid_request", "players")
+    assert err["fields"]["players"] == [names.LOOKS_LIKE.format(name="\u0410nn", other="Ann")]
+    french = api.json("POST", f"/api/v1/clubs/{known.pk}/players/", {"name": "cleo"}, **{"Accept-Language": "fr"})
+    said = assert_error(french, 400, "invalid_request", "name")["fields"]["name"][0]
+    assert said.startswith("« cleo » ressemble à « Cleo »"), said
+    within = {"club": known.pk, "sheet": sheet(["Wim", "Xia", "W\u0456m", "Yan"])}  # Cyrillic і
+    err = assert_error(api.json("POST", "/api/v1/sessions/import/", within), 400, "invalid_request", "players")
+    assert err["fields"]["players"] == [names.SHEET_ALIKE.format(name="W\u0456m", other="Wim")]
+    assert not Player.objects.filter(club=known, name__in=["Wim", "Xia", "Yan"]).exists()
+    # the club's own names, exactly, are its players: an import of them makes no one new
+    ok = api.json("POST", "/api/v1/sessions/import/", {"club": known.pk, "sheet": sheet(["Ann", "Ben", "Cleo", "Dan"])})
+    assert ok.status_code == 201, ok.content
+    assert Player.objects.filter(club=known).count() == len(EXISTING)
 
 
 def test_an_invisible_character_is_a_400_naming_the_field_in_the_players_words(api: Api, club: Club) -> None:
