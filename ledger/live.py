@@ -15,6 +15,11 @@ A lost message costs nothing but time: every stream starts with the current stat
 falls back to a conditional GET of the session's version (ETag, 304) while its stream is down.
 Publishing never fails a write: a broker that is down is logged and the followers catch up on their
 next read.
+
+A revoked seat or board link closes its open streams (issue 39, item 9): the revoke publishes `CLOSE`
+on the link's own channel, which only the streams opened through that link listen to; and since a
+message can be lost, each such stream checks its link again before every change it relays and at
+every heartbeat.
 """
 
 from __future__ import annotations
@@ -45,6 +50,15 @@ def session_channel(session_id: int) -> str:
 
 def club_channel(club_id: int) -> str:
     return f"{PREFIX}club:{club_id}"
+
+
+def link_channel(kind: str, link_id: int) -> str:
+    """A seat link's (`kind` "seat") or board link's ("board") own channel: told only its revoke."""
+    return f"{PREFIX}{kind}-link:{link_id}"
+
+
+# What a link's channel is told when the link is revoked: its streams end.
+CLOSE = "close"
 
 
 @dataclass(frozen=True)
@@ -87,6 +101,18 @@ def announce(session: Any) -> None:
     """Publish the session's state once the current transaction commits (never for a rolled-back write)."""
     change = change_of(session)
     transaction.on_commit(lambda: publish(change))
+
+
+def announce_revoked(channel: str) -> None:
+    """Close the streams of a link once its revoke commits."""
+    transaction.on_commit(lambda: _publish_close(channel))
+
+
+def _publish_close(channel: str) -> None:
+    try:
+        broker().publish(channel, CLOSE)
+    except Exception:  # the revoke is done; the streams see it at their next heartbeat
+        log.warning("live: could not close %s", channel, exc_info=True)
 
 
 def publish(change: Change) -> None:

@@ -44,7 +44,7 @@ from .exceptions import (
     StaleNumber,
     VersionMismatch,
 )
-from .live import announce
+from .live import announce, announce_revoked, link_channel
 from .models import (
     BoardLink,
     Club,
@@ -993,6 +993,8 @@ def seat_link_revoke(*, actor: User, session_id: int, link_id: int) -> None:
         revoked = SeatLink.objects.filter(pk=link_id, session_id=session_id, revoked_at__isnull=True).update(
             revoked_at=timezone.now()
         )
+        if revoked:
+            announce_revoked(link_channel("seat", link_id))  # its open streams end (ledger/live.py)
     if not revoked:
         raise NotFound("no such seat link")
 
@@ -1017,5 +1019,7 @@ def board_link_revoke(*, actor: User, club_id: int, link_id: int) -> None:
         revoked = BoardLink.objects.filter(pk=link_id, club_id=club_id, revoked_at__isnull=True).update(
             revoked_at=timezone.now()
         )
+        if revoked:
+            announce_revoked(link_channel("board", link_id))
     if not revoked:
         raise NotFound("no such board link")

@@ -5,7 +5,10 @@
 state (event `change`, its id the live tag) so a phone that reconnects catches up at once, then relays
 every change published for it, a comment line as a heartbeat, and ends after `LIVE_STREAM_SECONDS`
 (the browser's EventSource reconnects by itself, `retry` ms later, and the link or membership is checked
-again). Not JSON, so not under /api/ (whose every answer is JSON).
+again). A stream opened through a seat or board link ends as soon as the link is revoked (issue 39,
+item 9): the revoke's `CLOSE` on the link's channel, and the link checked again before each change
+relayed and at each heartbeat, in case that message was lost. Not JSON, so not under /api/ (whose
+every answer is JSON).
 
 Under ASGI (production: gunicorn's uvicorn workers) the stream is an async iterator, so a waiting
 phone holds no thread; under WSGI (`bin/serve`, the tests' live server) a sync one, in the request's
@@ -26,7 +29,7 @@ from django.views.decorators.http import require_GET
 
 from ledger import selectors
 from ledger.exceptions import NotFound
-from ledger.live import SUBSCRIBED, broker, change_of, club_channel, session_channel
+from ledger.live import CLOSE, SUBSCRIBED, broker, change_of, club_channel, link_channel, session_channel
 from ledger.models import Session
 
 
@@ -40,21 +43,28 @@ HEARTBEAT = b": ping\n\n"
 
 
 First = Callable[[], list[bytes]]  # the events a stream opens with: the state now, read once subscribed
+Valid = Callable[[], bool]  # whether the link the stream was opened with still holds
 
 
-def _sync(first: First, channels: list[str]) -> Iterator[bytes]:
+def _always() -> bool:
+    return True
+
+
+def _sync(first: First, channels: list[str], valid: Valid) -> Iterator[bytes]:
     yield f"retry: {settings.LIVE_RETRY_MS}\n\n".encode()
     deadline = time.monotonic() + settings.LIVE_STREAM_SECONDS
     for message in broker().listen(channels, settings.LIVE_HEARTBEAT_SECONDS):
         if message == SUBSCRIBED:
             yield from first()
             continue
+        if message == CLOSE or not valid():
+            return
         yield HEARTBEAT if message is None else _relay(message)
         if time.monotonic() >= deadline:
             return
 
 
-async def _async(first: First, channels: list[str]) -> AsyncIterator[bytes]:
+async def _async(first: First, channels: list[str], valid: Valid) -> AsyncIterator[bytes]:
     yield f"retry: {settings.LIVE_RETRY_MS}\n\n".encode()
     deadline = time.monotonic() + settings.LIVE_STREAM_SECONDS
     async for message in broker().alisten(channels, settings.LIVE_HEARTBEAT_SECONDS):
@@ -62,6 +72,8 @@ async def _async(first: First, channels: list[str]) -> AsyncIterator[bytes]:
             for chunk in await sync_to_async(first)():
                 yield chunk
             continue
+        if message == CLOSE or (valid is not _always and not await sync_to_async(valid)()):
+            return
         yield HEARTBEAT if message is None else _relay(message)
         if time.monotonic() >= deadline:
             return
@@ -75,8 +87,8 @@ def _relay(message: str) -> bytes:
     return sse("change", message, tag)
 
 
-def stream(request: HttpRequest, channels: list[str], first: First) -> StreamingHttpResponse:
-    body = _async(first, channels) if isinstance(request, ASGIRequest) else _sync(first, channels)
+def stream(request: HttpRequest, channels: list[str], first: First, valid: Valid = _always) -> StreamingHttpResponse:
+    body = _async(first, channels, valid) if isinstance(request, ASGIRequest) else _sync(first, channels, valid)
     response = StreamingHttpResponse(body, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache, no-transform"
     response["X-Accel-Buffering"] = "no"  # nginx-style proxies: never buffer the stream
@@ -102,7 +114,10 @@ def seat_events(request: HttpRequest, key: str) -> HttpResponseBase:
         link = selectors.seat_link_get(key=key)
     except NotFound:
         return _gone()
-    return stream(request, [session_channel(link.session_id)], lambda: session_first(link.session_id))
+    channels = [session_channel(link.session_id), link_channel("seat", link.pk)]
+    return stream(
+        request, channels, lambda: session_first(link.session_id), lambda: _holds(selectors.seat_link_get, key)
+    )
 
 
 def session_first(session_id: int) -> list[bytes]:
@@ -132,4 +147,14 @@ def board_events(request: HttpRequest, key: str) -> HttpResponseBase:
         link = selectors.board_link_get(key=key)
     except NotFound:
         return _gone()
-    return stream(request, [club_channel(link.club_id)], lambda: board_first(link.club_id))
+    channels = [club_channel(link.club_id), link_channel("board", link.pk)]
+    return stream(request, channels, lambda: board_first(link.club_id), lambda: _holds(selectors.board_link_get, key))
+
+
+def _holds(get: Callable[..., object], key: str) -> bool:
+    """Whether the link of this key is still live (not revoked; a seat link's session not long closed)."""
+    try:
+        get(key=key)
+    except NotFound:
+        return False
+    return True

@@ -5,10 +5,12 @@ join page's QR code, the room board, and the close page's disputes."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from ledger import services
 from ledger.live import LocalBroker, broker
@@ -85,6 +87,55 @@ def test_the_stream_opens_with_the_state_and_relays_a_change(
     data = json.loads(relayed.split("data: ", 1)[1])
     assert data["hands"] == 3 and data["tag"] == f"{session.version + 1}.0"
     response.close()
+
+
+def _stream_of(response: Any) -> Any:
+    chunks = iter(response.streaming_content)
+    assert next(chunks).startswith(b"retry: ")
+    assert b"event: " in next(chunks)  # the state it opens with
+    return chunks
+
+
+def test_a_revoked_links_open_stream_ends_at_once(
+    table: dict, admin: Any, club: Club, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Issue 39, item 9: it relayed every change for up to LIVE_STREAM_SECONDS (300 s) after the revoke."""
+    settings.LIVE_HEARTBEAT_SECONDS = 5  # no heartbeat comes before the revoke's message ends the streams
+    settings.LIVE_STREAM_SECONDS = 6
+    settings.REDIS_URL = None
+    session, scorer = table["session"], table["scorer"]
+    key, link = services.seat_link_issue(actor=scorer, session_id=session.pk, seat=1)
+    other_key, _ = services.seat_link_issue(actor=scorer, session_id=session.pk, seat=2)
+    board_key, board = services.board_link_issue(actor=admin, club_id=club.pk, label="bar")
+    seat = _stream_of(Client().get(f"/live/seat/{key}/"))
+    other = _stream_of(Client().get(f"/live/seat/{other_key}/"))
+    room = _stream_of(Client().get(f"/live/board/{board_key}/"))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_link_revoke(actor=scorer, session_id=session.pk, link_id=link.pk)
+        services.board_link_revoke(actor=admin, club_id=club.pk, link_id=board.pk)
+    started = time.monotonic()
+    assert list(seat) == [] and list(room) == []  # ended, nothing more relayed
+    assert time.monotonic() - started < 4  # at once, not at a heartbeat
+    with django_capture_on_commit_callbacks(execute=True):
+        services.hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[2])
+    assert b'"hands":3' in next(other)  # another seat's link follows on
+
+
+def test_a_revoke_whose_message_is_lost_ends_the_stream_at_the_next_change_or_heartbeat(
+    table: dict, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.LIVE_HEARTBEAT_SECONDS = 0.2
+    settings.LIVE_STREAM_SECONDS = 2
+    settings.REDIS_URL = None
+    session, scorer = table["session"], table["scorer"]
+    key, link = services.seat_link_issue(actor=scorer, session_id=session.pk, seat=1)
+    seat = _stream_of(Client().get(f"/live/seat/{key}/"))
+    assert next(seat) == b": ping\n\n"
+    type(link).objects.filter(pk=link.pk).update(revoked_at=timezone.now())  # revoked, no message sent
+    with django_capture_on_commit_callbacks(execute=True):
+        services.hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[2])
+    assert list(seat) == []
 
 
 def test_a_seat_link_page_has_its_seat_only(table: dict) -> None:
