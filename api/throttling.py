@@ -9,8 +9,8 @@ window: right after it ends, the client may spend its whole limit again).
 
 A client is the connection's address (`NUM_PROXIES`: `X-Forwarded-For` only through trusted proxies),
 or its user once logged in. The login limits (per address, and failures per username and address) are
-`ledger.login_limits`, shared with the page logins; they count in the process's memory while Redis is
-down, where the other scopes let requests through (a table keeps scoring).
+`ledger.login_limits`, shared with the page logins; they count in the database while Redis is down,
+where the other scopes let requests through (a table keeps scoring).
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ Two windows, with the API's rates (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`, r
 A window is an atomic counter in the cache (in Redis, across the web workers: SET NX and INCR in one
 script, one round trip; in the local-memory cache, `add` then `incr` under its mutex), so a burst never
 passes beyond its limit. When the shared cache is unreachable (Redis down) the login windows are
-counted in this process's own memory instead: the limit then holds per web process (a guesser gets at
-most the limit times the number of processes), never switched off.
+counted in the database instead (`LoginWindow`, an UPDATE ... count + 1 per attempt, issue 39, item 7),
+so the limit stays the same across every web process and server: counted in each process's memory, as
+before, a guesser got the limit once per process (28-30 of 30 wrong logins through, limit 10).
 
 The username is counted as the login compares it: NFKC-normalised (what Django's login form and
 `create_user` do) and otherwise exact, so `PA-TREAS` and `pa-treas` are two windows, as they are two
@@ -30,20 +31,22 @@ import logging
 import time
 import unicodedata
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, BaseCache, caches
-from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
 from redis.exceptions import RedisError
+
+from .models import LoginWindow
 
 CACHE_DOWN = (RedisError, OSError)
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 logger = logging.getLogger(__name__)
-
-# This process's own windows, used only while the shared cache is unreachable.
-local_cache = LocMemCache("clubscore-login-limits", {"MAX_ENTRIES": 100_000})
 
 
 class LoginRefused(Exception):
@@ -141,12 +144,36 @@ def rate(scope: str) -> tuple[int, int] | None:
 
 
 def hit_with_fallback(key: str, limit: int, duration: int) -> float | None:
-    """`window_hit` in the shared cache, or in this process's memory while the shared cache is down."""
+    """`window_hit` in the shared cache, or in the database while the shared cache is down."""
     try:
         return window_hit(key, limit, duration)
     except CACHE_DOWN:
-        logger.warning("the login limits' cache is unreachable: counted in this process", exc_info=True)
-        return window_hit(key, limit, duration, local_cache)
+        logger.warning("the login limits' cache is unreachable: counted in the database", exc_info=True)
+        return database_hit(key, limit, duration)
+
+
+def database_hit(key: str, limit: int, duration: int) -> float | None:
+    """`window_hit` in the database (`LoginWindow`): an atomic UPDATE takes the slot (its row lock holds
+    a concurrent attempt until this one's transaction ends); a missing or ended window starts anew."""
+    now = timezone.now()
+    with transaction.atomic():
+        if not LoginWindow.objects.filter(pk=key, ends_at__gt=now).update(count=F("count") + 1):
+            LoginWindow.objects.filter(ends_at__lte=now).delete()  # this one, if ended, and every other
+            try:
+                with transaction.atomic():
+                    LoginWindow.objects.create(
+                        key=key, count=1, started_at=now, ends_at=now + timedelta(seconds=duration)
+                    )
+            except IntegrityError:  # another process started it meanwhile
+                LoginWindow.objects.filter(pk=key).update(count=F("count") + 1)
+        count, ends_at = LoginWindow.objects.filter(pk=key).values_list("count", "ends_at").get()
+    if count <= limit:
+        return None
+    return max(1.0, (ends_at - now).total_seconds())
+
+
+def database_give_back(key: str) -> None:
+    LoginWindow.objects.filter(pk=key, ends_at__gt=timezone.now(), count__gt=0).update(count=F("count") - 1)
 
 
 def client_address(meta: Mapping[str, Any]) -> str:
@@ -212,5 +239,5 @@ def username_succeeded(username: str, address: str) -> None:
     key = username_key(username, address)
     try:
         window_give_back(key)
-    except CACHE_DOWN:  # counted in this process's memory (`hit_with_fallback`)
-        window_give_back(key, local_cache)
+    except CACHE_DOWN:  # counted in the database (`hit_with_fallback`)
+        database_give_back(key)

@@ -510,3 +510,14 @@ class BoardLink(models.Model):
 
     class Meta:
         ordering = ["club", "id"]
+
+
+class LoginWindow(models.Model):
+    """A login limit's window kept in the database while the shared cache (Redis) is unreachable
+    (`ledger.login_limits`, issue 39, item 7): one row per window key, shared by every web process, so
+    the limit holds as it does in Redis. Rows past their end are deleted as new windows start."""
+
+    key = models.CharField(max_length=100, primary_key=True)
+    count = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField()
+    ends_at = models.DateTimeField(db_index=True)

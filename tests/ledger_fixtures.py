@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
 from clubscore.celery import app
-from ledger import login_limits, selectors, services
+from ledger import selectors, services
 from ledger.engine import EngineError, settle
 from ledger.engine.samples import random_hand, random_sheet
 from ledger.engine.variants import get_variant
@@ -55,8 +55,7 @@ def background_work_in_process() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def fresh_cache() -> None:
-    cache.clear()  # throttle histories live in the cache
-    login_limits.local_cache.clear()  # and the login limits' own, while the cache is down
+    cache.clear()  # throttle histories live in the cache (the login limits' database windows roll back)
 
 
 @pytest.fixture
