@@ -12,8 +12,10 @@ it is being written is the classic way to lose money.
 
 `verify` replays every session's sheet through the engine and compares it with what the database
 holds (each hand's settlement, the balances, pools and close), re-derives every money balance from
-the closes the sessions expect and the payments, and rebuilds every statistic and rating, all in a
-transaction that is rolled back, so the database is never changed by it.
+the closes the sessions expect and the payments, recomputes each club's money digest chain (an edit
+of written money that keeps every balance re-derivable shows there, `ledger/money/chain.py`), and
+rebuilds every statistic and rating, all in a transaction that is rolled back, so the database is
+never changed by it.
 """
 
 from __future__ import annotations
@@ -341,6 +343,17 @@ def _verify_money(result: Verification) -> None:
             result.problems.append(f"the ledger does not sum to zero in {currency}: {total}")
 
 
+def _verify_chain(result: Verification) -> None:
+    """Each club's money digest chain recomputed (`ledger/money/chain.py`): any edit of written money
+    shows, even one that keeps every balance re-derivable (a payment changed on both sides)."""
+    from ledger.money import chain
+
+    for club_id in Club.objects.order_by("pk").values_list("pk", flat=True):
+        problem = chain.check(club_id)
+        if problem is not None:
+            result.problems.append(f"club {club_id}'s money chain: {problem}")
+
+
 def _stats_rows() -> dict[str, list[tuple[Any, ...]]]:
     from django.apps import apps
 
@@ -374,6 +387,7 @@ def verify() -> Verification:
         with transaction.atomic():
             _verify_sessions(result)
             _verify_money(result)
+            _verify_chain(result)
             if result.pending:
                 result.problems.append(
                     f"sessions {result.pending} wait for their background work: run the worker, then verify again"

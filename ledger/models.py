@@ -521,3 +521,28 @@ class LoginWindow(models.Model):
     count = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField()
     ends_at = models.DateTimeField(db_index=True)
+
+
+class MoneyChainHead(models.Model):
+    """The last link of a club's money chain (`ledger/money/chain.py`): a money write locks it to append,
+    so the chain never forks."""
+
+    club = models.OneToOneField(Club, primary_key=True, on_delete=models.PROTECT, related_name="+")
+    length = models.PositiveIntegerField(default=0)
+    digest = models.CharField(max_length=64)
+
+
+class MoneyDigest(models.Model):
+    """A money transaction's link in its club's chain: its place, the previous link's digest and its own
+    (SHA-256 over that and the transaction's canonical content, `ledger/money/chain.py`)."""
+
+    transaction = models.OneToOneField(
+        MoneyTransaction, primary_key=True, on_delete=models.PROTECT, related_name="chain_link"
+    )
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveIntegerField()
+    previous = models.CharField(max_length=64)
+    digest = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "position"], name="money_chain_one_per_position")]

@@ -32,6 +32,11 @@ Invariants (django-hordak style). `services.py` is the only code that writes the
    balance is the money of the carried pools (a close with pools left adds to it; the session that claims
    them takes it out again).
 
+7. Chained: each club's transactions, in the order they were written, carry a digest over their
+   canonical content and the previous one's (`chain.py`, `MoneyDigest`), appended in the money write's
+   own transaction under the club's chain head's lock; `manage.py verify` recomputes the chain, so an
+   edit of written money shows even when every balance still adds up.
+
 Sign: an account's balance above zero is money owed to it; below zero, money it owes.
 """
 

@@ -20,7 +20,7 @@ from ledger.exceptions import InvalidRequest, NotFound
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
 from ledger.selectors import club_role, session_players
 
-from . import MAX_CENTS, NOTE_MAX, PAYMENT_STATUSES, POOL, Party
+from . import MAX_CENTS, NOTE_MAX, PAYMENT_STATUSES, POOL, Party, chain
 from .selectors import account_balance, tied_paid
 
 # --- accounts --------------------------------------------------------------------------------------
@@ -72,6 +72,7 @@ def _post(*, club_id: int, kind: str, currency: str, amounts: dict[int, int], **
         MoneyEntry(transaction=tx, account_id=account_id, amount=amount)
         for account_id, amount in sorted(amounts.items())
     )
+    chain.append(tx, amounts)  # its link in the club's digest chain, in this same transaction
     return tx
 
 
