@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate
 from django.utils.translation import gettext
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed, ValidationError
 from rest_framework.permissions import AllowAny
@@ -47,18 +47,40 @@ class LoginApi(APIView):
     def get_authenticate_header(self, request: Request) -> str:
         return DeviceTokenAuthentication.keyword  # a wrong password is 401 with `WWW-Authenticate: Token`
 
-    @extend_schema(request=InputSerializer, responses={201: OutputSerializer}, auth=[])
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: OutputSerializer},
+        auth=[],
+        parameters=[
+            OpenApiParameter(
+                "Device-Cookie",
+                str,
+                OpenApiParameter.HEADER,
+                description="the device cookie this device was given at an earlier login of this user (the"
+                " answer's `Device-Cookie` header): a device that has logged in as the user before passes"
+                " while strangers' wrong passwords lock untrusted clients out of this username (429)",
+            ),
+            OpenApiParameter(
+                "Device-Cookie",
+                str,
+                OpenApiParameter.HEADER,
+                response=[201],
+                description="keep it and send it with this user's next logins from this device",
+            ),
+        ],
+    )
     def post(self, request: Request) -> Response:
         data = valid(self.InputSerializer, request.data)
         username = login_username(data["username"])  # compared as the page login compares it (NFKC)
-        per_username = LoginUsernameThrottle(request)
-        per_username.attempt(username)  # 429 while this username's failures from here fill its window
+        login = LoginUsernameThrottle(request).attempt(username)  # 429 while a failure window is full
         user = authenticate(request._request, username=username, password=data["password"])
         if user is None:
             raise AuthenticationFailed(gettext("wrong username or password"))
-        per_username.succeeded(username)
+        device_cookie = login.succeeded()
         key, token = services.token_issue(user=user, device=data["device"])
-        return Response(self.OutputSerializer({"token": key, "expires": token.expires_at}).data, status=201)
+        response = Response(self.OutputSerializer({"token": key, "expires": token.expires_at}).data, status=201)
+        response["Device-Cookie"] = device_cookie
+        return response
 
 
 class LogoutApi(APIView):

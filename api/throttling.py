@@ -91,17 +91,18 @@ class LoginThrottle(CountingThrottle):
 
 
 class LoginUsernameThrottle:
-    """Failed logins per username from one address (`ledger.login_limits`), as DRF's 429."""
+    """A login's failure windows (`ledger.login_limits.Login`: per username and address, and per
+    username from untrusted clients or per trusted device), as DRF's 429."""
 
     def __init__(self, request: Any) -> None:
         self.address = login_limits.client_address(request.META)
+        self.device_cookie = request.META.get("HTTP_DEVICE_COOKIE")
 
-    def attempt(self, username: str) -> None:
-        """Take a slot for this attempt, or raise 429 while this username's window from here is full."""
+    def attempt(self, username: str) -> login_limits.Login:
+        """Take this attempt's slots, or raise 429 while one of its windows is full."""
+        login = login_limits.Login(username, self.address, self.device_cookie)
         try:
-            login_limits.username_attempt(username, self.address)
+            login.attempt()
         except login_limits.LoginRefused as refused:
             raise Throttled(refused.wait) from None
-
-    def succeeded(self, username: str) -> None:
-        login_limits.username_succeeded(username, self.address)
+        return login

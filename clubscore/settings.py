@@ -251,6 +251,8 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("THROTTLE_ANON", "300/min"),
         "login": os.environ.get("THROTTLE_LOGIN", "20/min"),  # login attempts per client address
         "login_username": os.environ.get("THROTTLE_LOGIN_USERNAME", "10/min"),  # failures per username and address
+        # failures per username from clients without its device cookie (ledger/login_limits.py, issue 39)
+        "login_untrusted": os.environ.get("THROTTLE_LOGIN_UNTRUSTED", "20/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # A client is counted by the connection's address; X-Forwarded-For only through this many proxies.

@@ -1,13 +1,18 @@
 """Login limits (issue 29): the one brake on password guessing, for the API's token endpoint
 (`api/auth.py`) and the page logins (`/login/`, `/admin/login/`, `ledger/web/login.py`).
 
-Two windows, with the API's rates (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`, read at each attempt):
+Windows, with the API's rates (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`, read at each attempt):
 - `login` (`THROTTLE_LOGIN`, 20 a minute): every attempt from one client address, whatever the username;
 - `login_username` (`THROTTLE_LOGIN_USERNAME`, 10 a minute): failed attempts for one username from one
-  address. Every attempt takes a slot and a right password gives it back, so concurrent guesses cannot
-  slip past the count and only failures fill the window. Counting per username *and* address means a
-  stranger's failures fill the stranger's window only: the member's right password from any other
-  address still logs in (docs/decisions.md, issue 29).
+  address, and failed attempts from one trusted device. Every attempt takes a slot and a right
+  password gives it back, so concurrent guesses cannot slip past the count and only failures fill
+  the window;
+- `login_untrusted` (`THROTTLE_LOGIN_UNTRUSTED`, 20 an hour): failed attempts for one username from
+  every client without a device cookie of that member, whatever its address (issue 39, item 12: one
+  password guessed from 40 addresses met no brake). A device that logged in as the member before
+  carries a signed device cookie (OWASP's device cookies: the pages' cookie `clubscore_device`, the
+  API's `Device-Cookie` header) and is not counted there, so a stranger's failures lock untrusted
+  clients out, never the member's own devices (docs/decisions.md, issues 29 and 39).
 
 A window is an atomic counter in the cache (in Redis, across the web workers: SET NX and INCR in one
 script, one round trip; in the local-memory cache, `add` then `incr` under its mutex), so a burst never
@@ -28,13 +33,16 @@ import functools
 import hashlib
 import ipaddress
 import logging
+import secrets
 import time
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core import signing
 from django.core.cache import DEFAULT_CACHE_ALIAS, BaseCache, caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import IntegrityError, transaction
@@ -222,22 +230,92 @@ def address_attempt(address: str) -> float | None:
     return None if window is None else hit_with_fallback(address_key(address), *window)
 
 
-def username_attempt(username: str, address: str) -> None:
-    """Take a slot for this username from this address, or raise LoginRefused while its window is full."""
-    window = rate("login_username")
+def untrusted_key(username: str) -> str:
+    return f"throttle_login_untrusted_{_digest(login_username(username))}"
+
+
+def device_key(nonce: str) -> str:
+    return f"throttle_login_device_{_digest(nonce)}"
+
+
+# --- device cookies (OWASP, "Slow Down Online Guessing Attacks with Device Cookies"; issue 39, item 12) --
+
+DEVICE_COOKIE = "clubscore_device"  # the pages' cookie; the API's header is `Device-Cookie`
+DEVICE_SALT = "ledger.login_limits.device"
+DEVICE_MAX_AGE = 365 * 86400
+
+
+def device_cookie_issue(username: str) -> str:
+    """A device cookie for this member: signed (the site's SECRET_KEY), naming the member by a digest of
+    the username and the device by a random nonce of its own."""
+    payload = {"u": _digest(login_username(username)), "n": secrets.token_urlsafe(12)}
+    return signing.dumps(payload, salt=DEVICE_SALT)
+
+
+def device_nonce(cookie: str | None, username: str) -> str | None:
+    """The device's nonce when `cookie` is a valid device cookie of this member (younger than a year),
+    else None: the client is untrusted for this username."""
+    if not cookie or len(cookie) > 500:
+        return None
+    try:
+        payload = signing.loads(cookie, salt=DEVICE_SALT, max_age=DEVICE_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    if not isinstance(payload, dict) or payload.get("u") != _digest(login_username(username)):
+        return None
+    nonce = payload.get("n")
+    return nonce if isinstance(nonce, str) else None
+
+
+def _take(scope: str, key: str) -> None:
+    window = rate(scope)
     if window is None:
         return
-    wait = hit_with_fallback(username_key(username, address), *window)
+    wait = hit_with_fallback(key, *window)
     if wait is not None:
         raise LoginRefused(wait)
 
 
-def username_succeeded(username: str, address: str) -> None:
-    """A right password gives its slot back: only failures fill the window."""
-    if rate("login_username") is None:
+def _give_back(scope: str, key: str) -> None:
+    if rate(scope) is None:
         return
-    key = username_key(username, address)
     try:
         window_give_back(key)
     except CACHE_DOWN:  # counted in the database (`hit_with_fallback`)
         database_give_back(key)
+
+
+@dataclass(frozen=True)
+class Login:
+    """One login attempt's windows (the per-address one is counted first, `address_attempt`):
+
+    - failures for this username from this address (`login_username`), whatever the device;
+    - from a client with no device cookie of this member (untrusted): failures for this username from
+      every untrusted client together (`login_untrusted`), the brake on one password guessed from many
+      addresses; when it is full, untrusted clients are refused for this member until it ends;
+    - from a trusted device (its cookie): that device's own failures (`login_username`'s rate), so a
+      stolen cookie is braked too, and the member's own device passes whatever strangers did.
+
+    Each attempt takes a slot in its windows and a right password gives them back (`succeeded`, which
+    also hands the device a fresh cookie), so concurrent guesses cannot slip past the count."""
+
+    username: str
+    address: str
+    device_cookie: str | None = None
+
+    def windows(self) -> list[tuple[str, str]]:
+        name = login_username(self.username)
+        nonce = device_nonce(self.device_cookie, name)
+        second = ("login_untrusted", untrusted_key(name)) if nonce is None else ("login_username", device_key(nonce))
+        return [("login_username", username_key(name, self.address)), second]
+
+    def attempt(self) -> None:
+        """Take this attempt's slots, or raise LoginRefused while one of its windows is full."""
+        for scope, key in self.windows():
+            _take(scope, key)
+
+    def succeeded(self) -> str:
+        """A right password: the slots given back, and a device cookie for this member (to keep)."""
+        for scope, key in self.windows():
+            _give_back(scope, key)
+        return device_cookie_issue(self.username)

@@ -61,7 +61,8 @@ def fresh_cache() -> None:
 @pytest.fixture
 def login_rates(settings: Any) -> None:
     """The production login limits (20 attempts a minute per address, 10 failures per username and
-    address), the other scopes out of the way, and a fast password hasher."""
+    address or trusted device, 20 an hour per username from untrusted clients), the other scopes out
+    of the way, and a fast password hasher."""
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {
@@ -69,6 +70,7 @@ def login_rates(settings: Any) -> None:
             "anon": "1000/min",
             "login": "20/min",
             "login_username": "10/min",
+            "login_untrusted": "20/hour",
         },
     }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

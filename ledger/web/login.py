@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
@@ -27,7 +28,9 @@ def refusal(request: HttpRequest, wait: float) -> HttpResponse:
 
 def throttled_login(view: View) -> View:
     """A login view whose POSTs count against the login limits: every attempt per address, failures
-    per username and address (a right password, which logs in and redirects, gives its slot back)."""
+    per username and address, and per username from untrusted browsers or per trusted browser (a
+    right password, which logs in and redirects, gives its slots back and leaves the browser a device
+    cookie of this member, `ledger.login_limits.Login`)."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
@@ -38,13 +41,21 @@ def throttled_login(view: View) -> View:
         wait = login_limits.address_attempt(address)
         if wait is not None:
             return refusal(request, wait)
+        login = login_limits.Login(username, address, request.COOKIES.get(login_limits.DEVICE_COOKIE))
         try:
-            login_limits.username_attempt(username, address)
+            login.attempt()
         except login_limits.LoginRefused as refused:
             return refusal(request, refused.wait)
         response = view(request, *args, **kwargs)
         if request.user.is_authenticated and response.status_code in (301, 302, 303):
-            login_limits.username_succeeded(username, address)
+            response.set_cookie(
+                login_limits.DEVICE_COOKIE,
+                login.succeeded(),
+                max_age=login_limits.DEVICE_MAX_AGE,
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=True,
+                samesite="Lax",
+            )
         return response
 
     return wrapper

@@ -77,6 +77,37 @@ def test_a_stranger_cannot_lock_a_member_out(login_rates: None) -> None:
     assert _login(client, "victim", PASSWORD, REMOTE_ADDR="10.2.0.1").status_code == 201
 
 
+def test_one_password_guessed_from_many_addresses_locks_out_untrusted_clients_only(login_rates: None) -> None:
+    """Issue 39, item 12: 40 wrong passwords for one username, each from its own address, were all 401.
+    Now 20 an hour from clients without the member's device cookie, then 429 for them; the member's
+    own device (a `Device-Cookie` from an earlier login) still logs in, from any address."""
+    make_user("victim")
+    make_user("other")
+    client = Api()
+    earlier = _login(client, "victim", PASSWORD, REMOTE_ADDR="10.3.0.1")  # the member's phone, some day before
+    assert earlier.status_code == 201 and set(earlier.json()) == {"token", "expires"}  # the body as api.md says
+    cookie = earlier.headers["Device-Cookie"]
+    others = _login(client, "other", PASSWORD, REMOTE_ADDR="10.3.0.2").headers["Device-Cookie"]
+    statuses = [_login(client, "victim", f"guess-{i}", REMOTE_ADDR=f"10.4.{i}.1").status_code for i in range(40)]
+    assert statuses == [401] * 20 + [429] * 20
+    refused = _login(client, "victim", PASSWORD, REMOTE_ADDR="10.5.0.1")  # the right password, untrusted
+    assert_error(refused, 429, "throttled")
+    assert int(refused.headers["Retry-After"]) > 60  # the hour's window
+    for untrusted in (cookie[:-2] + "xx", others, "not-a-cookie"):  # forged, another member's, garbage
+        assert_error(
+            _login(client, "victim", PASSWORD, REMOTE_ADDR="10.5.0.2", HTTP_DEVICE_COOKIE=untrusted), 429, "throttled"
+        )
+    trusted = _login(client, "victim", PASSWORD, REMOTE_ADDR="10.6.0.1", HTTP_DEVICE_COOKIE=cookie)
+    assert trusted.status_code == 201, trusted.content
+    assert trusted.headers["Device-Cookie"]  # a fresh cookie for the next time
+    # A trusted device guessing is braked by its own window (a stolen cookie), not by the strangers'.
+    guesses = [
+        _login(client, "victim", f"again-{i}", REMOTE_ADDR=f"10.7.{i}.1", HTTP_DEVICE_COOKIE=cookie).status_code
+        for i in range(11)
+    ]
+    assert guesses == [401] * 10 + [429]
+
+
 def test_usernames_are_counted_as_the_login_compares_them(login_rates: None) -> None:
     """`PA-TREAS` is not `pa-treas` to the login, so it is not its window either; NFKC forms are."""
     make_user("pa-treas")

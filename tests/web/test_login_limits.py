@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from ledger.login_limits import DEVICE_COOKIE, DEVICE_MAX_AGE
 from tests.ledger_fixtures import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
@@ -68,3 +69,31 @@ def test_the_refusal_is_in_the_language_of_the_request(login_rates: None, langua
     assert refused.status_code == 429
     assert words in refused.content.decode()
     assert f'<html lang="{language}">' in refused.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/login/", "/admin/login/"])
+def test_a_password_guessed_from_many_addresses_locks_out_untrusted_browsers_only(login_rates: None, path: str) -> None:
+    """Issue 39, item 12, on the pages: a browser that logged in as the member before keeps a signed
+    device cookie and passes; 40 strangers' browsers, each from its own address, are stopped after 20."""
+    make_user("victim", superuser=True)
+    before = Client()
+    assert page_login(before, path, "victim", PASSWORD, REMOTE_ADDR="10.8.0.1").status_code == 302
+    cookie = before.cookies[DEVICE_COOKIE]
+    assert cookie["httponly"] and int(cookie["max-age"]) == DEVICE_MAX_AGE and cookie["samesite"] == "Lax"
+    statuses = [
+        page_login(Client(), path, "victim", f"guess-{i}", REMOTE_ADDR=f"10.9.{i}.1").status_code for i in range(40)
+    ]
+    assert statuses == [200] * 20 + [429] * 20
+    assert page_login(Client(), path, "victim", PASSWORD, REMOTE_ADDR="10.10.0.1").status_code == 429
+    member = Client()  # the member's browser, logged out since: only its device cookie is left
+    member.cookies[DEVICE_COOKIE] = cookie.value
+    assert page_login(member, path, "victim", PASSWORD, REMOTE_ADDR="10.10.0.2").status_code == 302
+    # The API's device cookie and the page's are one: the member's browser cookie works on the API too.
+    api = Client().post(
+        "/api/v1/auth/token/",
+        {"username": "victim", "password": PASSWORD, "device": "d"},
+        content_type="application/json",
+        REMOTE_ADDR="10.10.0.3",
+        HTTP_DEVICE_COOKIE=cookie.value,
+    )
+    assert api.status_code == 201
