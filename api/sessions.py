@@ -288,7 +288,8 @@ class SessionImport(Strict):
 
 
 class SessionImportApi(APIView):
-    """A finished or unfinished session from a score sheet; players matched by name, created when missing."""
+    """A finished or unfinished session from a score sheet; players matched by name, created when missing
+    (a name that looks like a club player's without being it is refused, 400 `players`)."""
 
     InputSerializer = SessionImport
     OutputSerializer = SessionOut
