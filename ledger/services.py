@@ -113,8 +113,9 @@ def membership_set(*, actor: User, club_id: int, user: User, role: str) -> Membe
 
 
 def _lock_club(club_id: int) -> None:
-    """Lock the club's row until the transaction ends: its players are made one at a time."""
-    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+    """Lock the club's row until the transaction ends: its players are made one at a time (NO KEY: rows
+    that refer to the club, a money write's, are not held up by it)."""
+    list(Club.objects.select_for_update(no_key=True).filter(pk=club_id).values_list("pk", flat=True))
 
 
 def player_create(*, actor: User, club_id: int, name: str, user: User | None = None) -> Player:
