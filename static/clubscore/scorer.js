@@ -24,7 +24,7 @@ import { schedulePreview } from './scorer/preview.js';
 import { flush, onRecord, onUndo } from './scorer/record.js';
 import { keepForOffline, loadChecks, refresh } from './scorer/server.js';
 import { follow } from './scorer/channel.js';
-import { render } from './scorer/view.js';
+import { openDeals, render } from './scorer/view.js';
 
 moveRareFields();
 if (form) {
@@ -36,6 +36,8 @@ if (form) {
   // refused and the next deal starts on a clean form. Caught before any button's own handler.
   form.addEventListener('click', function (e) { if (state.busy) { e.preventDefault(); e.stopPropagation(); } }, true);
 }
+const amendOpen = $maybe('amend-open');
+if (amendOpen) amendOpen.addEventListener('click', openDeals);
 const undo = $maybe('undo');
 if (undo) undo.addEventListener('click', onUndo);
 // The pinned bar's height: the page keeps room for it at its foot (CSS --bar-h).

@@ -351,8 +351,8 @@ def test_amend_shows_what_changes_then_undo(new_page: Any, scorer: Any, table: S
     assert scorer_page.balances() == changed["balances"]
 
     page.click("#undo")
-    expect(page.locator("#undo")).to_have_text("Tap again: undo deal 2")
-    page.click("#undo")
+    expect(page.locator("#undo")).to_have_text("Keep deal 2")  # the same place again keeps it
+    page.click("#undo-yes")  # "Yes, undo deal 2", beside it
     expect(page.locator("#confirmation")).to_contain_text("Deal 2 undone.")
     assert raw_hands(table) == [amended]
     assert scorer_page.balances() == settle(sheet_with(table, [amended]))["balances"]

@@ -158,9 +158,12 @@ def test_a_deal_is_recorded_on_the_scorer_in_russian(
     expect(page.locator("#record")).to_have_text("Записать сдачу 2")
     scorer.record()
     expect(page.locator("#confirmation")).to_have_text("Сдача 2 хранится на этом телефоне и ждёт отправки.")
-    expect(page.locator("#banner")).to_contain_text("1 сдача ждёт отправки (2).")
+    expect(page.locator("#banner")).to_have_text("Нет сети: 1 сдача ждёт отправки (2), хранится на этом телефоне.")
     expect(page.locator("#queue-badge")).to_have_text("⟳ ждут: 1")
-    expect(page.locator("#balances-note")).to_have_text("После сдачи 1: 1 сдача, ждущая отправки, ещё не учтена.")
+    expect(page.locator("#balances-note")).to_have_text(  # the balances' age said under them, not in the banner
+        "После сдачи 1: 1 сдача, ждущая отправки, ещё не учтена."
+        " Счёт — такой, каким этот телефон видел его в последний раз."
+    )
     screenshot(page, "scorer-russian-offline")
     assert latin_words(page.locator("#scorer").inner_text()) == []
     net.restore()

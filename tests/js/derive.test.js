@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { blankForm, buildHand, formFromHand, handKey, handWords, missingRequired, presetTrump, rulesOf, trumpsAllowed } from '../../static/clubscore/scorer/derive.js';
+import { blankForm, buildHand, changedWords, formFromHand, handKey, handWords, missingRequired, presetTrump, rulesOf, trumpsAllowed } from '../../static/clubscore/scorer/derive.js';
 
 const legal = (variant) => JSON.parse(readFileSync(new URL(`./fixtures/legal-${variant}.json`, import.meta.url), 'utf8'));
 const AMERICAN = legal('american').bids;
@@ -98,4 +98,16 @@ test('two hands are the same deal when their fields are, whatever their number',
   const form = formFromHand(hand);
   assert.deepEqual([form.bid, form.bidder, form.trump, form.partner, form.tricks], ['seven', 2, 'hearts', null, [2, 1, 8, 2]]);
   assert.notEqual(form.tricks, hand.tricks); // a copy: the form's pad does not change the hand
+});
+
+test('an amendment says what it changes: each count that moved, each field, nothing when nothing did', () => {
+  const w = { ...WORDS, labels: { ...WORDS.labels, bid: 'Bid', bidder: 'Bidder', trump: 'Trump', jack: '♦J' }, yes: 'conceded', no: 'not conceded' };
+  const seven = { bid: 'seven', bidder: 2, trump: 'hearts', tricks: [2, 1, 8, 2] };
+  assert.equal(changedWords(seven, { ...seven }, w), '');
+  assert.equal(changedWords(seven, { ...seven, tricks: [2, 2, 8, 1] }, w), 'Ben 1 → 2, Dan 2 → 1');
+  assert.equal(changedWords(seven, { ...seven, bid: 'six', trump: 'clubs' }, w), 'bid seven → six, trump ♥ → ♣');
+  assert.equal(changedWords(seven, { ...seven, conceded: true }, w), 'conceded');
+  const simple = { bid: 'simple', bidder: 1, trump: 'hearts', jack: 0, tricks: [2, 5, 3, 3] };
+  assert.equal(changedWords(simple, { ...simple, jack: 3 }, w), '♦J Ann → Dan');
+  assert.equal(changedWords({ ...seven, conceded: true }, seven, w), 'not conceded');
 });

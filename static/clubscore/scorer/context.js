@@ -67,6 +67,7 @@ export const form = /** @type {HTMLFormElement | null} */ (document.getElementBy
  * @property {boolean} bidsOpen the bid row shows every bid again (a bid chosen folds it to that bid)
  * @property {Element | null} lastRow the form's row the scorer tapped last: the page keeps the rows after it in view
  * @property {number | null} confirmed the deal the confirmation offers to undo or amend, until the next deal is started
+ * @property {HTMLElement | null} undoButton the Undo button armed (it reads "Keep deal N" until disarmed)
  * @property {Record<number, string[]>} disputes deal number -> the reasons of its open disputes (the live checks)
  * @property {number} checks the checks' version the page has read
  * @property {Record<string, ConflictPays>} conflictPays a conflicting deal's payments as the server settles it, by its key
@@ -101,6 +102,7 @@ export const state = {
   bidsOpen: false,
   lastRow: null,
   confirmed: null,
+  undoButton: null,
   disputes: {},
   checks: Number(String(cfg.live.tag).split('.')[1]) || 0,
   conflictPays: {},

@@ -213,3 +213,38 @@ export function handKey(hand) {
   });
   return JSON.stringify(out);
 }
+
+/**
+ * What an amendment changes, in words: "Dan 3 → 2, Cleo 8 → 9" for the counts, "bid seven → six" for a
+ * field; empty when nothing changed. Said on the bar while amending and in the amended confirmation, so
+ * the scorer reads the change rather than finds it in a table.
+ * @param {Record<string, any>} before the recorded hand
+ * @param {Record<string, any>} after the form's hand
+ * @param {Words & { yes: string, no: string }} w
+ * @returns {string}
+ */
+export function changedWords(before, after, w) {
+  /** @type {string[]} */
+  const bits = [];
+  /** @param {string} name @param {any} v */
+  const say = function (name, v) {
+    if (v === null) return '—';
+    if (name === 'bid') { const bid = w.bids.find(function (b) { return b.code === v; }); return bid ? bid.label : String(v); }
+    if (name === 'trump' || name === 'turned') return w.symbol[v] || String(v);
+    if (typeof v === 'number' && name !== 'honours') return w.names[v];
+    return String(v);
+  };
+  FORM_FIELDS.forEach(function (name) {
+    if (name === 'tricks') return;
+    const a = before[name] === undefined || before[name] === false ? null : before[name];
+    const b = after[name] === undefined || after[name] === false ? null : after[name];
+    if (a === b) return;
+    if (name === 'conceded') { bits.push(b ? w.yes : w.no); return; }
+    bits.push(w.inSentence(w.labels[name] || name) + ' ' + say(name, a) + ' → ' + say(name, b));
+  });
+  const was = before.tricks || [], now = after.tricks || [];
+  w.names.forEach(function (who, seat) {
+    if ((was[seat] || 0) !== (now[seat] || 0)) bits.push(who + ' ' + (was[seat] || 0) + ' → ' + (now[seat] || 0));
+  });
+  return bits.join(', ');
+}

@@ -4,12 +4,13 @@
  * server's shape (`deal.js`, `derive.js`); the form decides nothing of Boston's. */
 import { $, $maybe, L, PETITE, SEATS, SEAT_FIELDS, SUIT_FIELDS, V, cfg, el, form, loadQueue, names, state } from './context.js';
 import { belleOf, dealInfo as dealInfoOf, legalOf, nextDeal as nextDealOf } from './deal.js';
-import { blankForm, buildHand as buildHandOf, handWords as handWordsOf, missingRequired as missingOf, presetTrump,
+import { blankForm, buildHand as buildHandOf, changedWords as changedWordsOf, handWords as handWordsOf, missingRequired as missingOf, presetTrump,
   rulesOf as rulesOfShape, trumpsAllowed as trumpsAllowedOf } from './derive.js';
 import { blankPad, fillPad as fillPadOf, padOrder as padOrderOf, tricksComplete as tricksCompleteOf } from './pad.js';
 import { SYMBOL, T } from './words.js';
 import { preview, schedulePreview } from './preview.js';
 import { render } from './view.js';
+import { disarmUndo } from './record.js';
 
 /** @typedef {import('./derive.js').Rules} Rules */
 /** @typedef {import('./types.js').DealInfo} DealInfo */
@@ -168,6 +169,8 @@ function keepInView() {
     target = next;
   }
   if (!target) return;
+  // Amending, a count given leaves the page where it is: the before/after table above the form stays in view.
+  if (state.mode === 'amend' && target !== padRow) return;
   const bar = $maybe('deal-bar');
   const bottom = window.innerHeight - (bar && !bar.hidden ? bar.getBoundingClientRect().height : 0);
   const box = target.getBoundingClientRect();
@@ -426,6 +429,13 @@ export function renderForm() {
   $('record-hint').textContent = missing.length ? T.stillToEnter(missingWords(missing)) : '';
   $('deal-words').textContent = f.bid ? handWords(buildHand(), state.pad.entered) : '';
   $('deal-words').hidden = !f.bid;
+  const changes = $maybe('amend-changes');
+  if (changes) {
+    const amended = state.mode === 'amend' && state.amending !== null ? state.hands[state.amending - 1] : null;
+    const said = amended && f.bid ? changeWords(amended, buildHand()) : '';
+    changes.textContent = !amended ? '' : said ? T.changes(said) : T.noChange;
+    changes.hidden = !amended;
+  }
   // Until the next deal is started the bar is the confirmation of the last; Record comes back with it.
   const confirming = !$('confirmation').hidden && state.mode === 'new' && !f.bid;
   $('deal-bar').classList.toggle('confirming', confirming);
@@ -461,6 +471,16 @@ export function handWords(hand, entered) {
   return handWordsOf(hand, entered, {
     names: names, bids: V.bids, symbol: SYMBOL, labels: V.field_labels, pair: T.pair, turnedSuit: T.turnedSuit,
     fieldIs: T.fieldIs, counts: T.counts, conceded: T.conceded, inSentence: inSentence, turnedTrumps: TURNED_TRUMPS,
+  });
+}
+
+/* What an amendment changes, in words ("Dan 3 → 2"); empty when nothing does. */
+/** @param {Hand} before @param {Hand} after */
+export function changeWords(before, after) {
+  return changedWordsOf(/** @type {any} */ (before), /** @type {any} */ (after), {
+    names: names, bids: V.bids, symbol: SYMBOL, labels: Object.assign({}, V.field_labels, { bid: V.field_labels.bid || pgettext('bid', 'Bid') }),
+    pair: T.pair, turnedSuit: T.turnedSuit, fieldIs: T.fieldIs, counts: T.counts, conceded: T.conceded, inSentence: inSentence,
+    turnedTrumps: TURNED_TRUMPS, yes: T.conceded, no: T.notConceded,
   });
 }
 
@@ -573,6 +593,7 @@ function began() {
   if (state.mode === 'new' && state.formNumber === null && next) state.formNumber = next.number;
   if (state.mode === 'new' && !$('confirmation').hidden) {
     state.confirmed = null; // the next deal is started: the bar is the new deal's (the deal list keeps the last)
+    disarmUndo();
     $('confirmation').hidden = true;
     $('deal-bar').classList.remove('confirming');
   }

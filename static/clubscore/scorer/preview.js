@@ -114,6 +114,20 @@ export async function preview() {
   box.replaceChildren.apply(box, parts);
   barPays(settled.deltas, null);
   box.dataset.hand = JSON.stringify(hand); // what this preview is of
+  if (state.mode === 'amend' && state.pad.active === null) showAbove(box);
+}
+
+/* Amending, the before/after table is what the scorer checks before Save: once a change is settled (no
+ * count being asked), the page brings it up above the pinned bar, not under it (issue 38, item 5). Save
+ * is on the bar, so nothing the thumb needs moves away. */
+/** @param {HTMLElement} box */
+function showAbove(box) {
+  const bar = $maybe('deal-bar');
+  const bottom = window.innerHeight - (bar && !bar.hidden ? bar.getBoundingClientRect().height : 0);
+  const table = box.querySelector('.change-table') || box;
+  const r = table.getBoundingClientRect();
+  if (r.top >= 0 && r.bottom <= bottom) return;
+  window.scrollBy({ top: Math.min(r.bottom - bottom + 4, r.top - 4), behavior: 'instant' });
 }
 
 /* An amendment's preview: each seat's change in that deal and its total, before and after. */

@@ -10,6 +10,7 @@
  * @property {string} key the Idempotency-Key the deal is sent with
  * @property {Hand & { number: number }} hand
  * @property {string} [at]
+ * @property {boolean[]} [entered] the counts the scorer gave (the bar's words): a misère's others are not said as 0
  * @property {{ status: number, error: any }} [problem] a refusal that stops the queue until the scorer decides
  */
 

@@ -4,9 +4,9 @@
  * it. A lost answer is retried with the same key and body, so the server records it once. A refusal (a
  * conflict with another phone, a closed session, a broken rule) stops the queue and is shown until the
  * scorer decides; nothing is dropped silently. Amend and Undo of a recorded deal. */
-import { $, CS, cfg, loadQueue, queue, root, saveQueue, state } from './context.js';
+import { $, $maybe, CS, cfg, el, loadQueue, queue, root, saveQueue, state } from './context.js';
 import { formFromHand, handKey } from './derive.js';
-import { begunDeal, buildHand, clearErrors, handWords, padOrder, renderForm, resetForm, rulesOf, showErrors } from './form.js';
+import { begunDeal, buildHand, changeWords, clearErrors, handWords, padOrder, renderForm, resetForm, rulesOf, showErrors } from './form.js';
 import { schedulePreview } from './preview.js';
 import { holdRecorded, loadChecks, refresh } from './server.js';
 import { caughtUp } from './channel.js';
@@ -33,7 +33,8 @@ export async function onRecord() {
   if (!deal) return;
   root.dataset.entered = String(Number(root.dataset.entered || 0) + 1);
   const q = loadQueue();
-  const item = { key: CS.uuid4(), hand: Object.assign(hand, { number: deal.number }), at: new Date().toISOString() };
+  const item = { key: CS.uuid4(), hand: Object.assign(hand, { number: deal.number }), at: new Date().toISOString(),
+    entered: state.pad.entered.slice() };
   const direct = q.length === 0 && state.online && !state.sending;
   q.push(item);
   saveQueue(q);
@@ -98,7 +99,8 @@ export async function flush() {
         holdRecorded(state.session, state.hands);
         recorded = true;
         if (done(item)) resetForm();
-        sent.push(res.data);
+        // said as the bar said it: a count the scorer never gave (a misère's others) is not stated as 0
+        sent.push(Object.assign({}, res.data, { entered: item.entered }));
         notifySent(sent);
         continue;
       }
@@ -150,6 +152,7 @@ export async function flush() {
 async function amend() {
   const number = /** @type {number} */ (state.amending);
   const hand = buildHand();
+  const said = changeWords(state.hands[number - 1], hand); // before the read after it replaces the deal
   state.busy = true;
   renderForm();
   const res = await CS.api('PUT', cfg.api.hands + number + '/', hand, { 'If-Match': '"' + state.session.version + '"' });
@@ -166,7 +169,7 @@ async function amend() {
     await loadChecks(); // an amend clears the deal's checks: its dispute is gone
     caughtUp();
     resetForm();
-    notify(T.amendedWords(number, handWords(res.data)), res.data);
+    notify(T.amendedWords(number, handWords(res.data)) + (said ? ' ' + T.changes(said) : ''), res.data);
     return;
   }
   if (res.status === 412 || res.status === 409) {
@@ -185,28 +188,54 @@ async function amend() {
 
 // --- undo ----------------------------------------------------------------------------------------
 
-/* Undo from the actions or from the confirmation: the button tapped arms, a second tap undoes. */
+/* Undo from the actions or from the confirmation. A destructive tap never stands where the last tap
+ * went: the first tap turns the button tapped into "Keep deal N" and puts "Yes, undo deal N" beside it,
+ * so a second tap in the same place keeps the deal; and the confirmation's buttons are disabled for a
+ * moment after it appears, when a hurried Record's second and third taps land (issue 38, item 1). */
 /** @param {Event} [e] */
-export async function onUndo(e) {
+export function onUndo(e) {
   const button = /** @type {HTMLElement} */ ((e && e.currentTarget) || $('undo'));
+  if (state.undoArmed) { disarmUndo(); renderActions(); return; } // the same place again: kept
   const q = loadQueue();
-  if (!state.undoArmed) {
-    state.undoArmed = true;
-    const before = button.textContent;
-    button.textContent = q.length ? fmt(gettext('Tap again: remove waiting deal %(n)s'), { n: q[q.length - 1].hand.number })
-      : fmt(gettext('Tap again: undo deal %(n)s'), { n: state.hands.length });
-    button.classList.add('armed');
-    clearTimeout(state.undoTimer);
-    state.undoTimer = setTimeout(function () {
-      state.undoArmed = false;
-      if (button !== $('undo')) { button.textContent = before; button.classList.remove('armed'); }
-      renderActions();
-    }, 4000);
-    return;
-  }
+  state.undoArmed = true;
+  state.undoButton = button;
+  button.dataset.label = button.textContent || '';
+  button.textContent = q.length ? fmt(gettext('Keep waiting deal %(n)s'), { n: q[q.length - 1].hand.number })
+    : fmt(gettext('Keep deal %(n)s'), { n: state.hands.length });
+  button.classList.add('armed');
+  const amend = $maybe('confirm-amend');
+  if (button.id === 'confirm-undo' && amend) amend.hidden = true; // "Yes" takes Amend's place, beside it
+  const yes = el('button', { type: 'button', class: 'danger undo-yes', id: 'undo-yes', onclick: undoNow },
+    [q.length ? fmt(gettext('Yes, remove waiting deal %(n)s'), { n: q[q.length - 1].hand.number })
+      : fmt(gettext('Yes, undo deal %(n)s'), { n: state.hands.length })]);
+  button.after(yes);
+  clearTimeout(state.undoTimer);
+  state.undoTimer = setTimeout(function () { disarmUndo(); renderActions(); }, 4000);
+}
+
+/* The Undo armed goes back to what it said; "Yes" goes away. */
+export function disarmUndo() {
+  clearTimeout(state.undoTimer);
   state.undoArmed = false;
+  const button = state.undoButton;
+  state.undoButton = null;
+  const yes = $maybe('undo-yes');
+  if (yes) yes.remove();
+  if (button) {
+    button.textContent = button.dataset.label || button.textContent;
+    button.classList.remove('armed');
+  }
+  const amend = $maybe('confirm-amend');
+  if (amend) amend.hidden = false;
+}
+
+/* "Yes, undo": said at once on the button ("Undoing deal N…"), then sent. */
+async function undoNow() {
+  const yes = /** @type {HTMLButtonElement | null} */ ($maybe('undo-yes'));
+  const q = loadQueue();
   clearTimeout(state.undoTimer);
   if (q.length) {
+    disarmUndo();
     q.pop();
     saveQueue(q);
     notify(gettext('The waiting deal was removed; it was never sent.'), null);
@@ -214,7 +243,13 @@ export async function onUndo(e) {
     return;
   }
   const number = state.hands.length;
+  if (yes) {
+    yes.textContent = fmt(gettext('Undoing deal %(n)s…'), { n: number });
+    yes.disabled = true;
+    yes.setAttribute('aria-busy', 'true');
+  }
   const res = await CS.api('DELETE', cfg.api.hands + number + '/', null, { 'If-Match': '"' + state.session.version + '"' });
+  disarmUndo();
   if (res.networkError) {
     state.online = false;
     render();
@@ -237,6 +272,7 @@ export async function onUndo(e) {
 
 /** @param {number} number */
 export function startAmend(number) {
+  disarmUndo();
   const hand = state.hands[number - 1];
   state.mode = 'amend';
   state.amending = number;

@@ -5,47 +5,64 @@
 import { $, $maybe, CS, L, V, cfg, el, form, loadQueue, names, root, state } from './context.js';
 import { belle, belleAt, dealInfo, formDeal, handWords, nextDeal, renderForm, resetForm } from './form.js';
 import { deltasLine, poolsText, schedulePreview } from './preview.js';
-import { flush, onUndo, startAmend } from './record.js';
+import { disarmUndo, flush, onUndo, startAmend } from './record.js';
 import { refresh } from './server.js';
 import { conflictAt, showConflict } from './conflict.js';
 import { SYMBOL, fmt, T } from './words.js';
 
 // --- messages --------------------------------------------------------------------------------------
 
-/* What a flush sent: each deal recorded, with its payments (or dropped as another phone's twin). */
+/* What a flush sent: Undo and Amend of the last deal recorded first (at the top of the bar, never where
+ * Record stood: a hurried second tap lands on words, issue 38 item 1), the deals recorded before it in
+ * one line (a catch-up after many deals offline stays a few lines), then the last deal in the bar's own
+ * words and its payments; a deal dropped as another phone's twin is said on its own line. */
 /** @param {any[]} sent */
 export function notifySent(sent) {
+  disarmUndo();
   const box = $('confirmation');
   /** @type {HTMLElement[]} */
   const parts = [];
-  sent.forEach(function (hand) {
-    if (hand.duplicate) {
-      parts.push(el('p', { class: 'sent duplicate', text: T.duplicate(hand.number) }));
-      return;
-    }
-    parts.push(el('p', { class: 'sent', text: T.recordedWords(hand.number, handWords(hand)) }));
-    parts.push(deltasLine(hand.deltas)); // the pools after it are in the header
-  });
-  const last = sent.filter(function (h) { return !h.duplicate; }).pop();
+  const recorded = sent.filter(function (h) { return !h.duplicate; });
+  const last = recorded[recorded.length - 1];
   state.confirmed = last ? last.number : null;
   if (last) parts.push(confirmTools(last.number));
+  const earlier = recorded.slice(0, -1).map(function (h) { return h.number; });
+  if (earlier.length) {
+    parts.push(el('p', { class: 'sent earlier', text: fmt(ngettext('Deal %(numbers)s recorded too.', 'Deals %(numbers)s recorded too.', earlier.length),
+      { numbers: earlier.join(', ') }) }));
+  }
+  sent.forEach(function (hand) {
+    if (hand.duplicate) parts.push(el('p', { class: 'sent duplicate', text: T.duplicate(hand.number) }));
+  });
+  if (last) {
+    parts.push(el('p', { class: 'sent', text: T.recordedWords(last.number, handWords(last, last.entered)) }));
+    parts.push(deltasLine(last.deltas)); // the pools after it are in the header
+  }
   box.replaceChildren.apply(box, parts);
   box.hidden = false;
   renderForm();
 }
 
-/* Undo and Amend in the confirmation, until the next deal is started. */
+/* Undo and Amend in the confirmation, until the next deal is started. Both are disabled for a moment
+ * after it appears: a tap then is a hurried Record's second or third, and changes nothing. */
 /** @param {number} number */
 function confirmTools(number) {
-  return el('div', { class: 'buttons confirm-tools' }, [
-    el('button', { type: 'button', class: 'secondary', id: 'confirm-undo', onclick: onUndo }, [T.undoDeal(number)]),
-    el('button', { type: 'button', class: 'secondary', 'data-amend': String(number), id: 'confirm-amend',
+  const buttons = [
+    el('button', { type: 'button', class: 'secondary', id: 'confirm-undo', onclick: onUndo, disabled: true }, [T.undoDeal(number)]),
+    el('button', { type: 'button', class: 'secondary', 'data-amend': String(number), id: 'confirm-amend', disabled: true,
       onclick: function () { startAmend(number); } }, [T.amendDeal(number)]),
-  ]);
+  ];
+  setTimeout(function () { buttons.forEach(function (b) { /** @type {HTMLButtonElement} */ (b).disabled = false; }); }, HURRIED_MS);
+  return el('div', { class: 'buttons confirm-tools' }, buttons);
 }
+
+/** How long a tap after Record is taken for a hurried second tap of Record's (3 taps 0.6 s apart: 1.2 s). */
+const HURRIED_MS = 1500;
 
 /** @param {string} text @param {any} hand a deal the server answered with, its payments shown */
 export function notify(text, hand) {
+  disarmUndo();
+  state.confirmed = null;
   const box = $('confirmation');
   const parts = [el('p', { text: text })];
   if (hand && hand.deltas) {
@@ -82,9 +99,15 @@ export function renderStatus() {
       ' ' + gettext('(in a new tab; deals on this phone are kept), then') + ' ',
       el('button', { type: 'button', class: 'link', onclick: function () { state.authProblem = null; flush(); refresh().then(render); } }, [gettext('retry')]), '.']));
   }
-  if (!state.online) lines.push(el('p', { class: 'offline', text: T.offline + (state.lastSeen ? ' ' + T.lastSeen : '') }));
-  if (q.length) {
-    const numbers = q.map(function (i) { return i.hand.number; }).join(', ');
+  // One short line (issue 38, item 6): offline, the deals kept on this phone by number; the balances'
+  // age is said under the balances, "no preview" in the preview.
+  const numbers = q.map(function (i) { return i.hand.number; }).join(', ');
+  if (!state.online && q.length) {
+    lines.push(el('p', { class: 'offline waiting', text: fmt(ngettext('Offline: %(n)s deal waiting to be sent (%(numbers)s), kept on this phone.',
+      'Offline: %(n)s deals waiting to be sent (%(numbers)s), kept on this phone.', q.length), { n: q.length, numbers: numbers }) }));
+  } else if (!state.online) {
+    lines.push(el('p', { class: 'offline', text: T.offline }));
+  } else if (q.length) {
     const text = state.sending
       ? ngettext('%(n)s deal waiting to be sent (%(numbers)s): sending…', '%(n)s deals waiting to be sent (%(numbers)s): sending…', q.length)
       : ngettext('%(n)s deal waiting to be sent (%(numbers)s).', '%(n)s deals waiting to be sent (%(numbers)s).', q.length);
@@ -137,11 +160,12 @@ function renderBalances() {
   }));
   const waiting = loadQueue().length;
   const note = $('balances-note');
-  note.hidden = !waiting;
-  note.textContent = !waiting ? '' : fmt(s.hands
+  const lastSeen = !state.online && state.lastSeen ? T.lastSeen : '';
+  note.hidden = !waiting && !lastSeen;
+  note.textContent = !waiting ? lastSeen : fmt(s.hands
     ? ngettext('After deal %(deal)s: the deal waiting to be sent is not counted yet.', 'After deal %(deal)s: the %(n)s deals waiting to be sent are not counted yet.', waiting)
     : ngettext('Before the first deal: the deal waiting to be sent is not counted yet.', 'Before the first deal: the %(n)s deals waiting to be sent are not counted yet.', waiting),
-  { deal: s.hands, n: waiting });
+  { deal: s.hands, n: waiting }) + (lastSeen ? ' ' + lastSeen : '');
 }
 
 export function renderActions() {
@@ -164,6 +188,13 @@ export function renderActions() {
   }
 }
 
+/* "Amend a deal" in the header: the deal list opened and scrolled to the top of the screen. */
+export function openDeals() {
+  const deals = /** @type {HTMLDetailsElement} */ ($('deals'));
+  deals.open = true;
+  deals.scrollIntoView({ block: 'start', behavior: 'instant' });
+}
+
 /** Whether a recorded deal may be amended now (a scorer, the session open, nothing waiting, online). */
 function mayAmend() {
   return cfg.can_score && state.session && state.session.status === 'open' && !loadQueue().length && state.online;
@@ -172,6 +203,10 @@ function mayAmend() {
 function renderDeals() {
   const list = $('deal-list');
   const canAmend = mayAmend();
+  // The deal list is at the page's foot: one tap in the header opens it and brings it into view, so an
+  // earlier deal's Amend is two taps away, no swipe (issue 38, item 5).
+  const open = $maybe('amend-open');
+  if (open) open.hidden = !canAmend || !state.hands.length || state.mode !== 'new';
   const items = state.hands.slice().reverse().map(function (h) {
     const disputed = state.disputes[h.number];
     return el('li', { value: String(h.number), 'data-number': String(h.number), class: disputed ? 'disputed' : '' }, [
@@ -196,11 +231,16 @@ export function render() {
   const open = state.session.status === 'open';
   const canEnter = cfg.can_score && open && !conflictAt() && (state.mode !== 'new' || !!nextDeal());
   if (form) {
+    // The game's last deal recorded: the bar stays, the confirmation in it (what was recorded, Undo,
+    // Amend), with the game over said; only Record goes.
+    const over = cfg.can_score && open && !conflictAt() && state.mode === 'new' && !nextDeal() && !$('confirmation').hidden;
     form.hidden = !canEnter;
     $('record').hidden = !canEnter;
-    $('deal-bar').hidden = !canEnter;
+    $('deal-bar').hidden = !canEnter && !over;
     $('preview').hidden = !canEnter;
     if (canEnter) renderForm();
+    if (over) $('deal-bar').classList.add('confirming');
+    renderGameOver(over);
   }
   renderHead();
   renderStatus();
@@ -211,6 +251,15 @@ export function render() {
   root.dataset.waiting = String(loadQueue().length);
   root.dataset.version = String(state.session.version);
   root.dataset.hands = String(state.hands.length);
+}
+
+/** The confirmation of the game's last deal says the game is over. @param {boolean} over */
+function renderGameOver(over) {
+  const box = $('confirmation');
+  let line = box.querySelector('.game-over');
+  if (!over || state.confirmed === null) { if (line) line.remove(); return; }
+  if (!line) { line = el('p', { class: 'game-over' }); box.appendChild(line); }
+  line.textContent = fmt(gettext('The game is over: deal %(n)s was its last.'), { n: state.confirmed });
 }
 
 /* The deals another seat disputed, under the header, each with its reasons and Amend one tap away. */
