@@ -240,6 +240,7 @@ def test_offline_says_which_deals_in_a_line_and_the_catch_up_stays_compact(
     expect(confirmation).to_contain_text("Deals 1, 2, 3, 4 recorded too.")
     expect(confirmation.locator(".deltas")).to_have_count(1)
     height = page.locator("#deal-bar").bounding_box()["height"]
+    print("catch-up bar height", height)
     assert height <= 640 / 3, height
     screenshot(page, "360-scorer-catch-up", full_page=False)
     assert raw_hands(session) == [THREE[2]] * 5
