@@ -14,10 +14,10 @@ from ledger.engine.variants.american import American
 CLASSIC_TABLES = ("a-t1", "a-t3", "a-t5")  # the decimal A-T2 and A-T4 are the clubs' later tables
 
 DECLARATION = AMERICAN.derive(
-    name="classic",
-    title="Classic American Boston",
-    short_title="Classic",
-    source='Foster\'s Complete Hoyle, "Boston" (Part 21), with its classic tables only.',
+    name="classic_contract",  # not "classic": a real Classic American Boston may be registered beside it
+    title="Classic American Boston (contract test)",
+    short_title="Classic (test)",
+    source="Foster's Complete Hoyle, \"Boston\" (Part 21), with its classic tables only: the contract test's copy.",
     options={
         "table": {"default": "classic", "choices": ("classic",), "choice_labels": ("classic",)},
         "pool_limit": {"default": None},

@@ -44,6 +44,8 @@ ENGINE_CATALOGS = HERE.parents[1] / "ledger" / "i18n" / "locale"
 LANGUAGES = ("fr", "ru")
 PLAYERS = ("Ann", "Ben", "Cleo", "Dan")
 PARENT = "american"
+NAME = "classic_contract"  # its code; not "classic", which a real Classic American Boston may take
+TITLE = "Classic American Boston (contract test)"
 
 
 @pytest.fixture
@@ -65,12 +67,12 @@ def fifth(settings: Any, tmp_path: Path) -> Iterator[Variant]:
 
 
 def test_the_fifth_is_known_only_while_named(fifth: Variant) -> None:
-    assert variant_names()[-1] == "classic" and find_variant("classic") is fifth
-    assert variant_names().count("classic") == 1
+    assert variant_names()[-1] == NAME and find_variant(NAME) is fifth
+    assert variant_names().count(NAME) == 1
 
 
 def test_the_fifth_is_not_known_outside_its_test() -> None:
-    assert "classic" not in variant_names()
+    assert NAME not in variant_names()
 
 
 def test_the_fifth_inherits_what_it_does_not_change(fifth: Variant) -> None:
@@ -91,7 +93,7 @@ def test_random_evenings_of_the_fifth_settle_and_conserve_counters(fifth: Varian
     evening = fifth.declaration.evening
     for seed in range(30):
         raw = random_sheet(
-            "classic", random.Random(seed), evening + 2, rules=playable_rules("classic"), close={"pools": "divide"}
+            NAME, random.Random(seed), evening + 2, rules=playable_rules(NAME), close={"pools": "divide"}
         )
         result = settle(raw)
         assert_conserved(result, 0)
@@ -103,23 +105,23 @@ def test_the_fifth_pays_as_its_parent_under_the_same_rules(fifth: Variant) -> No
     """Every deal of a random evening pays what American Boston pays with its classic tables and no limit."""
     same = {"table": "classic", "pool_limit": None}
     for seed in range(10):
-        raw = random_sheet("classic", random.Random(seed), fifth.declaration.evening, close={"pools": "divide"})
+        raw = random_sheet(NAME, random.Random(seed), fifth.declaration.evening, close={"pools": "divide"})
         parent = settle({**raw, "variant": PARENT, "rules": same})
         assert settle(raw)["hands"] == parent["hands"]
 
 
 def test_the_fifth_pays_by_its_classic_table(fifth: Variant) -> None:
     made = {"bid": "seven", "bidder": 1, "trump": "clubs", "tricks": [1, 9, 2, 1]}
-    settled = settle(sheet("classic", [made]))["hands"][0]
+    settled = settle(sheet(NAME, [made]))["hands"][0]
     # A-T1[7][9] = 21 from each adversary; seat 0 deals and antes 5, which the made seven takes.
     assert settled["deltas"] == [-21 - 5, 63 + 5, -21, -21]
 
 
 def test_a_broken_hand_of_the_fifth_names_every_field(fifth: Variant) -> None:
-    error = refusal(sheet("classic", [{"bid": "seven", "trump": "stars", "tricks": [5, 5, 5, 5], "partner": 2}]))
+    error = refusal(sheet(NAME, [{"bid": "seven", "trump": "stars", "tricks": [5, 5, 5, 5], "partner": 2}]))
     assert set(error["fields"]) == {"bidder", "trump", "tricks", "partner"}
     with pytest.raises(EngineError):
-        settle(sheet("classic", [], rules={"table": "decimal"}))  # not one of its choices
+        settle(sheet(NAME, [], rules={"table": "decimal"}))  # not one of its choices
 
 
 # --- the API's variants ------------------------------------------------------------------------------
@@ -128,21 +130,21 @@ def test_a_broken_hand_of_the_fifth_names_every_field(fifth: Variant) -> None:
 def test_the_api_lists_and_shows_the_fifth(fifth: Variant, client: Client) -> None:
     listed = client.get("/api/v1/variants/").json()
     assert [v["name"] for v in listed["results"]] == list(variant_names())
-    shown = client.get("/api/v1/variants/classic/").json()
+    shown = client.get(f"/api/v1/variants/{NAME}/").json()
     parent = client.get(f"/api/v1/variants/{PARENT}/").json()
     assert shown["bids"] == parent["bids"]
     assert [o["name"] for o in shown["options"]] == [o["name"] for o in parent["options"]]
-    assert shown["title"] == "Classic American Boston"
+    assert shown["title"] == TITLE
 
 
 def test_a_session_of_the_fifth_is_recorded_and_settled(fifth: Variant, admin: Any, club: Any) -> None:
     players = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in PLAYERS]
-    session = open_session(admin, club, players, variant="classic")
+    session = open_session(admin, club, players, variant=NAME)
     record_all(admin, session, [{"bid": "seven", "bidder": 1, "trump": "clubs", "tricks": [1, 9, 2, 1]}])
     api = Client()
     api.force_login(admin)
     body = api.get(f"/api/v1/sessions/{session.pk}/").json()
-    assert body["variant"] == "classic"
+    assert body["variant"] == NAME
     assert [b["code"] for b in body["next_legal"]["bids"]] == [
         b.code for b in fifth.declaration.bids if b.code != "last_trick"
     ]
@@ -168,18 +170,18 @@ def zoya(db: None) -> Any:
 def test_the_fifth_s_pages_have_no_english_left(fifth: Variant, zoya: Any) -> None:
     club = services.club_create(actor=zoya, name="Bars Club")
     players = [services.player_create(actor=zoya, club_id=club.pk, name=n) for n in PLAYERS]
-    session = open_session(zoya, club, players, variant="classic")
+    session = open_session(zoya, club, players, variant=NAME)
     record_all(zoya, session, [{"bid": "seven", "bidder": 0, "trump": "hearts", "tricks": [8, 3, 1, 1]}])
     hands: list[dict[str, Any]] = [
         {"bid": "pass", "tricks": [4, 3, 3, 3]},
         {"bid": "little_misere", "bidder": 1, "tricks": [4, 0, 5, 3]},
     ]
     stake = {"currency": "USD", "per_counter": "0.01"}
-    closed = import_closed(zoya, club, sheet("classic", hands, players=list(PLAYERS), stake=stake))
+    closed = import_closed(zoya, club, sheet(NAME, hands, players=list(PLAYERS), stake=stake))
     followup.followup_run(session_id=closed.pk)  # the money and the statistics, as the task would
     names = {"Bars Club", "zoya", *PLAYERS}
     addresses = [
-        reverse("web:rules", args=["classic"]),
+        reverse("web:rules", args=[NAME]),
         reverse("web:rules-index"),
         reverse("web:club", args=[club.pk]),
         reverse("web:session-new", args=[club.pk]),
@@ -199,11 +201,11 @@ def test_the_fifth_s_pages_have_no_english_left(fifth: Variant, zoya: Any) -> No
             left = english_left(english.content.decode(), page.content.decode(), language, names)
             assert not left, (address, language, left)
     form = _browser("en", zoya).get(reverse("web:session-new", args=[club.pk])).content.decode()
-    assert "Classic American Boston" in form and "Payment tables" in form
-    rules = _browser("en", zoya).get(reverse("web:rules", args=["classic"])).content.decode()
+    assert TITLE in form and "Payment tables" in form
+    rules = _browser("en", zoya).get(reverse("web:rules", args=[NAME])).content.decode()
     assert "(A-T1)" in rules and "(A-T2)" not in rules  # its own tables, not all its parent's
     player = _browser("fr", zoya).get(reverse("web:player", args=[players[1].pk])).content.decode()
-    assert ">Classique</td>" in player  # the short title, in the narrow column
+    assert ">Classique (essai)</td>" in player  # the short title, in the narrow column
 
 
 # --- the statistics ----------------------------------------------------------------------------------
@@ -216,10 +218,10 @@ def test_the_statistics_count_the_fifth_s_contracts_and_misere_partout(fifth: Va
         {"bid": "grand_misere", "bidder": 0, "tricks": [1, 4, 4, 4]},
         {"bid": "pass", "tricks": [5, 3, 3, 2]},
     ]
-    raw = sheet("classic", hands, players=list(PLAYERS), close={"pools": "divide"})
+    raw = sheet(NAME, hands, players=list(PLAYERS), close={"pools": "divide"})
     import_closed(admin, club, copy.deepcopy(raw))
     stats = player_stats(user=admin, player_id=players[0].pk)
-    own = stats["variants"]["classic"]
+    own = stats["variants"][NAME]
     assert own["deals"] == 3
     assert own["misere_partout"] == {"played": 1, "lost": 1}
     contracts = {(c["bid"], c["role"]): c for c in own["contracts"]}
@@ -227,9 +229,9 @@ def test_the_statistics_count_the_fifth_s_contracts_and_misere_partout(fifth: Va
     assert contracts["grand_misere", "bidder"]["made"] == 0
     api = Client()
     api.force_login(admin)
-    answer = api.get(f"/api/v1/players/{players[0].pk}/stats/?variant=classic")
+    answer = api.get(f"/api/v1/players/{players[0].pk}/stats/?variant={NAME}")
     assert answer.status_code == 200, answer.content
-    assert list(answer.json()["variants"]) == ["classic"]
+    assert list(answer.json()["variants"]) == [NAME]
 
 
 # --- the catalogs ------------------------------------------------------------------------------------
@@ -242,8 +244,8 @@ def test_the_fifth_s_catalog_is_its_new_entries_translated(fifth: Variant, langu
     each translated, msgfmt content."""
     engine = _po_entries(ENGINE_CATALOGS / language / "LC_MESSAGES" / "django.po")
     own = _po_entries(HERE / "locale" / language / "LC_MESSAGES" / "django.po")
-    entries = generate.variant_entries("classic")
-    assert ("game", "Classic American Boston") in entries
+    entries = generate.variant_entries(NAME)
+    assert ("game", TITLE) in entries
     assert set(own) == {e for e in entries if e not in engine}, "its catalog holds exactly its new entries"
     assert not set(own) & set(engine)
     for entry, (said, fuzzy) in own.items():
@@ -251,13 +253,13 @@ def test_the_fifth_s_catalog_is_its_new_entries_translated(fifth: Variant, langu
     rendered = generate.render()
     assert all(f"pgettext_lazy({c!r}, {e!r})" in rendered for c, e in entries)
     with translation.override(language):
-        assert pgettext("game", "Classic American Boston") == own["game", "Classic American Boston"][0]
+        assert pgettext("game", TITLE) == own["game", TITLE][0]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_fifth_s_refusals_and_house_rules_are_said_in_the_language(fifth: Variant, language: str) -> None:
     try:
-        settle(sheet("classic", [{"bid": "sixty"}]))
+        settle(sheet(NAME, [{"bid": "sixty"}]))
     except EngineError as exc:
         message = exc.fields["bid"][0]
     with translation.override(language):
