@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger.engine.variants import get_variant, variant_names
+from ledger.engine.variants import find_variant, get_variant, variant_names
 from ledger.exceptions import NotFound
 from ledger.i18n import declaration_json
 
@@ -145,6 +145,8 @@ class VariantDetailApi(PublicApi):
 
     @extend_schema(responses=OutputSerializer, auth=[])
     def get(self, request: Request, name: str) -> Response:
-        if name not in variant_names():
-            raise NotFound(gettext("no such variant"))
-        return Response(self.OutputSerializer(declaration_json(get_variant(name).declaration)).data)
+        try:  # a canonical name or an alias (docs/variants.md, "Names")
+            variant = find_variant(name)
+        except ValueError:
+            raise NotFound(gettext("no such variant")) from None
+        return Response(self.OutputSerializer(declaration_json(variant.declaration)).data)

@@ -389,6 +389,7 @@ def session_open(
             opened_by=actor,
         )
         sheet = parse_sheet(sheet_of(session=session, players=names, hands=[], close=None))
+        session.variant = variant = sheet.variant  # an alias of the variant is stored as its code
         if carry_pools_from is not None:
             source = _lock_sessions(carry_pools_from).get(carry_pools_from)
             session.pools_in = _claimable_pools(source, club_id, variant, stake)

@@ -192,9 +192,44 @@ def words_or(items: list[str]) -> str:
     return text("words.or", first=Words(items[:-1]), last=items[-1])
 
 
-def register(messages: dict[str, str]) -> None:
-    """A variant module's own ids (its labels and help), added to the one table."""
+# The catalogs' contexts (docs/i18n.md, "The engine's words"): an id's entry is `pgettext(context, english)`.
+# An id registered without a context is its own context; a variant's words are registered under the
+# word's meaning, so that the same English meaning the same thing is one entry whichever variant says it.
+GAME_WORDS = "game"  # a word of the game as a variant declares it: a bid's label, a table's title, a fact
+HOUSE_RULE = "house rule"  # a house rule's label
+HOUSE_RULE_HELP = "house rule, help"
+CHOICE = "house rule, choice"  # one of a house rule's choices in words ("American" order, not the title)
+REFUSAL = "refusal"  # why a hand is refused, in a variant's words
+ANTE = "ante"  # who antes what, as the rules page says it
+CONTEXTS: dict[str, str] = {}  # id -> its catalog context, when it is not the id itself
+
+
+def context_of(message_id: str) -> str:
+    """The context of an id's catalog entry: the meaning it was registered with, else the id."""
+    return CONTEXTS.get(message_id, message_id)
+
+
+_KINDS = {"bid": GAME_WORDS, "option": HOUSE_RULE, "forbidden": REFUSAL, "required": REFUSAL, "ante": ANTE}
+
+
+def kind_of(message_id: str) -> str:
+    """The context a variant's id has by its shape: `<variant>.bid.*` a word of the game,
+    `<variant>.option.*` a house rule's label (`….help` its help), `<variant>.forbidden.*` and
+    `….required.*` a refusal, `<variant>.ante` the ante; any other id is its own context."""
+    parts = message_id.split(".")
+    if len(parts) < 2 or parts[1] not in _KINDS:
+        return message_id
+    if parts[1] == "option" and parts[-1] == "help":
+        return HOUSE_RULE_HELP
+    return _KINDS[parts[1]]
+
+
+def register(messages: dict[str, str], context: str | None = None) -> None:
+    """A variant module's own ids (its labels and help), added to the one table, each under `context`
+    or, by default, the context of its kind (`kind_of`): the word's meaning, which every variant saying
+    the same English shares. A word one variant means differently is registered with a context of its own."""
     for key, value in messages.items():
         if ENGLISH.get(key, value) != value:
             raise ValueError(f"message id {key} already has another text")
         ENGLISH[key] = value
+        CONTEXTS[key] = context or kind_of(key)

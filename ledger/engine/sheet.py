@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple, TypedDict
 from .cards import is_int
 from .deal import TransferJSON
 from .errors import sheet_error
-from .messages import Term, Words, text
+from .messages import GAME_WORDS, Term, Words, text
 from .seats import is_seat
 from .variants import VARIANTS, find_variant
 
@@ -149,7 +149,7 @@ def parse_sheet(raw: Any) -> Sheet:
         if not is_int(pool) or pool < 0:
             raise sheet_error("pools", text("sheet.pools"))
     if len(pools) > 1 and not variant.multi_pool:
-        raise sheet_error("pools", text("sheet.one_pool", title=Term(variant.title, variant.name)))
+        raise sheet_error("pools", text("sheet.one_pool", title=Term(variant.title, GAME_WORDS)))
     stake = raw.get("stake")
     if stake is not None:
         stake = parse_stake(stake)
@@ -168,7 +168,7 @@ def parse_sheet(raw: Any) -> Sheet:
     carried_in = tuple(pools)
     variant.check_pools(carried_in, options)
     return Sheet(
-        variant=name,
+        variant=variant.name,  # an alias (its French or Russian name) is kept as the code
         options=options,
         rules=dict(rules),
         players=tuple(players),

@@ -2,8 +2,10 @@
 
 The engine stays pure and English: a `Message` carries its id and parameters, a `Term` a word of a
 variant's declaration with its context, `Words` a list joined. Here, at the edge, each is looked up in
-this package's own catalog (`ledger/i18n/locale`): the entry of an id is `pgettext(id, ENGLISH[id])`,
-of a declaration's word `pgettext(variant name, english)`. `engine_messages.py` lists them all for
+this package's own catalog (`ledger/i18n/locale`): the entry of an id is `pgettext(context_of(id),
+ENGLISH[id])` (the context its variant registered it under: the word's meaning, docs/i18n.md), of a
+declaration's word `pgettext("game", english)`, of a house rule's choice `pgettext("house rule,
+choice", english)`: one entry per word, whichever variant says it. `engine_messages.py` lists them all for
 `makemessages` (generated: `manage.py engine_messages`). With no translation the English comes back.
 """
 
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.functional import lazy
 from django.utils.translation import pgettext
 
-from ledger.engine.messages import ENGLISH, Message, Term, Words, with_article
+from ledger.engine.messages import CHOICE, ENGLISH, GAME_WORDS, Message, Term, Words, context_of, with_article
 
 if TYPE_CHECKING:
     from ledger.engine import EngineError
@@ -26,7 +28,7 @@ def say(message: Any) -> str:
     """A `Message`, `Term` or `Words` (or any value: a code, a number) in the active language."""
     if isinstance(message, Message):
         english = ENGLISH[message.id]
-        template = pgettext(message.id, english)
+        template = pgettext(context_of(message.id), english)
         params = {name: say(value) for name, value in message.params.items()}
         if template == english:  # untranslated: English's article; a translation words its own
             template = with_article(template, params.get("bid"))
@@ -44,41 +46,43 @@ def label(message_id: str, **params: Any) -> str:
     return say(Message(message_id, **params))
 
 
-def prose(context: str, english: str) -> str:
-    """A declaration's own English (a table's title, a fact, a title) in the active language.
+def prose(english: str) -> str:
+    """A declaration's own English (a table's title, a fact, a title) in the active language: one entry
+    of context "game" per word, whichever variant declares it (`engine_messages.py`)."""
+    return pgettext(GAME_WORDS, english)
 
-    `context` is the variant's name (`declaration.name`), as `engine_messages.py` lists it.
-    """
-    return pgettext(context, english)
+
+def choice_word(english: str) -> str:
+    """One of a house rule's `choice_labels` in the active language ("American" order, not the title)."""
+    return pgettext(CHOICE, english)
 
 
 def field_label(declaration: Declaration, name: str) -> str:
     """A hand field's label as the variant names it ("♦J", "Buyer"), in the active language."""
     own = declaration.field_labels.get(name)
-    return prose(declaration.name, own) if own else label(f"field.{name}")
+    return prose(own) if own else label(f"field.{name}")
 
 
 def declaration_json(declaration: Declaration) -> dict[str, Any]:
     """`Declaration.as_json()` in the active language: every label, help, title and line of prose said
     by the catalogs, as the rules pages say them; codes, keys, numbers and the shape stay as they are."""
-    name = declaration.name
     out = declaration.as_json()
-    out["title"] = prose(name, declaration.title)
-    out["source"] = prose(name, declaration.source)
+    out["title"] = prose(declaration.title)
+    out["source"] = prose(declaration.source)
     for shown, option in zip(out["options"], declaration.options, strict=True):
         shown["label"], shown["help"] = label(option.label), label(option.help)
     for shown, bid in zip(out["bids"], declaration.bids, strict=True):
         shown["label"] = label(bid.label)
     out["deals"]["ante"] = label(declaration.deals.ante)
     for shown, table in zip(out["tables"], declaration.tables, strict=True):
-        shown["title"] = prose(name, table.title)
-        shown["caption"] = prose(name, table.caption) if table.caption else ""
-        shown["columns"] = [prose(name, column) for column in table.columns]
+        shown["title"] = prose(table.title)
+        shown["caption"] = prose(table.caption) if table.caption else ""
+        shown["columns"] = [prose(column) for column in table.columns]
         for row in shown["rows"]:
-            row["heading"] = prose(name, row["heading"])
+            row["heading"] = prose(row["heading"])
         for note in shown["notes"]:
-            note["note"] = prose(name, note["note"])
-    out["pool_label"] = prose(name, declaration.pool_label)
+            note["note"] = prose(note["note"])
+    out["pool_label"] = prose(declaration.pool_label)
     out["field_labels"] = {field: field_label(declaration, field) for field in out["field_labels"]}
     return out
 

@@ -19,8 +19,8 @@ from ledger.engine.cards import SUIT_SYMBOLS, SUITS
 from ledger.engine.variants import get_variant, variant_names
 from ledger.engine.variants.declaration import ALL_PASS, BOOLEAN, CHOICE, INTEGER, OPTIONAL, TABLE_FIELDS, Option
 from ledger.engine.variants.declaration import Table as DeclaredTable
+from ledger.i18n import choice_word, label, prose
 from ledger.i18n import field_label as declared_field_label
-from ledger.i18n import label, prose
 
 __all__ = ["SUIT_SYMBOLS"]
 
@@ -38,7 +38,7 @@ def pool_label(variant: str) -> str:
     if variant not in variant_names():
         return pgettext("the pot of counters", "Pool")
     declaration = get_variant(variant).declaration
-    return prose(declaration.name, declaration.pool_label)
+    return prose(declaration.pool_label)
 
 
 def variant_title(name: str) -> str:
@@ -46,7 +46,7 @@ def variant_title(name: str) -> str:
     if name not in variant_names():
         return name
     declaration = get_variant(name).declaration
-    return prose(declaration.name, declaration.title)
+    return prose(declaration.title)
 
 
 def variant_short_title(name: str) -> str:
@@ -54,7 +54,7 @@ def variant_short_title(name: str) -> str:
     if name not in variant_names():
         return name.capitalize()
     declaration = get_variant(name).declaration
-    return prose(declaration.name, declaration.short_title or declaration.title)
+    return prose(declaration.short_title or declaration.title)
 
 
 def variant_choices() -> list[tuple[str, str]]:
@@ -114,11 +114,11 @@ def value_text(value: Any, words: dict[Any, str] | None = None) -> str:
 _KINDS = {CHOICE: "choice", BOOLEAN: "bool", INTEGER: "int"}
 
 
-def _house_rule(variant: str, option: Option) -> HouseRule:
+def _house_rule(option: Option) -> HouseRule:
     words, help_text = label(option.label), label(option.help)
     if option.type in _KINDS:
         optional = option.nullable or option.default is None
-        choice_words = tuple(prose(variant, word) for word in option.choice_labels)
+        choice_words = tuple(choice_word(word) for word in option.choice_labels)
         item = RuleInput(
             option.name,
             words,
@@ -145,7 +145,7 @@ def _house_rule(variant: str, option: Option) -> HouseRule:
 
 def house_rules(name: str) -> list[HouseRule]:
     """The variant's options, in the declaration's order, with their defaults and allowed values."""
-    return [_house_rule(name, option) for option in get_variant(name).declaration.options]
+    return [_house_rule(option) for option in get_variant(name).declaration.options]
 
 
 def option_codes(name: str) -> tuple[set[str], set[str]]:
@@ -219,26 +219,26 @@ class Table:
 
     @property
     def title(self) -> str:
-        return prose(self.variant, self.table.title)
+        return prose(self.table.title)
 
     @property
     def caption(self) -> str:
-        return prose(self.variant, self.table.caption) if self.table.caption else ""
+        return prose(self.table.caption) if self.table.caption else ""
 
     @property
     def columns(self) -> list[str]:
-        return [prose(self.variant, c) for c in self.table.columns]
+        return [prose(c) for c in self.table.columns]
 
     @property
     def notes(self) -> dict[tuple[int, int], str]:
-        return {cell: prose(self.variant, note) for cell, note in self.table.notes.items()}
+        return {cell: prose(note) for cell, note in self.table.notes.items()}
 
     @property
     def grid(self) -> list[tuple[str, list[dict[str, Any]]]]:
         """The rows with each cell as {value, note} (the note of a corrected cell, else "")."""
         notes = self.notes
         return [
-            (prose(self.variant, heading), [{"value": v, "note": notes.get((i, j), "")} for j, v in enumerate(cells)])
+            (prose(heading), [{"value": v, "note": notes.get((i, j), "")} for j, v in enumerate(cells)])
             for i, (heading, cells) in enumerate(self.table.rows)
         ]
 
@@ -275,8 +275,8 @@ def rules_page(name: str) -> RulesPage:
     return RulesPage(
         name,
         variant_title(name),
-        prose(declaration.name, declaration.source),
-        [(prose(declaration.name, k), prose(declaration.name, v)) for k, v in declaration.facts],
+        prose(declaration.source),
+        [(prose(k), prose(v)) for k, v in declaration.facts],
         [Table(t, declaration.name) for t in declaration.tables],
         _bid_rows(name),
         house_rules(name),

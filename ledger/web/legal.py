@@ -48,7 +48,7 @@ def scorer_legal(name: str, rules: dict[str, Any]) -> dict[str, Any]:
     that the script keeps no rule of Boston of its own."""
     declaration = get_variant(name).declaration
     has_belle = any(bid.trumps == BELLE_OR_PETITE for bid in declaration.bids)
-    belle, petite = (prose(declaration.name, word) for word in declaration.belle_words) if has_belle else (None, None)
+    belle, petite = (prose(word) for word in declaration.belle_words) if has_belle else (None, None)
     return {
         "belle": belle,
         "petite": petite,

@@ -201,3 +201,17 @@ def test_next_legal_labels_speak_the_language(
     answer = api.get(f"/api/v1/sessions/{session.pk}/", HTTP_ACCEPT_LANGUAGE=language).json()
     said = {b["code"]: b["label"] for b in answer["next_legal"]["bids"]}
     assert {code: said[code] for code in labels} == labels
+
+
+def test_a_variant_is_shown_under_its_french_or_russian_name(client: Any) -> None:
+    for variant in VARIANTS:
+        for alias in variant.declaration.aliases:
+            shown = client.get(f"/api/v1/variants/{alias}/")
+            assert shown.status_code == 200, alias
+            assert shown.json()["name"] == variant.name
+
+
+def test_a_session_opened_under_another_name_keeps_the_code(admin: Any, club: Any, players: Any) -> None:
+    session = open_session(admin, club, players, variant="boston-de-fontainebleau")
+    session.refresh_from_db()
+    assert session.variant == "fontainebleau"

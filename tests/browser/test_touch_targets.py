@@ -3,16 +3,18 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from ledger.engine.samples import playable_rules, random_sheet
+from ledger.engine.variants import variant_names
 from ledger.models import Club, Player, Session
 from tests.browser.conftest import BROWSER, login
 from tests.browser.scorer_driver import Scorer
 from tests.browser.test_a11y import evening  # noqa: F401  (the fixture: an open and a closed session)
-from tests.browser.test_evening import EVENINGS
 from tests.ledger_fixtures import open_session
 
 pytestmark = BROWSER
@@ -57,16 +59,18 @@ def test_every_page_has_44_px_targets(new_page: Any, evening: dict[str, Session]
 
 
 @pytest.mark.parametrize("width", [360, 390])
-@pytest.mark.parametrize("variant", sorted(EVENINGS))
+@pytest.mark.parametrize("variant", variant_names())
 def test_no_word_is_broken_on_the_scorer(
     new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player], variant: str, width: int
 ) -> None:
-    session = open_session(admin, club, players, variant=variant)
+    rules = playable_rules(variant)
+    first = random_sheet(variant, random.Random(1), 1, rules=rules, adjust_rate=0)["hands"][0]  # a valid deal 1
+    session = open_session(admin, club, players, variant=variant, rules=rules)
     page = new_page({"width": width, "height": 640 if width == 360 else 844}, touch=True)
     login(page, "scorer", f"/sessions/{session.pk}/score/")
     thumb = Scorer(page, touch=True).open(session)
     assert page.evaluate(BROKEN) == []  # every bid shown
-    thumb.enter(EVENINGS[variant][0][1])
+    thumb.enter(first)
     expect(page.locator("#record")).to_be_enabled()
     assert page.evaluate(BROKEN) == []  # the whole form and the bar
     assert page.evaluate(SMALL) == []

@@ -1,10 +1,11 @@
-"""A fifth variant is its module and its declaration: the steps of docs/variants.md, followed for a toy.
+"""A fifth variant is its module and its declaration: the steps of docs/variants.md, followed for a
+derived one, Classic American Boston ("American, but": `tests/contract/classic.py`).
 
-`tests/contract/toy.py` is written as the page says, its catalogs are `tests/contract/locale`, and the
-fixture `toy` names it in `VARIANTS` (step 2) for one test at a time. Then the engine, the API's
-variants, the pages, the statistics and the catalogs' checks run over it with no edit anywhere else:
-a fact that code outside a variant needs and reads from somewhere other than the declaration fails
-here.
+Its catalogs are `tests/contract/locale`, and the fixture `fifth` names it in `VARIANTS` (step 2) for one
+test at a time. Then the engine, the API's variants, the pages, the statistics and the catalogs' checks
+run over it with no edit anywhere else: a fact that code outside a variant needs and reads from
+somewhere other than the declaration fails here, and so does a parent's table or word that a derived
+variant could not inherit.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import pgettext
 
 from ledger import followup, services
 from ledger.engine import EngineError, settle
@@ -38,16 +40,19 @@ from tests.stats.helpers import import_closed
 from tests.web.test_page_languages import english_left
 
 HERE = Path(__file__).resolve().parent
+ENGINE_CATALOGS = HERE.parents[1] / "ledger" / "i18n" / "locale"
 LANGUAGES = ("fr", "ru")
 PLAYERS = ("Ann", "Ben", "Cleo", "Dan")
+PARENT = "american"
+NAME = "classic_contract"  # its code; not "classic", which a real Classic American Boston may take
+TITLE = "Classic American Boston (contract test)"
 
 
 @pytest.fixture
-def toy(settings: Any, tmp_path: Path) -> Iterator[Variant]:
-    """The toy named in `VARIANTS`, its ids in the engine's table and its catalogs compiled before the
-    engine's (docs/variants.md, steps 1-4); all taken back afterwards."""
-    module = importlib.import_module("tests.contract.toy")
-    ENGLISH.update(module.MESSAGES)  # `register` ran at the first import only; a test before took them back
+def fifth(settings: Any, tmp_path: Path) -> Iterator[Variant]:
+    """Classic American Boston named in `VARIANTS`, its catalogs compiled before the engine's
+    (docs/variants.md, steps 1-4); taken back afterwards."""
+    module = importlib.import_module("tests.contract.classic")
     VARIANTS.append(module.VARIANT)
     for language in LANGUAGES:
         out = tmp_path / "locale" / language / "LC_MESSAGES"
@@ -59,75 +64,92 @@ def toy(settings: Any, tmp_path: Path) -> Iterator[Variant]:
         yield module.VARIANT
     finally:
         VARIANTS.remove(module.VARIANT)
-        for key in module.MESSAGES:
-            ENGLISH.pop(key, None)
 
 
-def test_the_toy_is_known_only_while_named(toy: Variant) -> None:
-    assert variant_names()[-1] == "toy" and find_variant("toy") is toy
-    assert len(VARIANTS) == 5
+def test_the_fifth_is_known_only_while_named(fifth: Variant) -> None:
+    assert variant_names()[-1] == NAME and find_variant(NAME) is fifth
+    assert variant_names().count(NAME) == 1
 
 
-def test_the_toy_is_not_known_outside_its_test() -> None:
-    assert "toy" not in variant_names()
-    assert not any(key.startswith("toy.") for key in ENGLISH)
+def test_the_fifth_is_not_known_outside_its_test() -> None:
+    assert NAME not in variant_names()
+
+
+def test_the_fifth_inherits_what_it_does_not_change(fifth: Variant) -> None:
+    """ "American, but": its bids, field tables and refusals are its parent's; its own are what it says."""
+    parent = find_variant(PARENT)
+    assert fifth.declaration.bids == parent.declaration.bids
+    assert fifth.forbidden_ids == parent.forbidden_ids
+    assert fifth.declaration.default_options.table == "classic"
+    assert fifth.declaration.default_options.pool_limit is None
+    assert [t.id for t in fifth.declaration.tables] == ["a-t1", "a-t3", "a-t5"]
+    assert fifth.declaration.aliases == ()  # a parent's other names are not the child's
 
 
 # --- the engine ----------------------------------------------------------------------------------------
 
 
-def test_random_toy_evenings_settle_and_conserve_counters(toy: Variant) -> None:
-    evening = toy.declaration.evening
+def test_random_evenings_of_the_fifth_settle_and_conserve_counters(fifth: Variant) -> None:
+    evening = fifth.declaration.evening
     for seed in range(30):
         raw = random_sheet(
-            "toy", random.Random(seed), evening + 2, rules=playable_rules("toy"), close={"pools": "divide"}
+            NAME, random.Random(seed), evening + 2, rules=playable_rules(NAME), close={"pools": "divide"}
         )
-        assert len(raw["hands"]) == evening  # the game's limit ends it
         result = settle(raw)
         assert_conserved(result, 0)
         assert settle(json.loads(json.dumps(raw))) == result
         assert sum(result["close"]["final"]) + sum(result["close"]["carried"]) == 0
 
 
-def test_the_toy_pays_by_its_own_table(toy: Variant) -> None:
-    made = {"bid": "five", "bidder": 1, "trump": "clubs", "tricks": [2, 7, 2, 2]}
-    settled = settle(sheet("toy", [made], rules={"price": 3, "pace": "fast"}))["hands"][0]
-    # 3 x (1 + 2 over) x 2 from each adversary; seat 0 deals and antes 1, which the made five takes.
-    assert settled["deltas"] == [-18 - 1, 54 + 1, -18, -18]
-    assert settled["pools"] == [0]
+def test_the_fifth_pays_as_its_parent_under_the_same_rules(fifth: Variant) -> None:
+    """Every deal of a random evening pays what American Boston pays with its classic tables and no limit."""
+    same = {"table": "classic", "pool_limit": None}
+    for seed in range(10):
+        raw = random_sheet(NAME, random.Random(seed), fifth.declaration.evening, close={"pools": "divide"})
+        parent = settle({**raw, "variant": PARENT, "rules": same})
+        assert settle(raw)["hands"] == parent["hands"]
 
 
-def test_a_broken_toy_hand_names_every_field_in_the_toy_s_words(toy: Variant) -> None:
-    error = refusal(sheet("toy", [{"bid": "five", "trump": "stars", "tricks": [5, 5, 5, 5], "partner": 2}]))
+def test_the_fifth_pays_by_its_classic_table(fifth: Variant) -> None:
+    made = {"bid": "seven", "bidder": 1, "trump": "clubs", "tricks": [1, 9, 2, 1]}
+    settled = settle(sheet(NAME, [made]))["hands"][0]
+    # A-T1[7][9] = 21 from each adversary; seat 0 deals and antes 5, which the made seven takes.
+    assert settled["deltas"] == [-21 - 5, 63 + 5, -21, -21]
+
+
+def test_a_broken_hand_of_the_fifth_names_every_field(fifth: Variant) -> None:
+    error = refusal(sheet(NAME, [{"bid": "seven", "trump": "stars", "tricks": [5, 5, 5, 5], "partner": 2}]))
     assert set(error["fields"]) == {"bidder", "trump", "tricks", "partner"}
-    error = refusal(sheet("toy", [{"bid": "six"}]))
-    assert error["fields"]["bid"] == ["choose a bid: five, misère, all pass"]
-    error = refusal(sheet("toy", [{"bid": "pass", "tricks": [4, 3, 3, 3]}] * 9))
-    assert (error["hand"], list(error["fields"])) == (9, ["hands"])
     with pytest.raises(EngineError):
-        settle(sheet("toy", [], rules={"pace": "slowest"}))
+        settle(sheet(NAME, [], rules={"table": "decimal"}))  # not one of its choices
 
 
 # --- the API's variants ------------------------------------------------------------------------------
 
 
-def test_the_api_lists_and_shows_the_toy(toy: Variant, client: Client) -> None:
+def test_the_api_lists_and_shows_the_fifth(fifth: Variant, client: Client) -> None:
     listed = client.get("/api/v1/variants/").json()
     assert [v["name"] for v in listed["results"]] == list(variant_names())
-    shown = client.get("/api/v1/variants/toy/").json()
-    assert [b["code"] for b in shown["bids"]] == ["five", "misere", "pass"]
-    assert [o["name"] for o in shown["options"]] == ["price", "pace"]
-    assert shown["title"] == "Toy Boston" and shown["deals"]["limit"] == 8
+    shown = client.get(f"/api/v1/variants/{NAME}/").json()
+    parent = client.get(f"/api/v1/variants/{PARENT}/").json()
+    assert shown["bids"] == parent["bids"]
+    assert [o["name"] for o in shown["options"]] == [o["name"] for o in parent["options"]]
+    assert shown["title"] == TITLE
 
 
-def test_a_toy_session_is_recorded_and_tells_its_next_legal_bids(toy: Variant, admin: Any, club: Any) -> None:
+def test_a_session_of_the_fifth_is_recorded_and_settled(fifth: Variant, admin: Any, club: Any) -> None:
     players = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in PLAYERS]
-    session = open_session(admin, club, players, variant="toy", rules={"pace": "fast"})
-    record_all(admin, session, [{"bid": "misere", "bidder": 2, "tricks": [4, 5, 0, 3]}] * 8)
+    session = open_session(admin, club, players, variant=NAME)
+    record_all(admin, session, [{"bid": "seven", "bidder": 1, "trump": "clubs", "tricks": [1, 9, 2, 1]}])
     api = Client()
     api.force_login(admin)
     body = api.get(f"/api/v1/sessions/{session.pk}/").json()
-    assert body["variant"] == "toy" and body["next_legal"] is None  # eight deals: the game is over
+    assert body["variant"] == NAME
+    assert [b["code"] for b in body["next_legal"]["bids"]] == [
+        b.code for b in fifth.declaration.bids if b.code != "last_trick"
+    ]
+    settlement = api.get(f"/api/v1/sessions/{session.pk}/settlement/")
+    assert settlement.status_code == 200, settlement.content
 
 
 # --- the pages ---------------------------------------------------------------------------------------
@@ -145,21 +167,21 @@ def zoya(db: None) -> Any:
     return get_user_model().objects.create_superuser("zoya", "zoya@example.org", PASSWORD)
 
 
-def test_the_toy_s_pages_have_no_english_left(toy: Variant, zoya: Any) -> None:
+def test_the_fifth_s_pages_have_no_english_left(fifth: Variant, zoya: Any) -> None:
     club = services.club_create(actor=zoya, name="Bars Club")
     players = [services.player_create(actor=zoya, club_id=club.pk, name=n) for n in PLAYERS]
-    session = open_session(zoya, club, players, variant="toy")
-    record_all(zoya, session, [{"bid": "five", "bidder": 0, "trump": "hearts", "tricks": [6, 3, 2, 2]}])
+    session = open_session(zoya, club, players, variant=NAME)
+    record_all(zoya, session, [{"bid": "seven", "bidder": 0, "trump": "hearts", "tricks": [8, 3, 1, 1]}])
     hands: list[dict[str, Any]] = [
         {"bid": "pass", "tricks": [4, 3, 3, 3]},
-        {"bid": "misere", "bidder": 1, "tricks": [4, 0, 5, 4]},
+        {"bid": "little_misere", "bidder": 1, "tricks": [4, 0, 5, 3]},
     ]
     stake = {"currency": "USD", "per_counter": "0.01"}
-    closed = import_closed(zoya, club, sheet("toy", hands, players=list(PLAYERS), rules={"pace": "fast"}, stake=stake))
+    closed = import_closed(zoya, club, sheet(NAME, hands, players=list(PLAYERS), stake=stake))
     followup.followup_run(session_id=closed.pk)  # the money and the statistics, as the task would
     names = {"Bars Club", "zoya", *PLAYERS}
     addresses = [
-        reverse("web:rules", args=["toy"]),
+        reverse("web:rules", args=[NAME]),
         reverse("web:rules-index"),
         reverse("web:club", args=[club.pk]),
         reverse("web:session-new", args=[club.pk]),
@@ -172,71 +194,75 @@ def test_the_toy_s_pages_have_no_english_left(toy: Variant, zoya: Any) -> None:
     for address in addresses:
         english = _browser("en", zoya).get(address)
         assert english.status_code == 200, address
-        assert "Toy" in english.content.decode(), address
+        assert "Classic" in english.content.decode(), address
         for language in LANGUAGES:
             page = _browser(language, zoya).get(address)
             assert page.status_code == 200, (address, language)
             left = english_left(english.content.decode(), page.content.decode(), language, names)
             assert not left, (address, language, left)
     form = _browser("en", zoya).get(reverse("web:session-new", args=[club.pk])).content.decode()
-    assert "Price of a trick" in form and "Pace" in form and ">slow<" in form
+    assert TITLE in form and "Payment tables" in form
+    rules = _browser("en", zoya).get(reverse("web:rules", args=[NAME])).content.decode()
+    assert "(A-T1)" in rules and "(A-T2)" not in rules  # its own tables, not all its parent's
     player = _browser("fr", zoya).get(reverse("web:player", args=[players[1].pk])).content.decode()
-    assert ">Jouet</td>" in player  # the short title, in the narrow column
+    assert ">Classique (essai)</td>" in player  # the short title, in the narrow column
 
 
 # --- the statistics ----------------------------------------------------------------------------------
 
 
-def test_the_statistics_count_the_toy_s_contracts_and_misere_partout(toy: Variant, admin: Any, club: Any) -> None:
+def test_the_statistics_count_the_fifth_s_contracts_and_misere_partout(fifth: Variant, admin: Any, club: Any) -> None:
     players = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in PLAYERS]
     hands: list[dict[str, Any]] = [
-        {"bid": "five", "bidder": 0, "trump": "hearts", "tricks": [6, 3, 2, 2]},
-        {"bid": "misere", "bidder": 0, "tricks": [1, 4, 4, 4]},
+        {"bid": "seven", "bidder": 0, "trump": "hearts", "tricks": [8, 3, 1, 1]},
+        {"bid": "grand_misere", "bidder": 0, "tricks": [1, 4, 4, 4]},
         {"bid": "pass", "tricks": [5, 3, 3, 2]},
     ]
-    raw = sheet("toy", hands, players=list(PLAYERS), close={"pools": "divide"})
+    raw = sheet(NAME, hands, players=list(PLAYERS), close={"pools": "divide"})
     import_closed(admin, club, copy.deepcopy(raw))
     stats = player_stats(user=admin, player_id=players[0].pk)
-    toy_stats = stats["variants"]["toy"]
-    assert toy_stats["deals"] == 3
-    assert toy_stats["misere_partout"] == {"played": 1, "lost": 1}
-    contracts = {(c["bid"], c["role"]): c for c in toy_stats["contracts"]}
-    assert contracts["five", "bidder"]["made"] == 1
-    assert contracts["misere", "bidder"]["made"] == 0
+    own = stats["variants"][NAME]
+    assert own["deals"] == 3
+    assert own["misere_partout"] == {"played": 1, "lost": 1}
+    contracts = {(c["bid"], c["role"]): c for c in own["contracts"]}
+    assert contracts["seven", "bidder"]["made"] == 1
+    assert contracts["grand_misere", "bidder"]["made"] == 0
     api = Client()
     api.force_login(admin)
-    answer = api.get(f"/api/v1/players/{players[0].pk}/stats/?variant=toy")
+    answer = api.get(f"/api/v1/players/{players[0].pk}/stats/?variant={NAME}")
     assert answer.status_code == 200, answer.content
-    assert list(answer.json()["variants"]) == ["toy"]
+    assert list(answer.json()["variants"]) == [NAME]
 
 
 # --- the catalogs ------------------------------------------------------------------------------------
 
 
-def _toy_entries() -> list[tuple[str, str]]:
-    return [(c, e) for c, e in generate.entries() if c == "toy" or c.startswith("toy.")]
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_toy_s_catalog_is_its_entries_translated(toy: Variant, language: str) -> None:
-    """What `manage.py engine_messages` and makemessages make of the toy (docs/variants.md, step 4): its
-    ids and its declared words, each translated, placeholders kept, msgfmt content."""
-    entries = _toy_entries()
-    assert ("toy.bid.five", "five") in entries and ("toy", "Toy Boston") in entries and ("toy", "fast") in entries
-    po = _po_entries(HERE / "locale" / language / "LC_MESSAGES" / "django.po")
-    assert set(po) == set(entries), "the toy's catalog holds exactly the toy's entries"
-    for entry, (said, fuzzy) in po.items():
+def test_the_fifth_s_catalog_is_its_new_entries_translated(fifth: Variant, language: str) -> None:
+    """What `manage.py engine_messages` and makemessages make of it (docs/variants.md, step 4): its words
+    the engine's catalog already holds (its parent's) are not repeated; the others are in its own catalog,
+    each translated, msgfmt content."""
+    engine = _po_entries(ENGINE_CATALOGS / language / "LC_MESSAGES" / "django.po")
+    own = _po_entries(HERE / "locale" / language / "LC_MESSAGES" / "django.po")
+    entries = generate.variant_entries(NAME)
+    assert ("game", TITLE) in entries
+    assert set(own) == {e for e in entries if e not in engine}, "its catalog holds exactly its new entries"
+    assert not set(own) & set(engine)
+    for entry, (said, fuzzy) in own.items():
         assert said and not fuzzy, entry
     rendered = generate.render()
     assert all(f"pgettext_lazy({c!r}, {e!r})" in rendered for c, e in entries)
+    with translation.override(language):
+        assert pgettext("game", TITLE) == own["game", TITLE][0]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_toy_s_refusals_and_house_rules_are_said_in_the_language(toy: Variant, language: str) -> None:
+def test_the_fifth_s_refusals_and_house_rules_are_said_in_the_language(fifth: Variant, language: str) -> None:
     try:
-        settle(sheet("toy", [{"bid": "six"}]))
+        settle(sheet(NAME, [{"bid": "sixty"}]))
     except EngineError as exc:
         message = exc.fields["bid"][0]
     with translation.override(language):
         said = say(message)
     assert said != str(message) and "all pass" not in said, said
+    assert ENGLISH[fifth.declaration.bid["pass"].label] == "all pass"

@@ -12,8 +12,9 @@ import pytest
 from django.utils import translation
 
 from ledger.engine import EngineError
-from ledger.engine.messages import ENGLISH, Message, Term, Words
-from ledger.engine.variants import get_variant, variant_names
+from ledger.engine.messages import ENGLISH, GAME_WORDS, Message, Term, Words, context_of
+from ledger.engine.variants import VARIANTS, get_variant, variant_names
+from ledger.engine.variants.declaration import BELLE_OR_PETITE, REQUIRED
 from ledger.i18n import error_body, generate, say
 from tests.engine.helpers import refusal, sheet
 
@@ -24,8 +25,9 @@ def test_the_generated_module_is_the_engine_tables() -> None:
 
 def test_every_id_and_declared_word_is_an_entry() -> None:
     entries = generate.entries()
-    assert {(k, v) for k, v in ENGLISH.items()} <= set(entries)
-    french = {english for context, english in entries if context == "french"}
+    assert {(context_of(k), v) for k, v in ENGLISH.items()} <= set(entries)
+    assert len(entries) == len(set(entries)), "one entry per word and meaning"
+    french = {english for context, english in generate.variant_entries("french") if context == GAME_WORDS}
     assert {"The table of payments", "Flat slams", "belle", "petite", "Partners' eight"} <= french
     assert "5" not in {english for _context, english in entries}
 
@@ -100,20 +102,16 @@ def test_parameters_keep_their_parts() -> None:
         assert say(words) == "clubs, turned card, neuf"
 
 
-@pytest.mark.parametrize("variant", ["french", "russian"])
+@pytest.mark.parametrize("variant", [v.name for v in VARIANTS if v.plays_belle])
 def test_belle_is_named_by_the_variant(variant: str) -> None:
-    simple: dict[str, Any] = {
-        "bid": "simple",
-        "bidder": 0,
-        "trump": "spades",
-        "turned": "clubs",
-        "tricks": [9, 1, 1, 2],
-    }
-    if variant == "french":
-        simple["jack"] = 0
-    hands = [{"bid": "pass", "turned": "hearts"}, simple]
-    body = refusal(sheet(variant, hands))
-    word = "belle" if variant == "french" else "старшая"
+    """A bid played in belle or petite, in a third suit, is refused in the variant's words for belle."""
+    declaration = get_variant(variant).declaration
+    in_belle = next(bid for bid in declaration.bids if bid.trumps == BELLE_OR_PETITE)
+    hand: dict[str, Any] = {"bid": in_belle.code, "trump": "spades", "turned": "clubs", "tricks": [9, 1, 1, 2]}
+    hand |= {name: 0 for name in ("bidder", "jack") if in_belle.fields.get(name) == REQUIRED}
+    first = {"bid": "pass", "turned": "hearts"}  # deal 1 makes hearts belle
+    body = refusal(sheet(variant, [first, hand]))
+    word = declaration.belle_words[0]
     assert any(word in m for m in body["fields"].get("trump", [])), body
 
 

@@ -29,13 +29,13 @@ WORDS = [
     (None, "Divide the pools among the four", None, "Разделить корзину между четырьмя"),
     (None, "Sheet", None, "Лист записи"),
     (None, "Past sessions", "Séances passées", "Прошлые партии"),
-    ("russian", "Russian Boston (Бостон)", "Boston russe", "Русский бостон"),
-    ("russian", "R-T1 прикуп купленный и выигранный", "R-T1 simple soutenu et gagné", None),
-    ("russian.option.third_suit_rate", "Rate of a third suit", None, "Тариф третьей масти"),
+    ("game", "Russian Boston (Бостон)", "Boston russe", "Русский бостон"),
+    ("game", "R-T1 прикуп купленный и выигранный", "R-T1 simple soutenu et gagné", None),
+    ("house rule", "Rate of a third suit", None, "Тариф третьей масти"),
     ("session number", "#%(n)s", "nº %(n)s", "№ %(n)s"),
     # the jacks as players say them, with the symbol (the Russian honours' label, the deals CSV's header)
     (
-        "russian",
+        "game",
         "Бостон (♦J / ♥J)",
         "Boston (valet de carreau ♦V / valet de cœur ♥V)",
         "Бостон (валет бубен ♦В / валет червей ♥В)",

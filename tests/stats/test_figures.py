@@ -9,22 +9,31 @@ import pytest
 
 from ledger.engine import settle
 from ledger.engine.cards import Hand
-from ledger.engine.samples import random_sheet
+from ledger.engine.samples import playable_rules, random_sheet
 from ledger.engine.variants import fontainebleau, french, get_variant, russian, variant_names
 from ledger.stats.figures import CONTRACTS, contract_outcome, session_figures
 
 NO_BIDDER = {"pass", "last_trick"}
-RULES: dict[str, dict[str, Any]] = {
-    "american": {},
-    "fontainebleau": {"honours": True},
-    "french": {
+
+
+class _Rules(dict[str, dict[str, Any]]):
+    """The house rules a variant's random evenings are played under: its `playable_rules` with every
+    switch on (Fontainebleau's honours), unless given here with amounts of their own."""
+
+    def __missing__(self, name: str) -> dict[str, Any]:
+        variant = get_variant(name)
+        return {**playable_rules(name), **dict.fromkeys(variant.switches, True)}
+
+
+RULES = _Rules(
+    french={
         "neuf": {
             "base": {"spades": 10, "clubs": 20, "diamonds": 30, "hearts": 40},
             "extra": {"spades": 2, "clubs": 4, "diamonds": 6, "hearts": 8},
         }
     },
-    "russian": {"nine": {"base": 12, "extra": 3}, "misere": 20},
-}
+    russian={"nine": {"base": 12, "extra": 3}, "misere": 20},
+)
 
 
 def test_the_table_covers_every_bid_of_every_variant() -> None:

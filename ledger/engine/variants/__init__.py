@@ -17,9 +17,13 @@ VARIANTS: list[Variant] = [AMERICAN, FONTAINEBLEAU, FRENCH, RUSSIAN]
 
 
 def find_variant(name: str) -> Variant:
-    """The variant whose code is `name`; a `ValueError` when there is none."""
+    """The variant whose code is `name`, or one of its `aliases` (its French or Russian name, as a sheet
+    or the API may give it); a `ValueError` when there is none. Callers keep the variant's `name`."""
     for variant in VARIANTS:
         if variant.name == name:
+            return variant
+    for variant in VARIANTS:
+        if name in variant.declaration.aliases:
             return variant
     raise ValueError(f"unknown variant: {name!r}")
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..deal import Deal
 from ..errors import sheet_error
-from ..messages import register, text
+from ..messages import ANTE, GAME_WORDS, HOUSE_RULE, HOUSE_RULE_HELP, REFUSAL, register, text
 from ..pools import AmericanPools
 from ..seats import ADVERSARIES, POOL, SEATS, others
 from .base import Variant
@@ -34,39 +34,32 @@ from .declaration import (
     R,
     Table,
 )
+from .shared import TRICK_LADDER, bid_label, bid_word, pay_ante
 
-TRICK_BIDS = {
-    "boston": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-}
+TRICK_BIDS = dict(TRICK_LADDER)  # boston (5) to thirteen
 # A-T5: misères and spreads, both tables, no over-tricks.
 MISERES = {"little_misere": 20, "grand_misere": 40, "little_spread": 80, "grand_spread": 160}
-BID_LABELS = {
-    "boston": "boston",
-    "six": "six",
-    "seven": "seven",
-    "little_misere": "little misère",
-    "eight": "eight",
-    "nine": "nine",
-    "grand_misere": "grand misère",
-    "ten": "ten",
-    "eleven": "eleven",
-    "little_spread": "little spread",
-    "twelve": "twelve",
-    "grand_spread": "grand spread",
-    "thirteen": "thirteen",
-    "pass": "all pass",
-    "last_trick": "last trick",
-}
-_RANKED = tuple(BID_LABELS)  # the bids in rank order, as `DECLARATION.bids` lists them
-POOL_BIDS = frozenset(_RANKED[_RANKED.index("seven") : _RANKED.index("thirteen") + 1])
+DISCARDS = frozenset({"little_misere", "little_spread"})  # one card discarded: at most 12 tricks
+# The bids in rank order, as `DECLARATION.bids` lists them.
+RANKED = (
+    "boston",
+    "six",
+    "seven",
+    "little_misere",
+    "eight",
+    "nine",
+    "grand_misere",
+    "ten",
+    "eleven",
+    "little_spread",
+    "twelve",
+    "grand_spread",
+    "thirteen",
+    "pass",
+    "last_trick",
+)
+POOL_BIDS = frozenset(RANKED[RANKED.index("seven") : RANKED.index("thirteen") + 1])
+BID_LABELS = {code: bid_word(code) for code in RANKED if code != "pass"} | {"pass": "all pass"}
 
 # A-T1, classic success: CLASSIC_SUCCESS[bid][tricks taken], from the bid's number to 13.
 CLASSIC_SUCCESS = {
@@ -108,25 +101,36 @@ DECIMAL_FAILURE = {
 }
 RED_COUNTER = 10  # one red counter is ten white (A-T6, misère partout)
 
-_TRICK_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "turned": O}
-_MISERE_FIELDS = {"bidder": R, "tricks": R, "conceded": O, "turned": O}
+TRICK_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "turned": O}
+MISERE_FIELDS = {"bidder": R, "tricks": R, "conceded": O, "turned": O}
 
 register(
     {
         "american.option.table": "Payment tables",
+        "american.option.ante": "Ante",
+        "american.option.pool_limit": "Pool limit",
+        "american.option.last_trick_hand": "Last-trick hand",
+    },
+    context=HOUSE_RULE,
+)
+register(
+    {
         "american.option.table.help": (
             "decimal: one amount per bid, no over-tricks; classic: Foster's tables, over-tricks paid"
         ),
-        "american.option.ante": "Ante",
         "american.option.ante.help": "the dealer pays it into the pools at the start of every deal",
-        "american.option.pool_limit": "Pool limit",
         "american.option.pool_limit.help": "the most one pool may hold; empty for no limit",
-        "american.option.last_trick_hand": "Last-trick hand",
         "american.option.last_trick_hand.help": "allow a 13th deal played for all the pools",
-        "american.ante": "the dealer pays the ante into the pools at the start of every deal",
-        **{f"american.bid.{bid}": label for bid, label in BID_LABELS.items()},
-    }
+    },
+    context=HOUSE_RULE_HELP,
 )
+register({"american.ante": "the dealer pays the ante into the pools at the start of every deal"}, context=ANTE)
+# American's all pass is a misère partout, paid: its words may differ from a thrown-in all pass.
+register({"american.bid.pass": "all pass"}, context=f"{GAME_WORDS}: all pass, misère partout")
+
+
+def _label(code: str) -> str:
+    return "american.bid.pass" if code == "pass" else bid_label(code)
 
 
 def _tables() -> tuple[Table, ...]:
@@ -182,6 +186,7 @@ DECLARATION = Declaration(
     name="american",
     title="American Boston",
     short_title="American",
+    aliases=("boston-americain", "boston-américain", "американский-бостон"),
     source='Foster\'s Complete Hoyle, "Boston" (Part 21), with the club decimal tables and the classic ones.',
     options=(
         Option(
@@ -207,43 +212,15 @@ DECLARATION = Declaration(
             "last_trick_hand", BOOLEAN, False, "american.option.last_trick_hand", "american.option.last_trick_hand.help"
         ),
     ),
-    bids=(
-        Bid(code="boston", label="american.bid.boston", kind=TRICKS, fields=_TRICK_FIELDS, tricks=5, trumps=ANY_SUIT),
-        Bid(code="six", label="american.bid.six", kind=TRICKS, fields=_TRICK_FIELDS, tricks=6, trumps=ANY_SUIT),
-        Bid(code="seven", label="american.bid.seven", kind=TRICKS, fields=_TRICK_FIELDS, tricks=7, trumps=ANY_SUIT),
-        Bid(
-            code="little_misere",
-            label="american.bid.little_misere",
-            kind=EXACT,
-            fields=_MISERE_FIELDS,
-            tricks=0,
-            discard=True,
-        ),
-        Bid(code="eight", label="american.bid.eight", kind=TRICKS, fields=_TRICK_FIELDS, tricks=8, trumps=ANY_SUIT),
-        Bid(code="nine", label="american.bid.nine", kind=TRICKS, fields=_TRICK_FIELDS, tricks=9, trumps=ANY_SUIT),
-        Bid(code="grand_misere", label="american.bid.grand_misere", kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
-        Bid(code="ten", label="american.bid.ten", kind=TRICKS, fields=_TRICK_FIELDS, tricks=10, trumps=ANY_SUIT),
-        Bid(code="eleven", label="american.bid.eleven", kind=TRICKS, fields=_TRICK_FIELDS, tricks=11, trumps=ANY_SUIT),
-        Bid(
-            code="little_spread",
-            label="american.bid.little_spread",
-            kind=EXACT,
-            fields=_MISERE_FIELDS,
-            tricks=0,
-            discard=True,
-        ),
-        Bid(code="twelve", label="american.bid.twelve", kind=TRICKS, fields=_TRICK_FIELDS, tricks=12, trumps=ANY_SUIT),
-        Bid(code="grand_spread", label="american.bid.grand_spread", kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
-        Bid(
-            code="thirteen",
-            label="american.bid.thirteen",
-            kind=TRICKS,
-            fields=_TRICK_FIELDS,
-            tricks=13,
-            trumps=ANY_SUIT,
-        ),
-        Bid(code="pass", label="american.bid.pass", kind=ALL_PASS, fields={"tricks": R, "turned": O}),
-        Bid(code="last_trick", label="american.bid.last_trick", kind=LAST_TRICK, fields={"turned": O, "last_trick": R}),
+    bids=tuple(
+        Bid(code=code, label=_label(code), kind=TRICKS, fields=TRICK_FIELDS, tricks=TRICK_BIDS[code], trumps=ANY_SUIT)
+        if code in TRICK_BIDS
+        else Bid(code=code, label=_label(code), kind=EXACT, fields=MISERE_FIELDS, tricks=0, discard=code in DISCARDS)
+        if code in MISERES
+        else Bid(code=code, label=_label(code), kind=ALL_PASS, fields={"tricks": R, "turned": O})
+        if code == "pass"
+        else Bid(code=code, label=_label(code), kind=LAST_TRICK, fields={"turned": O, "last_trick": R})
+        for code in RANKED
     ),
     deals=Deals(limit=12, step=1, ante="american.ante", extra_option="last_trick_hand", extra_bid="last_trick"),
     tables=_tables(),
@@ -326,7 +303,8 @@ register(
         "american.forbidden.trump": "a {bid} is played without trumps: leave the trump empty",
         "american.forbidden.last_trick": "the last trick is entered only on the 13th deal, the last-trick hand",
         "american.forbidden.conceded": "nobody concedes a deal of {bid}: leave conceded empty",
-    }
+    },
+    context=REFUSAL,
 )
 
 
@@ -347,10 +325,7 @@ class American(Variant):
 
     def settle_deal(self, deal: Deal, state: Any) -> None:
         hand, pools = deal.hand, deal.pools
-        ante = deal.options.ante
-        if ante:
-            deal.pay(deal.dealer, POOL, ante, "ante")
-            pools.feed(ante)
+        pay_ante(deal, deal.options.ante)
         bid = hand.bid
         if bid == "pass":
             misere_partout(deal)

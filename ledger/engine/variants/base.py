@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from ..cards import SUITS, Hand
 from ..deal import Deal
-from ..messages import ENGLISH, Message, Term, text, words_or
+from ..messages import ENGLISH, GAME_WORDS, Message, Term, text, words_or
 from ..pools import SinglePool
 from ..seats import ROUNDS
 from . import checks
@@ -185,7 +185,7 @@ class Variant:
         """A field's label inside a sentence: "Turned card" -> "turned card", "♦J" stays."""
         own = self.declaration.field_labels.get(name)
         if own:
-            return Term(own, self.declaration.name, lowered=True)
+            return Term(own, GAME_WORDS, lowered=True)
         return Term(ENGLISH[f"field.{name}"], f"field.{name}", lowered=True)
 
     def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, Protocol
 
 from ..cards import SUIT_SYMBOLS, SUITS, Adjustment, Hand, is_int
 from ..errors import INVALID_HAND, OPTION_REQUIRED, EngineError
-from ..messages import Message, Term, Words, text, words_or
+from ..messages import GAME_WORDS, Message, Term, Words, text, words_or
 from ..seats import POOL, SEATS, is_seat
 from .declaration import ALL_PASS, BELLE_OR_PETITE, FORBIDDEN, REQUIRED, TABLE_FIELDS, TRICKS, Bid, Declaration
 
@@ -238,7 +238,7 @@ def _check_extra_deal(variant: Variant, bid: Bid, number: int, extra: Bid, error
 def _belle_message(variant: Variant, bid: Bid, number: int, belle: str, petite: str | None, trump: str) -> Message:
     names = {s: text("suit.named", suit=text(f"suit.{s}"), symbol=SUIT_SYMBOLS[s]) for s in SUITS}
     declaration = variant.declaration
-    words = {k: Term(w, declaration.name) for k, w in zip(("belle", "petite"), declaration.belle_words, strict=True)}
+    words = {k: Term(w, GAME_WORDS) for k, w in zip(("belle", "petite"), declaration.belle_words, strict=True)}
     label = text(bid.label)
     if petite is not None:
         suits = words_or([names[belle], names[petite]])

@@ -8,7 +8,7 @@ they cannot disagree. Labels and help are message ids (`ledger.engine.messages`)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, make_dataclass
+from dataclasses import dataclass, field, make_dataclass, replace
 from typing import Any
 
 from ..cards import SUITS, is_int
@@ -306,7 +306,11 @@ class Declaration:
     "no_share": who took no share of the pool; None: an all-pass deal is not a misère partout).
     short_title: the title in a narrow column ("American"). playable_rules: house rules under which
     every bid may be played (the samples, the property tests and the benchmarks use them).
-    sample_deals: how many deals a sample evening has (0: the game's limit).
+    sample_deals: how many deals a sample evening has (0: the game's limit). aliases: other names a
+    sheet or the API may give it (its French and Russian names), resolved by `find_variant`.
+
+    A variant that builds on another declares `PARENT.derive(name=..., ...)`: what differs, the rest
+    inherited (`derive`).
     """
 
     name: str
@@ -325,6 +329,7 @@ class Declaration:
     short_title: str = ""
     playable_rules: Mapping[str, Any] = field(default_factory=dict)
     sample_deals: int = 0
+    aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         fields = [(o.name, Any, field(default=o.default)) for o in self.options]
@@ -338,6 +343,23 @@ class Declaration:
     default_options: Any = field(init=False, repr=False, compare=False)
     option: Mapping[str, Option] = field(init=False, repr=False, compare=False)
     bid: Mapping[str, Bid] = field(init=False, repr=False, compare=False)
+
+    def derive(self, **changes: Any) -> Declaration:
+        """This declaration with `changes`, the rest inherited ("American, but"; docs/variants.md).
+
+        A field takes its new value. `options` and `bids` take a tuple (all of them anew) or a mapping
+        from a name (a bid's code) to: a dict of that one's field changes; an `Option` / `Bid` that
+        replaces it, or comes last when the name is new; None, which drops it. A derived variant has a
+        name of its own and none of its parent's `aliases` unless it says so.
+        """
+        if "name" not in changes:
+            raise ValueError("a derived declaration has a name of its own")
+        changes.setdefault("aliases", ())
+        for key, name_of in (("options", "name"), ("bids", "code")):
+            edits = changes.get(key)
+            if isinstance(edits, Mapping):
+                changes[key] = _edited(getattr(self, key), edits, name_of)
+        return replace(self, **changes)
 
     @property
     def misere_partout(self) -> bool:
@@ -384,3 +406,20 @@ class Declaration:
             "pool_label": self.pool_label,
             "field_labels": {name: self.field_label(name) for name in TABLE_FIELDS},
         }
+
+
+def _edited(items: tuple[Any, ...], edits: Mapping[str, Any], name_of: str) -> tuple[Any, ...]:
+    """`items` (options or bids) with `edits` by name, in their order, new ones at the end (`derive`)."""
+    names = [getattr(item, name_of) for item in items]
+    out = []
+    for item, name in zip(items, names, strict=True):
+        edit = edits.get(name, {})
+        if edit is None:
+            continue
+        out.append(replace(item, **edit) if isinstance(edit, Mapping) else edit)
+    for name, edit in edits.items():
+        if name not in names:
+            if isinstance(edit, Mapping) or edit is None:
+                raise ValueError(f"{name}: nothing to change or drop, it is not declared; give it whole")
+            out.append(edit)
+    return tuple(out)

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..cards import Hand
 from ..deal import Deal
-from ..messages import Message, Term, register, text
+from ..messages import ANTE, GAME_WORDS, HOUSE_RULE, HOUSE_RULE_HELP, REFUSAL, Message, Term, register, text
 from ..seats import ADVERSARIES, PAIRINGS, POOL, SEATS, others
 from .base import Variant
 from .checks import add_error
@@ -37,6 +37,7 @@ from .declaration import (
     R,
     Table,
 )
+from .shared import TRICK_LADDER, bid_label, bid_word, pay_ante
 
 GAME = 12  # "Twelve deals is a game"; the twelfth hand has the last-hand rule (§2.6)
 EXTRA_TRICK = 5  # over-tricks, tricks short and honours: "the uniform rate of five white counters each"
@@ -81,18 +82,7 @@ TABLE_NO_2: dict[str, Row] = {
 TABLES = {1: TABLE_NO_1, 2: TABLE_NO_2}
 
 # Trick contracts: the tricks the bidder undertakes to win.
-TRICK_BIDS = {
-    "boston": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "slam": 13,
-    "spread_slam": 13,
-}
+TRICK_BIDS = {**{bid: n for bid, n in TRICK_LADDER.items() if n <= 12}, "slam": 13, "spread_slam": 13}
 # Misères, spreads and piccolissimo: the tricks the bidder must take, exactly.
 NO_TRUMP_TRICKS = {"little_misere": 0, "piccolissimo": 1, "grand_misere": 0, "little_spread": 0, "grand_spread": 0}
 PARTNER_BIDS = ("boston", "six", "seven", "eight", "nine", "ten")
@@ -102,24 +92,7 @@ ROW_FOR_TRICKS = {tricks: bid for bid, tricks in TRICK_BIDS.items() if bid != "s
 _PARTNER_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "partner": O, "honours": O}
 _SOLO_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "honours": O}
 _NO_TRUMP_FIELDS = {"bidder": R, "tricks": R, "conceded": O}
-BID_LABELS = {
-    "boston": "boston",
-    "six": "six",
-    "little_misere": "little misère",
-    "seven": "seven",
-    "piccolissimo": "piccolissimo",
-    "eight": "eight",
-    "grand_misere": "grand misère",
-    "nine": "nine",
-    "little_spread": "little spread",
-    "ten": "ten",
-    "grand_spread": "grand spread",
-    "eleven": "eleven",
-    "twelve": "twelve",
-    "slam": "slam",
-    "spread_slam": "spread slam",
-    "pass": "all pass (misère partout)",
-}
+BID_LABELS = {bid: bid_word(bid) for bid in TABLE_NO_1} | {"pass": "all pass (misère partout)"}
 
 register(
     {
@@ -138,20 +111,32 @@ register(
             "a partner may be called on boston to ten only (the pair must win the bid and three tricks more), "
             "not on {bid}"
         ),
-        "fontainebleau.option.ante": "Ante",
-        "fontainebleau.option.ante.help": "the dealer pays it into the pool at the start of every deal",
-        "fontainebleau.option.honours": "Count honours",
-        "fontainebleau.option.honours.help": "count honours on made contracts with a trump suit",
-        "fontainebleau.option.grand_column": "No-trump column",
-        "fontainebleau.option.grand_column.help": "the printed column a no-trump bid pays",
-        "fontainebleau.option.suit_order": "Suit order",
-        "fontainebleau.option.suit_order.help": "the French order swaps the ♥ and ♦ columns",
-        "fontainebleau.option.slam_table": "Slam table",
-        "fontainebleau.option.slam_table.help": "Table No. 1, or Table No. 2 with the lower slam rows",
-        "fontainebleau.ante": "the dealer pays the ante into the pool at the start of every deal",
-        **{f"fontainebleau.bid.{bid}": label for bid, label in BID_LABELS.items()},
-    }
+    },
+    context=REFUSAL,
 )
+register(
+    {
+        "fontainebleau.option.ante": "Ante",
+        "fontainebleau.option.honours": "Count honours",
+        "fontainebleau.option.grand_column": "No-trump column",
+        "fontainebleau.option.suit_order": "Suit order",
+        "fontainebleau.option.slam_table": "Slam table",
+    },
+    context=HOUSE_RULE,
+)
+register(
+    {
+        "fontainebleau.option.ante.help": "the dealer pays it into the pool at the start of every deal",
+        "fontainebleau.option.honours.help": "count honours on made contracts with a trump suit",
+        "fontainebleau.option.grand_column.help": "the printed column a no-trump bid pays",
+        "fontainebleau.option.suit_order.help": "the French order swaps the ♥ and ♦ columns",
+        "fontainebleau.option.slam_table.help": "Table No. 1, or Table No. 2 with the lower slam rows",
+    },
+    context=HOUSE_RULE_HELP,
+)
+register({"fontainebleau.ante": "the dealer pays the ante into the pool at the start of every deal"}, context=ANTE)
+register({"fontainebleau.bid.pass": BID_LABELS["pass"]}, context=GAME_WORDS)
+LABELS = {bid: bid_label(bid) for bid in TABLE_NO_1} | {"pass": "fontainebleau.bid.pass"}
 
 
 def _tables() -> tuple[Table, ...]:
@@ -193,6 +178,7 @@ DECLARATION = Declaration(
     name="fontainebleau",
     title="Boston de Fontainebleau",
     short_title="Fontainebleau",
+    aliases=("boston-de-fontainebleau", "бостон-фонтенбло"),
     source='Foster\'s Complete Hoyle, "Boston de Fontainebleau": its bids, honours and payments, and Table No. 1.',
     options=(
         Option("ante", INTEGER, 5, "fontainebleau.option.ante", "fontainebleau.option.ante.help", minimum=0),
@@ -229,7 +215,7 @@ DECLARATION = Declaration(
     bids=(
         Bid(
             code="boston",
-            label="fontainebleau.bid.boston",
+            label=LABELS["boston"],
             kind=TRICKS,
             fields=_PARTNER_FIELDS,
             tricks=5,
@@ -239,7 +225,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="six",
-            label="fontainebleau.bid.six",
+            label=LABELS["six"],
             kind=TRICKS,
             fields=_PARTNER_FIELDS,
             tricks=6,
@@ -249,7 +235,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="little_misere",
-            label="fontainebleau.bid.little_misere",
+            label=LABELS["little_misere"],
             kind=EXACT,
             fields=_NO_TRUMP_FIELDS,
             tricks=0,
@@ -258,7 +244,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="seven",
-            label="fontainebleau.bid.seven",
+            label=LABELS["seven"],
             kind=TRICKS,
             fields=_PARTNER_FIELDS,
             tricks=7,
@@ -268,7 +254,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="piccolissimo",
-            label="fontainebleau.bid.piccolissimo",
+            label=LABELS["piccolissimo"],
             kind=EXACT,
             fields=_NO_TRUMP_FIELDS,
             tricks=1,
@@ -277,7 +263,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="eight",
-            label="fontainebleau.bid.eight",
+            label=LABELS["eight"],
             kind=TRICKS,
             fields=_PARTNER_FIELDS,
             tricks=8,
@@ -287,7 +273,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="grand_misere",
-            label="fontainebleau.bid.grand_misere",
+            label=LABELS["grand_misere"],
             kind=EXACT,
             fields=_NO_TRUMP_FIELDS,
             tricks=0,
@@ -295,7 +281,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="nine",
-            label="fontainebleau.bid.nine",
+            label=LABELS["nine"],
             kind=TRICKS,
             fields=_PARTNER_FIELDS,
             tricks=9,
@@ -305,7 +291,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="little_spread",
-            label="fontainebleau.bid.little_spread",
+            label=LABELS["little_spread"],
             kind=EXACT,
             fields=_NO_TRUMP_FIELDS,
             tricks=0,
@@ -314,7 +300,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="ten",
-            label="fontainebleau.bid.ten",
+            label=LABELS["ten"],
             kind=TRICKS,
             fields=_PARTNER_FIELDS,
             tricks=10,
@@ -324,7 +310,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="grand_spread",
-            label="fontainebleau.bid.grand_spread",
+            label=LABELS["grand_spread"],
             kind=EXACT,
             fields=_NO_TRUMP_FIELDS,
             tricks=0,
@@ -332,7 +318,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="eleven",
-            label="fontainebleau.bid.eleven",
+            label=LABELS["eleven"],
             kind=TRICKS,
             fields=_SOLO_FIELDS,
             tricks=11,
@@ -341,7 +327,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="twelve",
-            label="fontainebleau.bid.twelve",
+            label=LABELS["twelve"],
             kind=TRICKS,
             fields=_SOLO_FIELDS,
             tricks=12,
@@ -350,7 +336,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="slam",
-            label="fontainebleau.bid.slam",
+            label=LABELS["slam"],
             kind=TRICKS,
             fields=_SOLO_FIELDS,
             tricks=13,
@@ -359,16 +345,14 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="spread_slam",
-            label="fontainebleau.bid.spread_slam",
+            label=LABELS["spread_slam"],
             kind=TRICKS,
             fields=_SOLO_FIELDS,
             tricks=13,
             trumps=SUIT_OR_NONE,
             field_options={"honours": "honours"},
         ),
-        Bid(
-            code="pass", label="fontainebleau.bid.pass", kind=ALL_PASS, fields={"tricks": R}, played_as="misère partout"
-        ),
+        Bid(code="pass", label=LABELS["pass"], kind=ALL_PASS, fields={"tricks": R}, played_as="misère partout"),
     ),
     deals=Deals(limit=GAME, step=1, ante="fontainebleau.ante"),
     tables=_tables(),
@@ -415,7 +399,7 @@ class Fontainebleau(Variant):
     }
 
     def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
-        played_as = Term(bid.played_as, self.name) if bid.played_as else None
+        played_as = Term(bid.played_as, GAME_WORDS) if bid.played_as else None
         if name in ("trump", "honours") and played_as:
             return text(f"fontainebleau.forbidden.no_trump.{name}", bid=played_as)
         if name == "partner":
@@ -433,10 +417,7 @@ class Fontainebleau(Variant):
 
     def settle_deal(self, deal: Deal, state: Any) -> None:
         hand = deal.hand
-        ante = deal.options.ante
-        if ante:
-            deal.pay(deal.dealer, POOL, ante, "ante")
-            deal.pools.feed(ante)
+        pay_ante(deal, deal.options.ante)
         bid = hand.bid
         if bid == "pass":
             misere_partout(deal)

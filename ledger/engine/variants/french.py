@@ -21,7 +21,7 @@ from typing import Any
 
 from ..cards import SUIT_SYMBOLS, Hand
 from ..deal import Deal
-from ..messages import Message, register, text
+from ..messages import GAME_WORDS, Message, register, text
 from ..seats import ADVERSARIES, PAIRINGS, POOL, others
 from .base import Belle, Variant
 from .declaration import (
@@ -39,6 +39,7 @@ from .declaration import (
     R,
     Table,
 )
+from .shared import MISERE_TRUMP, bid_label, bid_word, pay_ante
 
 # --- the suits -------------------------------------------------------------------------------------
 
@@ -105,16 +106,17 @@ MISERES = {
 
 _INDEPENDENCE_FIELDS = {"bidder": R, "trump": R, "tricks": R, "honours": O, "jack": R, "revoke": O, "turned": R}
 _MISERE_FIELDS = {"bidder": R, "tricks": R, "revoke": O, "turned": R}
+MISERE_LABELS = ("little_misere", "grand_misere", "little_spread", "grand_spread")  # the shared ladder's words
 BID_LABELS = {
     "simple": "simple",
     "independence_six": "independence (6)",
-    "little_misere": "little misère",
+    "little_misere": bid_word("little_misere"),
     "independence_eight": "independence (8)",
-    "grand_misere": "grand misère",
+    "grand_misere": bid_word("grand_misere"),
     "misere_four_aces": "misère of four aces",
     "neuf": "neuf",
-    "little_spread": "little spread",
-    "grand_spread": "grand spread",
+    "little_spread": bid_word("little_spread"),
+    "grand_spread": bid_word("grand_spread"),
     "pass": "all pass",
 }
 
@@ -137,7 +139,6 @@ register(
         "french.forbidden.pass": "when all pass the cards are thrown in: leave the {field} empty",
         "french.forbidden.misere.jack": "the ♦J has no value in a misère: leave it empty",
         "french.forbidden.misere.honours": "a misère has no trumps, so no honours: leave them empty",
-        "french.forbidden.misere.trump": "a misère is played without trumps: leave the trump empty",
         "french.forbidden.neuf_honours": "the neuf has no honours row in the table: leave honours empty",
         "french.option.neuf": "Neuf amounts",
         "french.option.neuf.help": (
@@ -147,9 +148,16 @@ register(
         "french.ante": (
             f"the dealer pays {ANTE} into the pool at the start of every deal, {DOUBLES_ANTE} in the doubles"
         ),
-        **{f"french.bid.{bid}": label for bid, label in BID_LABELS.items()},
+        **{
+            f"french.bid.{bid}": label
+            for bid, label in BID_LABELS.items()
+            if bid not in MISERE_LABELS and bid != "pass"
+        },
     }
 )
+# French Boston's all pass is thrown in: its words may differ from a misère partout's.
+register({"french.bid.pass": BID_LABELS["pass"]}, context=f"{GAME_WORDS}: all pass, thrown in")
+LABELS = {bid: bid_label(bid) if bid in MISERE_LABELS else f"french.bid.{bid}" for bid in BID_LABELS}
 
 
 def _tables() -> tuple[Table, ...]:
@@ -198,6 +206,7 @@ DECLARATION = Declaration(
     name="french",
     title="French Boston",
     short_title="French",
+    aliases=("boston-francais", "boston-français", "французский-бостон"),
     playable_rules={
         "neuf": {
             "base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 20),
@@ -222,7 +231,7 @@ DECLARATION = Declaration(
     bids=(
         Bid(
             code="simple",
-            label="french.bid.simple",
+            label=LABELS["simple"],
             kind=TRICKS,
             fields={
                 "bidder": R,
@@ -240,7 +249,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="independence_six",
-            label="french.bid.independence_six",
+            label=LABELS["independence_six"],
             kind=TRICKS,
             fields=_INDEPENDENCE_FIELDS,
             tricks=6,
@@ -248,7 +257,7 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="little_misere",
-            label="french.bid.little_misere",
+            label=LABELS["little_misere"],
             kind=EXACT,
             fields=_MISERE_FIELDS,
             tricks=0,
@@ -256,17 +265,17 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="independence_eight",
-            label="french.bid.independence_eight",
+            label=LABELS["independence_eight"],
             kind=TRICKS,
             fields=_INDEPENDENCE_FIELDS,
             tricks=8,
             trumps=ANY_SUIT,
         ),
-        Bid(code="grand_misere", label="french.bid.grand_misere", kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
-        Bid(code="misere_four_aces", label="french.bid.misere_four_aces", kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
+        Bid(code="grand_misere", label=LABELS["grand_misere"], kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
+        Bid(code="misere_four_aces", label=LABELS["misere_four_aces"], kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
         Bid(
             code="neuf",
-            label="french.bid.neuf",
+            label=LABELS["neuf"],
             kind=TRICKS,
             fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
             tricks=NEUF_TRICKS,
@@ -275,14 +284,14 @@ DECLARATION = Declaration(
         ),
         Bid(
             code="little_spread",
-            label="french.bid.little_spread",
+            label=LABELS["little_spread"],
             kind=EXACT,
             fields=_MISERE_FIELDS,
             tricks=0,
             discard=True,
         ),
-        Bid(code="grand_spread", label="french.bid.grand_spread", kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
-        Bid(code="pass", label="french.bid.pass", kind=ALL_PASS, fields={"turned": R}),
+        Bid(code="grand_spread", label=LABELS["grand_spread"], kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
+        Bid(code="pass", label=LABELS["pass"], kind=ALL_PASS, fields={"turned": R}),
     ),
     deals=Deals(limit=None, step=3, ante="french.ante", doubles=(FIRST_DOUBLE, LAST_DOUBLE)),
     tables=_tables(),
@@ -465,7 +474,7 @@ class French(Variant):
         if bid.kind == ALL_PASS and name not in self.forbidden_ids:
             return text("french.forbidden.pass", field=self.field_words(name))
         if bid.kind == EXACT and name in ("jack", "honours", "trump"):
-            return text(f"french.forbidden.misere.{name}")
+            return text(MISERE_TRUMP if name == "trump" else f"french.forbidden.misere.{name}")
         if name == "honours":
             return text("french.forbidden.neuf_honours")
         return super().forbidden_message(name, bid, options)
@@ -474,9 +483,7 @@ class French(Variant):
     def settle_deal(self, deal: Deal, state: Belle) -> None:
         hand = deal.hand
         times = 2 if deal.double else 1
-        ante = DOUBLES_ANTE if deal.double else ANTE
-        deal.pay(deal.dealer, POOL, ante, "ante")
-        deal.pools.feed(ante)
+        pay_ante(deal, DOUBLES_ANTE if deal.double else ANTE)
         bid = hand.bid
         if bid == "pass":
             return  # thrown in: no payment, no bonus

@@ -59,6 +59,7 @@ from .declaration import (
     R,
     Table,
 )
+from .shared import MISERE_TRUMP
 
 STARSHAYA, MLADSHAYA = "starshaya", "mladshaya"  # the tariff's two rows, and `third_suit_rate`'s values
 RATE = {MLADSHAYA: 1, STARSHAYA: 2}  # r: старшая pays double
@@ -148,7 +149,6 @@ register(
         "russian.forbidden.conceded": "nobody concedes in Russian Boston: enter the tricks as they were taken",
         "russian.forbidden.last_trick": "Russian Boston has no last-trick hand: leave the last trick empty",
         "russian.forbidden.partner": "a {bid} is played alone, without a supporter: leave the partner empty",
-        "russian.forbidden.misere_trump": "a misère is played without trumps: leave the trump empty",
         "russian.forbidden.pass": "when all four pass the cards are thrown in: leave the {field} empty",
         "russian.revoke_without_buyer": (
             "a revoke is priced only on the buyer's side: choose the buyer, or record an opponent's revoke as an "
@@ -210,6 +210,7 @@ DECLARATION = Declaration(
     name="russian",
     title="Russian Boston (Бостон)",
     short_title="Russian",
+    aliases=("boston-russe", "русский-бостон", "бостон"),
     playable_rules={"nine": {"base": 30, "extra": 5}, "misere": 40},
     sample_deals=40,
     source="«Бостон правила карточной игры» and its «Тариф платежей».",
@@ -353,7 +354,7 @@ class Russian(Variant):
 
     def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
         if bid.kind == EXACT and name == "trump":
-            return text("russian.forbidden.misere_trump")
+            return text(MISERE_TRUMP)
         if bid.kind == ALL_PASS and name not in self.forbidden_ids:
             return text("russian.forbidden.pass", field=self.field_words(name))
         return super().forbidden_message(name, bid, options)
