@@ -121,8 +121,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and os.envi
     # the pool drops it. DB_POOL_MAX bounds the connections of each process (web worker, Celery).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 2, "max_size": int(os.environ.get("DB_POOL_MAX", "8")), "timeout": 10}
+        "pool": {
+            "min_size": 2,
+            "max_size": int(os.environ.get("DB_POOL_MAX", "8")),
+            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "4")),
+        }
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # While PostgreSQL is down or unreachable, a request fails (503) within seconds instead of waiting
+    # for the operating system's TCP timeout or, with the pool, 10 s (issue 39): a connection is given
+    # DB_CONNECT_TIMEOUT seconds (libpq's `connect_timeout`, the whole of its set-up), and a request
+    # waits DB_POOL_TIMEOUT seconds at most for one from the pool. A local server connects in
+    # milliseconds; the pool's wait only matters when all of a process's connections are in use.
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", int(os.environ.get("DB_CONNECT_TIMEOUT", "3")))
 # The hot path's statements prepared on PostgreSQL (ledger/roundtrips.py, `_bound`); DB_PREPARE=0 turns
 # it off, for a PgBouncer in transaction mode that keeps no prepared statements (docs/scaling.md).
 DB_PREPARE = os.environ.get("DB_PREPARE", "1") != "0"
@@ -296,7 +308,10 @@ if PRODUCTION:
     LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
+    # `preload` asks browsers' makers to ship the name as HTTPS-only for good: only for a public domain
+    # with a certificate every browser trusts (bin/production: with DOMAIN). A site on Caddy's internal
+    # authority keeps HSTS without it (issue 39).
+    SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", True)
     X_FRAME_OPTIONS = "DENY"
 
 # Logs go to standard output (the supervisor keeps them, 12-factor), one line each.
