@@ -6,7 +6,10 @@
 - `redis`: the broker and cache answer a PING (with `REDIS_URL` unset, tasks run in-process: `eager`);
 - `worker`: a Celery worker ran beat's heartbeat task (`ledger.tasks.heartbeat`) lately, so the
   session's background work (money, statistics) is being done;
-- `version`: the release (`CLUBSCORE_VERSION`, the commit `bin/production` installed).
+- `version`: the release (`CLUBSCORE_VERSION`, the commit `bin/production` installed);
+- `backup`, once the nightly backup has run (`ledger.tasks.nightly_backup`): whether its last run
+  succeeded, when, and the snapshot or the error. Shown, not counted in the 200/503: a failed backup
+  does not stop a deal, and the proxy's and the upgrade's checks must not wait for one (issue 39).
 Anonymous, never throttled or cached, and it reads nothing of any club. Anyone is told the status and
 whether each check passes; the details (the version, errors, the heartbeat's age, the database's
 vendor) only a logged-in staff member (issue 39, item 13): they tell a stranger which release to attack.
@@ -14,6 +17,7 @@ vendor) only a logged-in staff member (issue 39, item 13): they tell a stranger 
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -25,6 +29,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 HEARTBEAT_KEY = "clubscore:worker-heartbeat"
+BACKUP_KEY = "clubscore:nightly-backup"
 RETRY_AFTER_SECONDS = 5
 _migrated = False  # once every migration is applied, it stays so for this process's code
 
@@ -40,6 +45,23 @@ def write_heartbeat() -> float:
     if settings.REDIS_URL:
         redis_client().set(HEARTBEAT_KEY, repr(now), ex=int(max(60, 10 * settings.HEARTBEAT_SECONDS)))
     return now
+
+
+def write_backup_status(*, ok: bool, detail: str) -> None:
+    """The nightly backup's outcome, for `/health/` (kept until the next run writes its own)."""
+    if settings.REDIS_URL:
+        status = {"ok": ok, "at": round(time.time()), ("snapshot" if ok else "error"): detail}
+        redis_client().set(BACKUP_KEY, json.dumps(status))
+
+
+def _backup() -> dict[str, Any] | None:
+    if not settings.REDIS_URL:
+        return None
+    try:
+        raw = redis_client().get(BACKUP_KEY)
+    except Exception:  # Redis down: its own check says so
+        return None
+    return json.loads(raw) if raw else None
 
 
 def _database() -> dict[str, Any]:
@@ -86,6 +108,9 @@ def health_report() -> dict[str, Any]:
     redis, worker = _redis_and_worker()
     checks = {"database": database, "migrations": migrations, "redis": redis, "worker": worker}
     ok = all(check["ok"] for check in checks.values())
+    backup = _backup()
+    if backup is not None:
+        checks["backup"] = backup  # shown, not counted (the module's docstring)
     return {"status": "ok" if ok else "unavailable", "version": settings.CLUBSCORE_VERSION, "checks": checks}
 
 

@@ -223,6 +223,9 @@ CELERY_BEAT_SCHEDULE = {
 # Production (issue 27): the nightly snapshot of `manage.py backup`, kept BACKUP_KEEP deep, when BACKUP_DIR is set.
 BACKUP_DIR = os.environ.get("BACKUP_DIR") or None
 BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "14"))
+# The system user the service runs as (bin/production writes it): a snapshot written by anyone else
+# (root running `manage.py backup`) is handed to it, so the nightly task can prune it (issue 39).
+BACKUP_OWNER = os.environ.get("CLUBSCORE_USER") or None
 if BACKUP_DIR:
     CELERY_BEAT_SCHEDULE["nightly-backup"] = {
         "task": "ledger.tasks.nightly_backup",

@@ -188,10 +188,28 @@ def backup_write(*, folder: str | Path, keep: int | None = None) -> Path:
         "sha256": {str(p.relative_to(partial)): _sha256(p) for p in files},
     }
     (partial / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
+    _hand_over(partial)
     partial.rename(root / name)
     if keep:
         backup_prune(root, keep)
     return root / name
+
+
+def _hand_over(snapshot: Path) -> None:
+    """A snapshot written by root (`manage.py backup` from an admin's shell) becomes the service
+    user's (BACKUP_OWNER, bin/production's CLUBSCORE_USER), as one the nightly task writes is, so the
+    nightly prune can remove it when its turn comes (issue 39). Anyone else writes as themselves."""
+    owner = settings.BACKUP_OWNER
+    if not owner or os.geteuid() != 0:
+        return
+    import pwd
+
+    try:
+        user = pwd.getpwnam(owner)
+    except KeyError as exc:
+        raise BackupError(f"BACKUP_OWNER {owner!r} is no user of this machine") from exc
+    for path in [snapshot, *snapshot.rglob("*")]:
+        os.chown(path, user.pw_uid, user.pw_gid, follow_symlinks=False)
 
 
 def backup_list(folder: str | Path) -> list[Path]:
@@ -200,8 +218,14 @@ def backup_list(folder: str | Path) -> list[Path]:
 
 def backup_prune(folder: str | Path, keep: int) -> list[Path]:
     old = backup_list(folder)[:-keep] if keep > 0 else []
-    for path in old:
-        shutil.rmtree(path)
+    failed = []
+    for path in old:  # each one tried: one that cannot be removed does not keep the others
+        try:
+            shutil.rmtree(path)
+        except OSError as exc:
+            failed.append(f"{path.name}: {exc.strerror or exc}")
+    if failed:
+        raise BackupError("old snapshots not removed: " + "; ".join(failed))
     return old
 
 

@@ -84,9 +84,18 @@ def heartbeat() -> float:
 
 @app.task(acks_late=True, soft_time_limit=1800, time_limit=1900)
 def nightly_backup() -> str:
-    """Celery beat, nightly when BACKUP_DIR is set: one snapshot (`manage.py backup`), the last BACKUP_KEEP kept."""
+    """Celery beat, nightly when BACKUP_DIR is set: one snapshot (`manage.py backup`), the last BACKUP_KEEP
+    kept. How it went is kept for `/health/` (clubscore/health.py, `backup`), so a failure that comes
+    back every night is seen there, not only in the worker's log (issue 39)."""
     from django.conf import settings
 
+    from clubscore.health import write_backup_status
     from ledger.backup import backup_write
 
-    return str(backup_write(folder=str(settings.BACKUP_DIR), keep=settings.BACKUP_KEEP))
+    try:
+        snapshot = backup_write(folder=str(settings.BACKUP_DIR), keep=settings.BACKUP_KEEP)
+    except Exception as exc:
+        write_backup_status(ok=False, detail=f"{type(exc).__name__}: {exc}"[:500])
+        raise
+    write_backup_status(ok=True, detail=snapshot.name)
+    return str(snapshot)

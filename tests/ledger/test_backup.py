@@ -149,3 +149,56 @@ def test_the_nightly_task_is_scheduled_when_backup_dir_is_set() -> None:
         cwd=ROOT,
     )
     assert out.stdout.strip() == "ledger.tasks.nightly_backup", out.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can write a snapshot another user owns")
+def test_a_snapshot_written_by_root_belongs_to_the_service_user(settings: Any, tmp_path: Path) -> None:
+    """Issue 39: root's `manage.py backup` left a snapshot the service user (the nightly task) could
+    not prune, and the prune failed every night after. It is handed to BACKUP_OWNER now."""
+    import pwd
+
+    settings.BACKUP_OWNER = "nobody"
+    nobody = pwd.getpwnam("nobody")
+    snapshot = backup.backup_write(folder=tmp_path)
+    paths = [snapshot, *snapshot.rglob("*")]
+    assert len(paths) >= 4  # the folder, the dump, clubs/, the manifest
+    assert {(p.stat().st_uid, p.stat().st_gid) for p in paths} == {(nobody.pw_uid, nobody.pw_gid)}
+
+
+def test_a_failed_nightly_backup_shows_on_health(settings: Any, tmp_path: Path) -> None:
+    """Issue 39: the nightly backup's failure is on `/health/` (`checks.backup`), shown but not
+    counted in the 200/503 (its error to a staff member only, as every check's); the next good run
+    clears it."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client as AnyClient
+
+    from clubscore import health
+    from ledger import tasks
+
+    staff = get_user_model().objects.create_user("backup-watcher", password="x" * 12, is_staff=True)
+
+    def Client() -> AnyClient:  # a staff member's client
+        client = AnyClient()
+        client.force_login(staff)
+        return client
+
+    settings.REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/7"
+    health.redis_client().delete(health.BACKUP_KEY)
+    health.write_heartbeat()
+    assert "backup" not in Client().get("/health/").json()["checks"]  # never ran: nothing to say
+
+    (tmp_path / "a-file").write_text("")
+    settings.BACKUP_DIR = str(tmp_path / "a-file" / "backups")  # a folder that cannot be made
+    with pytest.raises(OSError):
+        tasks.nightly_backup()
+    response = Client().get("/health/")
+    check = response.json()["checks"]["backup"]
+    assert (response.status_code, check["ok"]) == (200, False), response.json()
+    assert "NotADirectoryError" in check["error"]
+
+    settings.BACKUP_DIR = str(tmp_path / "backups")
+    tasks.nightly_backup()
+    check = Client().get("/health/").json()["checks"]["backup"]
+    assert check["ok"] is True and check["snapshot"].startswith(backup.PREFIX), check
+    assert AnyClient().get("/health/").json()["checks"]["backup"] == {"ok": True}  # a stranger: only ok
+    health.redis_client().delete(health.BACKUP_KEY)
