@@ -19,7 +19,7 @@ from typing import Any
 
 bind = os.environ.get("WEB_BIND", "127.0.0.1:8001")
 workers = int(os.environ.get("WEB_WORKERS") or os.cpu_count() or 2)
-worker_class = "uvicorn_worker.UvicornWorker"
+worker_class = "clubscore.gunicorn_worker.Worker"  # uvicorn's, its graceful stop bounded
 wsgi_app = "clubscore.asgi:application"
 # The master imports the app once and forks ready workers: after a `kill -9` of the master, the new
 # one answers seconds sooner than workers each importing Django on a busy machine. (So an upgrade
@@ -27,7 +27,7 @@ wsgi_app = "clubscore.asgi:application"
 preload_app = True
 reuse_port = True  # the new master binds while the old one's workers finish and close
 timeout = 30  # a worker that stops answering its master's heartbeat is replaced
-graceful_timeout = 20  # a restart lets requests in flight finish (an event stream is cut, it reconnects)
+graceful_timeout = 20  # a restart lets requests in flight finish; streams are cut after 5 s (gunicorn_worker.py)
 keepalive = 75  # longer than Caddy's idle connections to it, so Caddy closes first
 forwarded_allow_ips = "127.0.0.1,::1"  # X-Forwarded-Proto and -For from the proxy on this machine only
 accesslog = "-"  # standard output: the supervisor keeps it
