@@ -496,7 +496,7 @@ def print_errors(name: str, tally: Tally) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--web-workers", type=int, default=0, help="WEB_WORKERS (default bin/production's: one per core)"
+        "--web-workers", type=int, default=0, help="WEB_WORKERS (default bin/production's: one per core, at least 2)"
     )
     parser.add_argument("--scorers", type=int, default=16, help="closed-loop scorers for the capacity run")
     parser.add_argument("--capacity-seconds", type=float, default=20, help="each kind's, in all its turns")
