@@ -152,13 +152,19 @@ def etag(version: int) -> str:
 
 def expected_version(request: Request, session: Session) -> int:
     """The version `If-Match` names (428 without one; 412 when it names another than the current)."""
+    return if_match(request, session.version, "session")
+
+
+def if_match(request: Request, version: int, thing: str) -> int:
+    """The version of `thing` (a session, a preset) that `If-Match` names: 428 without one, 412 when it
+    names another than `version`, the current one."""
     header = request.headers.get("If-Match")
     if header is None or not header.strip():
         raise PreconditionRequired()
     tags = [tag.strip() for tag in header.split(",")]
-    if "*" in tags or etag(session.version) in tags:
-        return session.version
-    raise VersionMismatch(f"If-Match names {header.strip()}, but the session is at version {session.version}")
+    if "*" in tags or etag(version) in tags:
+        return version
+    raise VersionMismatch(f"If-Match names {header.strip()}, but the {thing} is at version {version}")
 
 
 def reason(request: Request) -> str:

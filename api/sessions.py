@@ -126,6 +126,12 @@ class SessionOut(serializers.Serializer):
     hands = serializers.IntegerField(source="hands_count", help_text="how many deals are recorded")
     carried_in = serializers.ListField(source="pools_in", child=serializers.IntegerField())
     carry_pools_from = serializers.IntegerField(source="carry_pools_from_id", allow_null=True)
+    preset = serializers.IntegerField(
+        source="preset_version.preset_id", allow_null=True, help_text="the preset it was opened from, or null"
+    )
+    preset_version = serializers.IntegerField(
+        source="preset_version.version", allow_null=True, help_text="the version of that preset it plays"
+    )
     close = serializers.DictField(source="closing", allow_null=True, help_text="the settlement's `close` once closed")
     opened_by = Username(allow_null=True)
     opened_at = Timestamp()
@@ -196,12 +202,30 @@ class FourPlayers(serializers.ListField):
 
 class SessionOpen(Strict):
     club = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    variant = Text(max_length=VARIANT_MAX)
+    variant = Text(max_length=VARIANT_MAX, required=False, help_text="required unless `preset` is given")
     rules = Documented(required=False, schema={"type": "object", "description": "the variant's options"})
     players = FourPlayers(child=serializers.IntegerField(min_value=1, max_value=MAX_ID), min_length=4, max_length=4)
     first_dealer = Documented(schema={"type": "integer", "minimum": 0, "maximum": 3})
     stake = Documented(required=False, allow_null=True, schema=STAKE_SCHEMA)
     carry_pools_from = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    preset = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="a preset of the club: the session plays its current version's variant, rules and stake "
+        "(then leave `variant`, `rules` and `stake` out) and keeps that version",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("preset") is not None:
+            given = [name for name in ("variant", "rules", "stake") if name in attrs]
+            if given:
+                message = "a session opened from a preset takes its variant, rules and stake from it"
+                raise serializers.ValidationError({name: [message] for name in given})
+        elif "variant" not in attrs:
+            raise serializers.ValidationError({"variant": ["choose a variant, or give a `preset`"]})
+        return attrs
 
 
 class SessionListApi(APIView):
@@ -252,12 +276,13 @@ class SessionOpenApi(APIView):
         session = services.session_open(
             actor=actor(request),
             club_id=data["club"],
-            variant=data["variant"],
+            variant=data.get("variant", ""),
             rules=data.get("rules"),
             player_ids=data["players"],
             first_dealer=data["first_dealer"],
             stake=data.get("stake"),
             carry_pools_from=data.get("carry_pools_from"),
+            preset_id=data.get("preset"),
         )
         return session_response(session, 201)
 

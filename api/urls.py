@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from . import auth, clubs, hands, money, sessions, stats, table, variants
+from . import auth, clubs, hands, money, presets, sessions, stats, table, variants
 from .errors import api_not_found
 from .schema import Generator
 
@@ -51,6 +51,13 @@ v1 = [
     path("clubs/", clubs.ClubsRoute.as_view(), name="clubs"),
     path("clubs/<id:club_id>/time-zone/", clubs.ClubTimeZoneApi.as_view(), name="club-time-zone"),
     path("clubs/<id:club_id>/players/", clubs.PlayersRoute.as_view(), name="club-players"),
+    path("clubs/<id:club_id>/presets/", presets.PresetsRoute.as_view(), name="club-presets"),
+    path("clubs/<id:club_id>/presets/<id:preset_id>/", presets.PresetRoute.as_view(), name="club-preset"),
+    path(
+        "clubs/<id:club_id>/presets/<id:preset_id>/versions/",
+        presets.PresetVersionListApi.as_view(),
+        name="club-preset-versions",
+    ),
     path("sessions/", sessions.SessionsRoute.as_view(), name="sessions"),
     path("sessions/import/", sessions.SessionImportApi.as_view(), name="session-import"),
     path("sessions/<id:session_id>/", sessions.SessionDetailApi.as_view(), name="session"),

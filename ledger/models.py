@@ -86,6 +86,57 @@ class Player(models.Model):
         return self.name
 
 
+class Preset(models.Model):
+    """A club's named house rules (issue 42): what a table plays, kept in numbered versions.
+
+    The preset row holds the name and the number of its current version; each version's variant, rules
+    and stake are a `PresetVersion`, never edited: an edit adds a version. A session opened from a
+    preset copies the version's variant, rules and stake and points at that version, so a later edit
+    never re-prices an evening already played. A preset is archived, not deleted (its versions stay
+    with the sessions that used them); an archived name may be taken again."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="presets")
+    name = models.CharField(max_length=100)
+    version = models.PositiveIntegerField(default=1)  # the current version's number
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    archived_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "name"], condition=Q(archived_at__isnull=True), name="preset_unique_club_name"
+            ),
+            models.CheckConstraint(condition=Q(version__gte=1), name="preset_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (v{self.version})"
+
+
+class PresetVersion(models.Model):
+    """One version of a preset: the variant, the rules (options, the §0.11 conditions among them) and
+    the stake as the engine accepted them. Append-only."""
+
+    preset = models.ForeignKey(Preset, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    variant = models.CharField(max_length=32)
+    rules = models.JSONField(default=dict, blank=True)
+    stake = models.JSONField(null=True, blank=True)  # {"currency", "per_counter"} or null
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["preset", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["preset", "version"], name="preset_version_unique"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="preset_version_number_positive"),
+        ]
+
+
 class Session(models.Model):
     """One table's evening: its rules, seats, stake and carried-in pools, and the engine's projection."""
 
@@ -101,6 +152,11 @@ class Session(models.Model):
     pools_in = models.JSONField(default=list, blank=True)  # carried-in pools, the sheet's `pools`
     carry_pools_from = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="pools_claimed_by"
+    )
+    # The preset version the session was opened from (issue 42), or null: its variant, rules and stake
+    # are a copy of that version's, so editing the preset later changes nothing here.
+    preset_version = models.ForeignKey(
+        PresetVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="sessions"
     )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     close = models.JSONField(null=True, blank=True)  # the sheet's `close` ({"pools": ...}) when closed

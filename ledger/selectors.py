@@ -29,6 +29,8 @@ from .models import (
     HandRevision,
     Membership,
     Player,
+    Preset,
+    PresetVersion,
     Role,
     Seat,
     SeatLink,
@@ -107,8 +109,55 @@ def player_list(*, user: Reader, club_id: int, looks_like: str | None = None) ->
     return players.filter(name__in=alike)
 
 
+# --- presets (issue 42) ------------------------------------------------------------------------------
+
+
+def preset_list(*, user: Reader, club_id: int, archived: bool = False) -> QuerySet[Preset]:
+    """The club's presets (any member reads them: they are the conditions his tables play), by name;
+    with `archived`, the archived ones too."""
+    club_role(user=user, club_id=club_id)
+    presets = Preset.objects.filter(club_id=club_id)
+    if not archived:
+        presets = presets.filter(archived_at__isnull=True)
+    return presets.prefetch_related("versions").order_by("name", "id")
+
+
+def preset_get(*, user: Reader, club_id: int, preset_id: int, role: str = Role.PLAYER) -> Preset:
+    """One preset of the club (archived too); NotFound for another club's or none."""
+    club_role(user=user, club_id=club_id, role=role)
+    found = Preset.objects.filter(club_id=club_id, pk=preset_id).prefetch_related("versions").first()
+    if found is None:
+        raise NotFound("no such preset in this club")
+    return found
+
+
+def preset_versions(*, user: Reader, club_id: int, preset_id: int) -> QuerySet[PresetVersion]:
+    """Every version of one preset of the club, oldest first."""
+    found = preset_get(user=user, club_id=club_id, preset_id=preset_id)
+    return PresetVersion.objects.filter(preset=found).select_related("created_by").order_by("version")
+
+
+def preset_current(preset: Preset) -> PresetVersion:
+    """The preset's current version (its row of `version`)."""
+    return next(v for v in preset.versions.all() if v.version == preset.version)
+
+
+def preset_last_seats(*, preset: Preset) -> list[int]:
+    """The players (by seat) of the latest session opened from any version of the preset, else of the
+    club's latest session: who most likely sits down again tonight. [] when the club has none."""
+    latest = (
+        Session.objects.filter(preset_version__preset=preset).order_by("-opened_at", "-id").first()
+        or Session.objects.filter(club_id=preset.club_id).order_by("-opened_at", "-id").first()
+    )
+    if latest is None:
+        return []
+    return list(Seat.objects.filter(session=latest).order_by("seat").values_list("player_id", flat=True))
+
+
 def _sessions() -> QuerySet[Session]:
-    return Session.objects.select_related("opened_by", "closed_by").prefetch_related("seats__player")
+    return Session.objects.select_related("opened_by", "closed_by", "preset_version__preset").prefetch_related(
+        "seats__player"
+    )
 
 
 def session_list(

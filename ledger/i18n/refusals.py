@@ -47,6 +47,9 @@ API = (
     pgettext_lazy("api", "`date_to` must not be before `date_from`"),
     pgettext_lazy("api", 'a party is a player id or "pool"'),
     pgettext_lazy("api", "log out with the device's `Authorization: Token <key>`"),
+    # presets (issue 42)
+    pgettext_lazy("api", "a session opened from a preset takes its variant, rules and stake from it"),
+    pgettext_lazy("api", "choose a variant, or give a `preset`"),
 )
 
 # The ledger's refusals whose text has no parameter (ledger/exceptions.py's defaults and the fixed
@@ -106,6 +109,10 @@ LEDGER = (
     pgettext_lazy("ledger", "no such board link"),
     # a club's time zone (issue 26)
     pgettext_lazy("ledger", "the time zone must be an IANA name such as Europe/Paris"),
+    # presets (issue 42)
+    pgettext_lazy("ledger", "no such preset in this club"),
+    pgettext_lazy("ledger", "the club already has a preset of this name"),
+    pgettext_lazy("ledger", "choose a variant"),
 )
 
 # The ledger's refusals with a number or a name in them, as the services word them: matched against the
@@ -115,6 +122,8 @@ TEMPLATES = (
     gettext_noop("deal {number} is already recorded: the next deal is {expected}"),
     gettext_noop("the session is at version {version}, not {expected}"),
     gettext_noop("If-Match names {given}, but the session is at version {version}"),
+    gettext_noop("If-Match names {given}, but the preset is at version {version}"),
+    gettext_noop("the preset is at version {version}, not {expected}"),
     gettext_noop("the session has no hand {number}"),
     gettext_noop("only the last hand ({last}) can be undone, not {number}"),
     gettext_noop("session {session}'s carried pools are already claimed"),

@@ -68,6 +68,7 @@ class Target:
     token_id: int  # a device token of the club's admin
     owner: Any
     links: dict[str, str]  # a link's kind ("seat link", "board link", "revoked ..."): its key
+    preset_id: int = 0  # a preset of the club (issue 42)
 
 
 @dataclass
@@ -135,6 +136,18 @@ def _a_seat_link(world: World, t: Target) -> dict[str, str]:
     return {"link_id": str(link.pk)}
 
 
+def _preset(world: World, t: Target) -> dict[str, Any]:
+    return {"name": f"Matrix {next(world.serial)}", "variant": "american", "rules": {"ante": 2}}
+
+
+def _a_preset(world: World, t: Target) -> dict[str, str]:
+    """A fresh preset to archive (each cell its own, so a first archive leaves the next cell one)."""
+    made = services.preset_create(
+        actor=t.owner, club_id=t.club.pk, name=f"Gone {next(world.serial)}", variant="american", rules={}
+    )
+    return {"preset_id": str(made.pk)}
+
+
 def _a_board_link(world: World, t: Target) -> dict[str, str]:
     _, link = services.board_link_issue(actor=t.owner, club_id=t.club.pk)
     return {"link_id": str(link.pk)}
@@ -152,6 +165,13 @@ POLICY: dict[tuple[str, str], Rule] = {
     (f"{API}clubs/<id:club_id>/time-zone/", "PUT"): Rule(Role.ADMIN, lambda w, t: {"time_zone": "Europe/Paris"}),
     (f"{API}clubs/<id:club_id>/players/", "GET"): Rule(Role.PLAYER),
     (f"{API}clubs/<id:club_id>/players/", "POST"): Rule(Role.SCORER, _name),
+    # presets (issue 42): every member reads them, treasurers keep them
+    (f"{API}clubs/<id:club_id>/presets/", "GET"): Rule(Role.PLAYER),
+    (f"{API}clubs/<id:club_id>/presets/", "POST"): Rule(Role.TREASURER, _preset),
+    (f"{API}clubs/<id:club_id>/presets/<id:preset_id>/", "GET"): Rule(Role.PLAYER),
+    (f"{API}clubs/<id:club_id>/presets/<id:preset_id>/", "PUT"): Rule(Role.TREASURER, _preset),
+    (f"{API}clubs/<id:club_id>/presets/<id:preset_id>/", "DELETE"): Rule(Role.TREASURER, prepare=_a_preset),
+    (f"{API}clubs/<id:club_id>/presets/<id:preset_id>/versions/", "GET"): Rule(Role.PLAYER),
     (f"{API}sessions/", "GET"): Rule("user"),
     (f"{API}sessions/", "POST"): Rule(Role.SCORER, _open),
     (f"{API}sessions/import/", "POST"): Rule(Role.SCORER, _import),
@@ -309,6 +329,7 @@ def path_for(route: str, target: Target, extra: dict[str, str] | None = None) ->
         "session_id": str(target.session.pk),
         "player_id": str(target.player.pk),
         "token_id": str(target.token_id),
+        "preset_id": str(target.preset_id),
         "app_label": "auth",
         "url": "nothing/",
         "seat": "1",
@@ -399,7 +420,8 @@ def world(settings: Any) -> World:
             links[kind], board_link = services.board_link_issue(actor=admin, club_id=club.pk)
         services.board_link_revoke(actor=admin, club_id=club.pk, link_id=board_link.pk)
         links["no link"] = "x" * 24
-        targets.append(Target(club, session, players[0], players, token.pk, admin, links))
+        preset = services.preset_create(actor=admin, club_id=club.pk, name="House", variant="american", rules={})
+        targets.append(Target(club, session, players[0], players, token.pk, admin, links, preset.pk))
         callers += [Caller(f"{role} of club {letter}", users[role], {club.pk: role}) for role in ROLES]
     return World(targets, callers, iter(range(10**6)))
 

@@ -181,6 +181,18 @@ def test_every_operation_answers_what_its_schema_documents(
     board = call("POST", "/api/v1/clubs/{club_id}/board-links/", {"name": "room"}, 201, club_id=club.pk).json()
     call("DELETE", "/api/v1/clubs/{club_id}/board-links/{link_id}/", status=204, club_id=club.pk, link_id=board["id"])
 
+    # presets (issue 42): kept by treasurers and admins, a table opened from one
+    house = {"name": "House", "variant": "russian", "rules": {"basket": 20}, "stake": None}
+    pid = call("POST", "/api/v1/clubs/{club_id}/presets/", house, 201, club_id=club.pk).json()["id"]
+    call("GET", "/api/v1/clubs/{club_id}/presets/", club_id=club.pk)
+    call("GET", "/api/v1/clubs/{club_id}/presets/{preset_id}/", club_id=club.pk, preset_id=pid)
+    edit = {**house, "stake": {"currency": "RUB", "per_counter": "1"}}
+    at = {"If-Match": '"1"'}
+    call("PUT", "/api/v1/clubs/{club_id}/presets/{preset_id}/", edit, headers=at, club_id=club.pk, preset_id=pid)
+    call("GET", "/api/v1/clubs/{club_id}/presets/{preset_id}/versions/", club_id=club.pk, preset_id=pid)
+    body = {"club": club.pk, "preset": pid, "players": ids, "first_dealer": 0}
+    assert call("POST", "/api/v1/sessions/", body, 201).json()["preset_version"] == 2
+    call("DELETE", "/api/v1/clubs/{club_id}/presets/{preset_id}/", status=204, club_id=club.pk, preset_id=pid)
     other = api_for(admin, device="second")
     token = other.get("/api/v1/auth/tokens/").json()["results"][0]["id"]
     Answers(other, schema)("DELETE", "/api/v1/auth/tokens/{token_id}/", status=204, token_id=token)
