@@ -135,6 +135,19 @@ def open_session(actor: Any, club: Club, players: list[Player], variant: str = "
     )
 
 
+def open_from_preset(actor: Any, club: Club, players: list[Player], preset: Any, first_dealer: int = 0) -> Session:
+    """A table opened from a preset (issue 42): its variant, rules and stake are the preset's."""
+    return services.session_open(
+        actor=actor,
+        club_id=club.pk,
+        variant="",
+        rules=None,
+        player_ids=[p.pk for p in players],
+        first_dealer=first_dealer,
+        preset_id=preset.pk,
+    )
+
+
 @pytest.fixture
 def session(admin: Any, club: Club, players: list[Player]) -> Session:
     return open_session(admin, club, players, stake={"currency": "USD", "per_counter": "0.01"})

@@ -148,6 +148,42 @@ def house_rules(name: str) -> list[HouseRule]:
     return [_house_rule(option) for option in get_variant(name).declaration.options]
 
 
+@dataclass(frozen=True)
+class Condition:
+    """One house rule of a table as the players read it (issue 42): its label, its value in words,
+    whether that is the declared default, and what it means."""
+
+    name: str
+    label: str
+    value: str
+    default: bool
+    help: str
+
+
+def _part(value: Any, path: str) -> Any:
+    """The amount at `option.part[.suit]` inside a structured option's value."""
+    node = value
+    for key in path.split(".")[1:]:
+        node = node.get(key) if isinstance(node, dict) else None
+    return node
+
+
+def conditions(name: str, rules: dict[str, Any]) -> list[Condition]:
+    """Every option of the variant with the value these rules give it (the declared default where they
+    give none), in words, in the declaration's order: the §0.11 conditions are options like the others."""
+    out = []
+    for rule in house_rules(name):
+        value = rules.get(rule.name, rule.default)
+        if not rule.nested:
+            words = rule.inputs[0].word(value)
+        elif value is None:
+            words = value_text(None)
+        else:
+            words = ", ".join(f"{item.label} {value_text(_part(value, item.path))}" for item in rule.inputs)
+        out.append(Condition(rule.name, rule.label, words, value == rule.default, rule.help))
+    return out
+
+
 def option_codes(name: str) -> tuple[set[str], set[str]]:
     """What a variant's rules texts quote as typed in a sheet: (codes that are never words: option
     names with an underscore, choice values, parts; one-word option names, which may also be words)."""

@@ -38,6 +38,12 @@ class NewSession:
     def error(self, name: str, message: str) -> None:
         self.errors.setdefault(name, []).append(message)
 
+    def refused(self, fields: dict[str, list[str]]) -> None:
+        """A refusal of the engine or the ledger, its messages beside the fields they name."""
+        for name, messages in fields.items():
+            for message in messages:
+                self.error(name, message)
+
 
 def _int(text: str) -> int | None:
     text = text.strip()
@@ -86,6 +92,34 @@ def _nested(rule: HouseRule, variant: str, post: QueryDict) -> tuple[Any, str | 
 
 
 def parse_new_session(post: QueryDict) -> NewSession:
+    form = parse_conditions(post)
+    parse_seats(post, form)
+    carry = (post.get("carry_pools_from") or "").strip()
+    if carry:
+        form.carry_pools_from = _int(carry)
+        if form.carry_pools_from is None:
+            form.error("carry_pools_from", gettext("choose a session"))
+    order = ["players", "first_dealer", "stake", "carry_pools_from"]  # the page's order, rules first
+    form.errors = dict(sorted(form.errors.items(), key=lambda item: order.index(item[0]) if item[0] in order else -1))
+    return form
+
+
+def parse_seats(post: QueryDict, form: NewSession) -> None:
+    """The four seats and the first dealer, into `form`."""
+    for seat in range(4):
+        pid = _int(post.get(f"seat-{seat}") or "")
+        if pid is None:
+            form.error("players", gettext("choose the player in seat %(n)d") % {"n": seat + 1})
+        else:
+            form.players.append(pid)
+    form.first_dealer = _int(post.get("first_dealer") or "")
+    if form.first_dealer is None:
+        form.error("first_dealer", gettext("choose the first dealer"))
+
+
+def parse_conditions(post: QueryDict) -> NewSession:
+    """What a table plays: the variant, its house rules (from the declaration) and the stake; the new
+    session's form and a preset's (issue 42) read them the same way."""
     form = NewSession(variant=(post.get("variant") or "").strip())
     if form.variant not in dict(variant_choices()):
         form.error("variant", gettext("choose a variant"))
@@ -100,15 +134,6 @@ def parse_new_session(post: QueryDict) -> NewSession:
                 form.error(f"rules.{rule.name}", problem)
             elif value is not None or rule.default is not None:
                 form.rules[rule.name] = value  # every rule explicit on the sheet, even at its default
-    for seat in range(4):
-        pid = _int(post.get(f"seat-{seat}") or "")
-        if pid is None:
-            form.error("players", gettext("choose the player in seat %(n)d") % {"n": seat + 1})
-        else:
-            form.players.append(pid)
-    form.first_dealer = _int(post.get("first_dealer") or "")
-    if form.first_dealer is None:
-        form.error("first_dealer", gettext("choose the first dealer"))
     currency = (post.get("stake_currency") or "").strip().upper()
     per_counter = (post.get("stake_per_counter") or "").strip()
     if currency or per_counter:
@@ -119,11 +144,6 @@ def parse_new_session(post: QueryDict) -> NewSession:
                 form.stake = {"currency": currency, "per_counter": parse_stake(per_counter)}
             except ValueError as exc:
                 form.error("stake", str(exc))
-    carry = (post.get("carry_pools_from") or "").strip()
-    if carry:
-        form.carry_pools_from = _int(carry)
-        if form.carry_pools_from is None:
-            form.error("carry_pools_from", gettext("choose a session"))
     return form
 
 

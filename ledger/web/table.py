@@ -26,6 +26,7 @@ from ledger.live import live_tag
 from ledger.models import DealCheck, Role, SeatLink, Session
 
 from . import catalog, reads
+from .presets import session_conditions
 from .views import AuthedRequest, _may, page, refusal_text
 from .zones import use_club_zone
 
@@ -93,6 +94,7 @@ def follow_context(session: Session, my_seat: int | None) -> dict[str, Any]:
 def _follow_page(request: HttpRequest, session: Session, my_seat: int | None, urls: dict[str, str]) -> HttpResponse:
     context = follow_context(session, my_seat)
     context["config"] = {"tag": context["tag"], "seat": my_seat, **urls}
+    context["conditions"] = session_conditions(session)  # open before deal 1, a tap away after it
     return render(request, "web/follow.html", context)
 
 
@@ -223,6 +225,7 @@ def join(request: AuthedRequest, session_id: int) -> HttpResponse:
             "links": [{"link": link, "name": names[link.seat]} for link in links],
             "issued": issued,
             "variant_title": catalog.variant_title(found.variant),
+            "conditions": session_conditions(found),
         },
     )
 
@@ -352,3 +355,30 @@ def dispute_settle(request: AuthedRequest, session_id: int) -> HttpResponse:
     except LedgerError as exc:
         messages.error(request, refusal_text(exc))
     return redirect(reverse("web:settlement", args=[session_id]) + "#disputes")
+
+
+# --- a table's conditions, printed --------------------------------------------------------------------
+
+
+@require_GET
+@page
+def conditions_sheet(request: AuthedRequest, session_id: int) -> HttpResponse:
+    """One printable page for the table: who sits where, who deals first, the stake and every house
+    rule in words, and the code to follow the table."""
+    found = selectors.session_get(user=request.user, session_id=session_id)
+    players = selectors.session_players(session=found)
+    short = request.build_absolute_uri(reverse("web:short-link", args=[found.pk]))
+    return render(
+        request,
+        "web/conditions.html",
+        {
+            "session": found,
+            "club": found.club,
+            "names": [p.name for p in players],
+            "first_dealer": players[found.first_dealer].name if players else "",
+            "conditions": session_conditions(found),
+            "qr": qr_svg(short, gettext("Follow this table")),
+            "short": short,
+            "can_score": _may(selectors.club_role(user=request.user, club_id=found.club_id), Role.SCORER),
+        },
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from . import clubs, live, login, table, views, views_books
+from . import clubs, live, login, presets, table, views, views_books
 
 pages = [
     path("", views.home, name="home"),
@@ -13,6 +13,11 @@ pages = [
     path("clubs/<int:club_id>/time-zone/", clubs.club_time_zone, name="club-time-zone"),
     path("clubs/<int:club_id>/players/new/", views.player_new, name="player-new"),
     path("clubs/<int:club_id>/sessions/new/", views.session_new, name="session-new"),
+    # A club's presets (issue 42): kept by treasurers, a table opened from one by a scorer.
+    path("clubs/<int:club_id>/presets/", presets.preset_list, name="presets"),
+    path("clubs/<int:club_id>/presets/new/", presets.preset_new, name="preset-new"),
+    path("clubs/<int:club_id>/presets/<int:preset_id>/", presets.preset_edit, name="preset-edit"),
+    path("clubs/<int:club_id>/presets/<int:preset_id>/open/", presets.preset_open, name="preset-open"),
     path("sessions/<int:session_id>/", views.session, name="session"),
     path("sessions/<int:session_id>/score/", views.score, name="score"),
     path("sessions/<int:session_id>/sheet/", views.sheet, name="sheet"),
@@ -29,6 +34,7 @@ pages = [
     path("sessions/<int:session_id>/follow/", table.follow, name="follow"),
     path("sessions/<int:session_id>/follow/rows/", table.follow_rows, name="follow-rows"),
     path("sessions/<int:session_id>/join/", table.join, name="join"),
+    path("sessions/<int:session_id>/conditions/", table.conditions_sheet, name="conditions"),
     path("sessions/<int:session_id>/disputes/", table.dispute_settle, name="dispute-settle"),
     path("t/<int:session_id>/", table.short_link, name="short-link"),
     path("s/<str:key>/", table.seat_follow, name="seat-follow"),

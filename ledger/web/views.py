@@ -161,6 +161,11 @@ def club(request: AuthedRequest, club_id: int) -> HttpResponse:
             "past_page": Paginator(closed, PAST_PAGE).get_page(request.GET.get("page")),
             "variant_choices": catalog.variant_choices(),
             "players": players,
+            "presets": [
+                {"preset": p, "title": catalog.variant_title(selectors.preset_current(p).variant)}
+                for p in selectors.preset_list(user=request.user, club_id=club_id)
+            ],
+            "can_keep_presets": _may(found.role, Role.TREASURER),
             **_club_money(request, club_id, found.role),
         },
         status=400 if past.errors else 200,
@@ -235,26 +240,10 @@ def session_new(request: AuthedRequest, club_id: int) -> HttpResponse:
         except (NotFound, PermissionDenied):
             raise
         except (LedgerError, EngineError) as exc:
-            for name, msgs in refusal_fields(exc).items():
-                for message in msgs:
-                    form.error(name, message)
+            form.refused(refusal_fields(exc))
         else:
             return redirect("web:score", session_id=session.pk)
-    variants = [
-        {
-            "name": name,
-            "title": title,
-            "rules": [
-                {
-                    "rule": rule,
-                    "inputs": [_rule_input(item, name, request.POST if form else None) for item in rule.inputs],
-                    "errors": (form.errors.get(f"rules.{rule.name}") if form and form.variant == name else None),
-                }
-                for rule in catalog.house_rules(name)
-            ],
-        }
-        for name, title in catalog.variant_choices()
-    ]
+    variants = variant_forms(form, request.POST if form else None)
     claimable = [
         {"session": s, "carried": (s.closing or {}).get("carried"), "title": catalog.variant_title(s.variant)}
         for s in money_selectors.carried_pools(user=request.user, club_id=club_id)
@@ -293,22 +282,61 @@ def session_new(request: AuthedRequest, club_id: int) -> HttpResponse:
             "errors": form.errors if form else {},
             "other_errors": other_errors,
             "seats": [
-                {"seat": s, "chosen": _int_or_none(request.POST.get(f"seat-{s}")) if form else None} for s in range(4)
+                {"seat": s, "chosen": str(_int_or_none(request.POST.get(f"seat-{s}"))) if form else ""}
+                for s in range(4)
             ],
         },
         status=400 if form and form.errors else 200,
     )
 
 
-def _rule_input(item: catalog.RuleInput, variant: str, posted: Any) -> dict[str, Any]:
-    """One house-rule input as the template shows it: the posted value again, or the engine's default."""
+def variant_forms(form: Any, posted: Any, initial: tuple[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Every variant's house rules as form inputs (the declaration's options, none named here): the
+    posted values again, else `initial` (a variant and its rules: a preset being edited), else the
+    engine's defaults."""
+    return [
+        {
+            "name": name,
+            "title": title,
+            "rules": [
+                {
+                    "rule": rule,
+                    "inputs": [
+                        _rule_input(item, name, posted, initial[1] if initial and initial[0] == name else None)
+                        for item in rule.inputs
+                    ],
+                    "errors": (form.errors.get(f"rules.{rule.name}") if form and form.variant == name else None),
+                }
+                for rule in catalog.house_rules(name)
+            ],
+        }
+        for name, title in catalog.variant_choices()
+    ]
+
+
+def _initial_value(item: catalog.RuleInput, rules: dict[str, Any] | None) -> Any:
+    if rules is None:
+        return item.default
+    option, *parts = item.path.split(".")
+    value = rules.get(option, item.default)
+    for part in parts:
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _rule_input(
+    item: catalog.RuleInput, variant: str, posted: Any, rules: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """One house-rule input as the template shows it: the posted value again, or the initial rules'
+    value (a preset's), or the engine's default."""
     name = rule_input_name(variant, item.path)
     if posted is not None:
         value = posted.get(name, "")
         checked = posted.get(name) == "on"
     else:
-        value = "" if item.default is None else str(item.default)
-        checked = item.default is True
+        initial = _initial_value(item, rules)
+        value = "" if initial is None else str(initial)
+        checked = initial is True
     return {
         "input": item,
         "name": name,

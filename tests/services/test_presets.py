@@ -12,7 +12,7 @@ from ledger.engine import EngineError
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import InvalidRequest, NotFound, PermissionDenied, VersionMismatch
 from ledger.models import Club, Player, Preset, PresetVersion
-from tests.ledger_fixtures import AMERICAN_HANDS, assert_projection, fresh, record_all
+from tests.ledger_fixtures import AMERICAN_HANDS, assert_projection, fresh, open_from_preset, record_all
 
 pytestmark = pytest.mark.django_db
 
@@ -23,16 +23,7 @@ def make(actor: Any, club: Club, name: str = "House", **conditions: Any) -> Pres
     return services.preset_create(actor=actor, club_id=club.pk, name=name, **conditions)
 
 
-def open_from(actor: Any, club: Club, players: list[Player], preset: Preset) -> Any:
-    return services.session_open(
-        actor=actor,
-        club_id=club.pk,
-        variant="",
-        rules=None,
-        player_ids=[p.pk for p in players],
-        first_dealer=0,
-        preset_id=preset.pk,
-    )
+open_from = open_from_preset
 
 
 @pytest.mark.parametrize("variant", sorted(variant_names()))

@@ -34,7 +34,15 @@ from ledger.models import Club, MoneyTransaction, Player, Role, Session
 from ledger.money import services as money_writes
 from ledger.templatetags.clubscore import codes
 from ledger.web.dates import day
-from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, example_sheet, fresh, open_session, record_all
+from tests.ledger_fixtures import (
+    AMERICAN_HANDS,
+    PASSWORD,
+    example_sheet,
+    fresh,
+    open_from_preset,
+    open_session,
+    record_all,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -97,6 +105,10 @@ SAME_IN_FRENCH = {
     "misères": "les misères, the books' word in French (glossary)",
     "oct": "oct., the French abbreviation of octobre, spelt as the English Oct",
     "nov": "nov., the French abbreviation of novembre, spelt as the English Nov",
+    "conditions": "les conditions de la table (issue 42), the same word",
+    "version": "la version d'une formule (issue 42), the same word",
+    "versions": "les versions d'une formule (issue 42), the same word",
+    "suit": "il suit, of suivre (le lien ne suit que cette table), spelt as the English suit of a third suit",
 }
 SAME_IN_RUSSIAN = {
     "boston": "«Boston», «Boston de Fontainebleau»: Foster's chapters, quoted as the sources",
@@ -199,6 +211,7 @@ class Scene:
     open: Session
     open_empty: Session
     names: set[str] = field(default_factory=set)
+    preset: int = 0  # a Russian preset (issue 42), and `empty` opened from it
 
 
 @pytest.fixture
@@ -225,9 +238,16 @@ def scene(db: None) -> Scene:
     money_writes.payment_reverse(actor=owner, club_id=club.pk, transaction_id=paid.pk, note="Qy")
     opened = open_session(owner, club, players, variant="american", stake={"currency": "USD", "per_counter": "0.05"})
     record_all(owner, opened, AMERICAN_HANDS[:2])
-    empty = open_session(owner, club, list(reversed(players)), variant="russian")
-    names = {"Bars Club", "Kirov Circle", "zoya", "lena", "Qx", "Qy", *(p.name for p in players)}
-    return Scene(club, players, fresh(closed), fresh(opened), fresh(empty), names)
+    preset = services.preset_create(
+        actor=owner,
+        club_id=club.pk,
+        name="Pyatnitsa",
+        variant="russian",
+        rules={"basket": 20, "nine": {"base": 4, "extra": 2}, "misere": 10},
+    )
+    empty = open_from_preset(owner, club, list(reversed(players)), preset)
+    names = {"Bars Club", "Kirov Circle", "zoya", "lena", "Qx", "Qy", "Pyatnitsa", *(p.name for p in players)}
+    return Scene(club, players, fresh(closed), fresh(opened), fresh(empty), names, preset.pk)
 
 
 def client(language: str, username: str | None = "zoya") -> Client:
@@ -262,6 +282,15 @@ def pages(scene: Scene) -> Iterator[tuple[str, str, str | None, int]]:
     yield "following a table", reverse("web:follow", args=[opened]), "zoya", 200
     yield "following a closed table", reverse("web:follow", args=[closed]), "zoya", 200
     yield "joining a table", reverse("web:join", args=[opened]), "zoya", 200
+    # presets (issue 42), and a table's conditions in words
+    yield "joining a table opened from a preset", reverse("web:join", args=[empty]), "zoya", 200
+    yield "following a table before deal 1", reverse("web:follow", args=[empty]), "zoya", 200
+    yield "the conditions to print", reverse("web:conditions", args=[empty]), "zoya", 200
+    yield "the conditions of an American table", reverse("web:conditions", args=[opened]), "zoya", 200
+    yield "presets", reverse("web:presets", args=[club]), "zoya", 200
+    yield "new preset", reverse("web:preset-new", args=[club]), "zoya", 200
+    yield "a preset", reverse("web:preset-edit", args=[club, scene.preset]), "zoya", 200
+    yield "opening a table from a preset", reverse("web:preset-open", args=[club, scene.preset]), "zoya", 200
     yield "the room board", reverse("web:club-board", args=[club]), "zoya", 200
     yield "board links", reverse("web:board-links", args=[club]), "zoya", 200
     yield "login", reverse("login"), None, 200
