@@ -197,6 +197,17 @@ class MiserePartoutOut(serializers.Serializer):
     lost = serializers.IntegerField()
 
 
+class EventOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    rate = serializers.FloatField(help_text="count / deals, rounded to 4 decimals; 0.0 with no deal")
+
+
+class TableLawOut(serializers.Serializer):
+    revokes = EventOut(help_text="deals where the player revoked")
+    misdeals = EventOut(help_text='misdeals (`bid: "misdeal"`) the player dealt')
+    concessions = EventOut(help_text='contracts the player paid instead of playing (`conceded: "bidder"`)')
+
+
 class VariantStatsOut(serializers.Serializer):
     sessions = serializers.IntegerField()
     deals = serializers.IntegerField()
@@ -205,6 +216,7 @@ class VariantStatsOut(serializers.Serializer):
     worst_session = SessionCountersOut()
     pools_won = PoolsWonOut()
     misere_partout = MiserePartoutOut(allow_null=True, help_text="null in French and Russian Boston")
+    table_law = TableLawOut(help_text="table law (rules.md §0.11): each event against its culprit")
     contracts = ContractOut(many=True)
 
 
@@ -396,6 +408,9 @@ def stats_rows(stats: dict[str, Any]) -> list[list[Any]]:
         if v["misere_partout"] is not None:
             rows.append(["misere_partout.played", name, None, None, None, v["misere_partout"]["played"]])
             rows.append(["misere_partout.lost", name, None, None, None, v["misere_partout"]["lost"]])
+        for event, figures in v["table_law"].items():
+            rows.append([f"{event}.count", name, None, None, None, figures["count"]])
+            rows.append([f"{event}.rate", name, None, None, None, figures["rate"]])
         for c in v["contracts"]:
             for figure in ("played", "made", "rate", "overtricks", "shortfall"):
                 rows.append([f"contract.{figure}", name, None, c["bid"], c["role"], c[figure]])

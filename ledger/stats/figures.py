@@ -9,7 +9,12 @@ piccolissimo), its trick counts alone and with a partner, and how a misère part
 Nothing per variant is written here.
 
 Rules common to every variant (`stats.md`, "contracts"):
-- conceded counts as made (and has no over-tricks: the engine pays none);
+- conceded (`conceded: true`, the adversaries conceded) counts as made (and has no over-tricks: the
+  engine pays none);
+- table law (issue 42, rules.md §0.11): a misdeal (`bid: "misdeal"`) is no contract and counts against
+  that deal's dealer; a bidder who pays instead of playing (`conceded: "bidder"`) counts a concession
+  and is left out of the contracts (neither played nor made: a penalty is never a contract made); a
+  revoke counts against the revoking seat;
 - a revoke by the bidder's side counts as not made for that side; a revoke by an opponent leaves the
   contract to be judged by the tricks;
 - over-tricks: tricks above the contract when made; shortfall: tricks below it when not; both 0 for
@@ -106,12 +111,17 @@ class Outcome:
             yield self.partner, PARTNER
 
 
+MISDEAL = "misdeal"  # rules.md §0.11: the deal passed on after a misdeal, its dealer the culprit
+BIDDER_CONCEDED = "bidder"  # `conceded: "bidder"`: the bidder paid instead of playing
+
+
 def contract_outcome(variant: str, hand: Mapping[str, Any]) -> Outcome | None:
-    """The contract of a recorded (engine-valid) hand; None for a deal without a bidder (pass, last trick)."""
+    """The contract of a recorded (engine-valid) hand; None for a deal without a bidder (pass, last
+    trick, misdeal) and for a bidder who paid instead of playing (a penalty, not a contract played)."""
     rules = CONTRACTS[variant]
     bid = hand["bid"]
     bidder = hand.get("bidder")
-    if bidder is None:
+    if bidder is None or bid == MISDEAL or hand.get("conceded") == BIDDER_CONCEDED:
         return None
     partner = hand.get("partner")
     tricks = hand["tricks"]
@@ -162,6 +172,10 @@ class SeatFigures:
     pools_won_counters: int = 0
     misere_partout_played: int = 0
     misere_partout_lost: int = 0
+    # Table law (issue 42): the seat's revokes, its misdeals as dealer, its payments instead of playing.
+    revokes: int = 0
+    misdeals: int = 0
+    concessions: int = 0
     contracts: dict[tuple[str, str], Tally] = field(default_factory=dict)
 
     @property
@@ -191,6 +205,7 @@ def session_figures(
         for seat in range(4)
     ]
     for raw, settled in hands:
+        _table_law(seats, raw, settled)
         transfers = settled["transfers"]
         for t in transfers:
             if t["from"] == POOL and t["reason"] == "pool" and t["to"] != POOL:
@@ -208,6 +223,26 @@ def session_figures(
         for seat, role in outcome.seats():
             seats[seat].contracts.setdefault((outcome.bid, role), Tally()).add(outcome)
     return seats
+
+
+def _seat(value: Any) -> int | None:
+    return value if type(value) is int and 0 <= value <= 3 else None
+
+
+def _table_law(seats: list[SeatFigures], raw: Mapping[str, Any], settled: Mapping[str, Any]) -> None:
+    """Count the hand's table-law events (rules.md §0.11) against their culprit: the `revoke` seat, a
+    misdeal's dealer (the settled hand's `dealer`), a bidder who conceded."""
+    revoke = _seat(raw.get("revoke"))
+    if revoke is not None:
+        seats[revoke].revokes += 1
+    if raw.get("bid") == MISDEAL:
+        dealer = _seat(settled.get("dealer"))
+        if dealer is not None:
+            seats[dealer].misdeals += 1
+    if raw.get("conceded") == BIDDER_CONCEDED:
+        bidder = _seat(raw.get("bidder"))
+        if bidder is not None:
+            seats[bidder].concessions += 1
 
 
 def _misere_partout_losers(kind: str, transfers: Iterable[Mapping[str, Any]]) -> set[int]:

@@ -45,6 +45,10 @@ class PlayerSession(models.Model):
     misere_partout_lost = models.PositiveIntegerField(default=0)
     bidder_played = models.PositiveIntegerField(default=0)  # for the success leaderboard
     bidder_made = models.PositiveIntegerField(default=0)
+    # Table law (issue 42, rules.md §0.11): revokes, misdeals as dealer, payments instead of playing.
+    revokes = models.PositiveIntegerField(default=0)
+    misdeals = models.PositiveIntegerField(default=0)
+    concessions = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -124,6 +128,9 @@ class PlayerMonth(models.Model):
     misere_partout_lost = models.PositiveIntegerField()
     bidder_played = models.PositiveIntegerField()
     bidder_made = models.PositiveIntegerField()
+    revokes = models.PositiveIntegerField(default=0)
+    misdeals = models.PositiveIntegerField(default=0)
+    concessions = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [

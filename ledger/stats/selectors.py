@@ -147,6 +147,10 @@ def _sums(
     return out
 
 
+# Table law (issue 42): each event's count and its rate per deal played (`rate`, as a contract's).
+TABLE_LAW = ("revokes", "misdeals", "concessions")
+
+
 def rate(made: int, played: int) -> float:
     """made / played rounded to 4 decimals (Python's `round`); 0.0 when nothing was played."""
     return round(made / played, 4) if played else 0.0
@@ -248,6 +252,7 @@ def player_stats(*, user: Reader, player_id: int, filters: Filters = Filters()) 
             "pools_won_counters": (Sum("pools_won_counters"), Sum("pools_won_counters")),
             "mp_played": (Sum("misere_partout_played"), Sum("misere_partout_played")),
             "mp_lost": (Sum("misere_partout_lost"), Sum("misere_partout_lost")),
+            **{event: (Sum(event), Sum(event)) for event in TABLE_LAW},
         },
         lower=lower,
         upper=upper,
@@ -302,6 +307,7 @@ def player_stats(*, user: Reader, player_id: int, filters: Filters = Filters()) 
             "worst_session": worst,
             "pools_won": {"count": v["pools_won"], "counters": v["pools_won_counters"]},
             "misere_partout": ({"played": v["mp_played"], "lost": v["mp_lost"]} if misere_partout else None),
+            "table_law": {event: {"count": v[event], "rate": rate(v[event], v["deals"])} for event in TABLE_LAW},
             "contracts": sorted(
                 contracts.get(name, []),
                 key=lambda c: (order.get(c["bid"], len(order)), c["bid"], ROLES.index(c["role"])),

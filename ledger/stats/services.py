@@ -83,6 +83,9 @@ def _rows(
                 misere_partout_lost=f.misere_partout_lost,
                 bidder_played=f.bidder_played,
                 bidder_made=f.bidder_made,
+                revokes=f.revokes,
+                misdeals=f.misdeals,
+                concessions=f.concessions,
             )
         )
         for (bid, role), tally in f.contracts.items():
@@ -168,6 +171,9 @@ MONTH_SUMS = (
     "misere_partout_lost",
     "bidder_played",
     "bidder_made",
+    "revokes",
+    "misdeals",
+    "concessions",
 )
 CONTRACT_SUMS = ("played", "made", "overtricks", "shortfall")
 

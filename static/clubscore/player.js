@@ -109,6 +109,16 @@
         figs.push(figure('all-pass deals', gettext('all-pass deals'), text(interpolate(gettext('%(played)s played, %(lost)s lost'),
           { played: CS.plain.format(v.misere_partout.played), lost: CS.plain.format(v.misere_partout.lost) }, true))));
       }
+      if (v.table_law) { /* table law (issue 42): each event against its culprit, a count and a rate per deal */
+        const events = [['revokes', gettext('revokes')], ['misdeals', gettext('misdeals (as dealer)')],
+          ['concessions', gettext('paid instead of playing')]];
+        events.forEach(function (e) {
+          const got = v.table_law[e[0]];
+          if (!got) return;
+          figs.push(figure(e[0], e[1], text(interpolate(gettext('%(n)s (%(rate)s of the deals)'),
+            { n: CS.plain.format(got.count), rate: CS.percent(got.rate, 1) }, true))));
+        });
+      }
       details.appendChild(el('ul', { class: 'figures' }, figs));
       const contracts = v.contracts || [];
       if (contracts.length) {

@@ -57,6 +57,9 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
                 "misere_partout_lost",
                 "bidder_played",
                 "bidder_made",
+                "revokes",
+                "misdeals",
+                "concessions",
             )
         ),
         "contracts": sorted(
@@ -91,6 +94,9 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
                 "misere_partout_lost",
                 "bidder_played",
                 "bidder_made",
+                "revokes",
+                "misdeals",
+                "concessions",
             )
         ),
         "contract_months": sorted(

@@ -40,6 +40,10 @@ def stats(api: Any, name: str, **params: str) -> dict[str, Any]:
     return response.json()
 
 
+# Table law (issue 42): none of these players revoked, misdealt or paid instead of playing.
+NO_TABLE_LAW = {event: {"count": 0, "rate": 0.0} for event in ("revokes", "misdeals", "concessions")}
+
+
 def contract(bid: str, role: str, played: int, made: int, over: int = 0, short: int = 0) -> dict[str, Any]:
     return {
         "bid": bid,
@@ -69,6 +73,7 @@ def test_abigail_by_hand(api: Any, worked: dict[str, Session]) -> None:
             "worst_session": {"id": adjustments.pk, "counters": -139},
             "pools_won": {"count": 1, "counters": 10},
             "misere_partout": {"played": 2, "lost": 1},
+            "table_law": NO_TABLE_LAW,
             "contracts": [
                 contract("boston", "bidder", 1, 0, short=1),
                 contract("six", "bidder", 1, 0, short=2),
@@ -107,6 +112,7 @@ def test_bastien_by_hand(api: Any, worked: dict[str, Session]) -> None:
             "worst_session": {"id": evening.pk, "counters": -686},
             "pools_won": {"count": 3, "counters": 6},
             "misere_partout": {"played": 1, "lost": 0},
+            "table_law": NO_TABLE_LAW,
             "contracts": [
                 contract("boston", "bidder", 1, 0, short=1),
                 contract("six", "bidder", 2, 2, over=1),

@@ -13,7 +13,7 @@ from ledger.engine.samples import playable_rules, random_sheet
 from ledger.engine.variants import fontainebleau, french, get_variant, russian, variant_names
 from ledger.stats.figures import CONTRACTS, contract_outcome, session_figures
 
-NO_BIDDER = {"pass", "last_trick"}
+NO_BIDDER = {"pass", "last_trick", "misdeal"}
 
 
 class _Rules(dict[str, dict[str, Any]]):
