@@ -94,3 +94,18 @@ def test_misdeals_and_concessions_from_the_stored_hands(admin: Any, club: Any, a
     kept = snapshot()
     stats_rebuild(club_id=club.pk)  # the rebuild from the hands finds the same
     assert snapshot() == kept
+
+
+def test_the_migration_counts_the_revokes_of_earlier_evenings(admin: Any, club: Any) -> None:
+    """Rows made before the counts existed say 0 revokes: the migration counts them from the hands."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    session = import_closed(admin, club, example_sheet("russian-revokes"))
+    kept = snapshot()
+    PlayerSession.objects.update(revokes=0)
+    PlayerMonth.objects.update(revokes=0)
+    import_module("ledger.stats.migrations.0002_table_law_counts").count_earlier_revokes(apps, None)
+    assert snapshot() == kept
+    assert sum(PlayerSession.objects.filter(session=session).values_list("revokes", flat=True)) == 4
