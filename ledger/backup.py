@@ -38,7 +38,7 @@ from django.db.models import Sum
 
 from ledger import selectors
 from ledger.engine import EngineError, settle
-from ledger.models import Club, Hand, Membership, MoneyEntry, MoneyTransaction, Player, Session
+from ledger.models import Club, Hand, Membership, MoneyEntry, MoneyTransaction, Player, Preset, Session
 
 PREFIX = "clubscore-"
 
@@ -51,7 +51,8 @@ class BackupError(Exception):
 
 
 def club_export(club: Club) -> dict[str, Any]:
-    """One club's open export: members, players, sessions (sheet and dates), the money ledger."""
+    """One club's open export: members, players, sessions (sheet, dates, the preset version they were
+    opened from), the presets with every version, the money ledger."""
     members = [
         {"username": m.user.get_username(), "role": m.role, "since": m.created_at}
         for m in Membership.objects.filter(club=club).select_related("user").order_by("pk")
@@ -61,7 +62,7 @@ def club_export(club: Club) -> dict[str, Any]:
         for p in Player.objects.filter(club=club).select_related("user").order_by("pk")
     ]
     sessions = []
-    for s in Session.objects.filter(club=club).order_by("pk"):
+    for s in Session.objects.filter(club=club).select_related("preset_version").order_by("pk"):
         sessions.append(
             {
                 "id": s.pk,
@@ -73,8 +74,26 @@ def club_export(club: Club) -> dict[str, Any]:
                 "updated_at": s.updated_at,
                 "players": [p.pk for p in selectors.session_players(session=s)],
                 "sheet": selectors.session_sheet(session=s),
+                "preset": (
+                    {"id": s.preset_version.preset_id, "version": s.preset_version.version}
+                    if s.preset_version
+                    else None
+                ),
             }
         )
+    presets = [  # the club's house rules (issue 42), every version
+        {
+            "id": p.pk,
+            "name": p.name,
+            "version": p.version,
+            "archived_at": p.archived_at,
+            "versions": [
+                {"version": v.version, "variant": v.variant, "rules": v.rules, "stake": v.stake, "at": v.created_at}
+                for v in p.versions.order_by("version")
+            ],
+        }
+        for p in Preset.objects.filter(club=club).order_by("pk")
+    ]
     money = []
     for tx in MoneyTransaction.objects.filter(club=club).prefetch_related("entries__account").order_by("pk"):
         money.append(
@@ -98,6 +117,7 @@ def club_export(club: Club) -> dict[str, Any]:
         "members": members,
         "players": players,
         "sessions": sessions,
+        "presets": presets,
         "money": money,
     }
 

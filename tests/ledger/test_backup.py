@@ -110,7 +110,7 @@ def test_a_snapshot_restores_into_a_fresh_database_and_verifies(
     assert manifest["database"] == connection.vendor
     assert manifest["counts"]["sessions"] == Session.objects.count()
     export = json.loads((snapshot / "clubs" / f"{Session.objects.first().club_id}.json").read_text())
-    assert {"members", "players", "sessions", "money"} <= set(export)
+    assert {"members", "players", "sessions", "presets", "money"} <= set(export)
     assert all(s["sheet"]["hands"] is not None and "opened_at" in s for s in export["sessions"])
     assert any(m["kind"] == "close" for m in export["money"])
 

@@ -110,3 +110,15 @@ def test_the_database_keeps_one_live_name_and_every_version_once(admin: Any, clu
         PresetVersion.objects.create(preset=preset, version=1, variant="american")
     services.preset_archive(actor=admin, club_id=club.pk, preset_id=preset.pk)
     assert make(admin, club).pk != preset.pk  # an archived name is free again
+
+
+def test_a_clubs_export_keeps_its_presets_and_what_each_session_was_opened_from(
+    admin: Any, club: Club, players: list[Player]
+) -> None:
+    from ledger.backup import club_export
+
+    preset = make(admin, club)
+    session = open_from(admin, club, players, preset)
+    export = club_export(club)
+    assert export["presets"][0]["versions"][0]["rules"] == {"ante": 10}
+    assert next(s for s in export["sessions"] if s["id"] == session.pk)["preset"] == {"id": preset.pk, "version": 1}
