@@ -43,6 +43,8 @@ def test_every_page_at_390_px_has_no_serious_violation(
     new_page: Any, evening: dict[str, Session], club: Club, players: list[Player]
 ) -> None:
     live, closed = evening["open"], evening["closed"]
+    admin = closed.opened_by
+    preset = services.preset_create(actor=admin, club_id=club.pk, name="House", variant="russian", rules={})
     page = new_page(PHONE, touch=True)
     page.goto("/login/")
     check(page, "login")
@@ -60,6 +62,14 @@ def test_every_page_at_390_px_has_no_serious_violation(
         "import": f"/clubs/{club.pk}/import/",
         "rules": "/rules/",
         **{f"rules-{v}": f"/rules/{v}/" for v in variant_names()},
+        # presets and a table's conditions (issue 42)
+        "presets": f"/clubs/{club.pk}/presets/",
+        "preset-new": f"/clubs/{club.pk}/presets/new/",
+        "preset-edit": f"/clubs/{club.pk}/presets/{preset.pk}/",
+        "preset-open": f"/clubs/{club.pk}/presets/{preset.pk}/open/",
+        "join": f"/sessions/{live.pk}/join/",
+        "follow": f"/sessions/{live.pk}/follow/",
+        "conditions": f"/sessions/{live.pk}/conditions/",
     }
     for name, url in pages.items():
         response = page.goto(url)

@@ -10,6 +10,7 @@ the page but the test's reads.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import expect
@@ -17,7 +18,7 @@ from playwright.sync_api import expect
 from ledger import services
 from ledger.models import Club, Player, Session
 from tests.browser.conftest import BROWSER, login, screenshot
-from tests.ledger_fixtures import open_session
+from tests.ledger_fixtures import open_from_preset, open_session
 
 pytestmark = BROWSER
 
@@ -84,3 +85,26 @@ def test_the_first_table_of_a_club_chooses_its_four(
     taps.tap("#start")
     _scorer_page_opened(page, "House")
     assert taps.count == 10
+
+
+def test_the_conditions_print_on_one_page(
+    new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
+) -> None:
+    """French Boston has the most house rules (neuf per suit): its conditions still print on one A4 page,
+    without the page's buttons and header."""
+    neuf = {
+        "base": {"spades": 10, "clubs": 20, "diamonds": 30, "hearts": 40},
+        "extra": {"spades": 2, "clubs": 4, "diamonds": 6, "hearts": 8},
+    }
+    preset = services.preset_create(actor=admin, club_id=club.pk, name="House", variant="french", rules={"neuf": neuf})
+    session = open_from_preset(admin, club, players, preset)
+    page = new_page()
+    login(page, "scorer", f"/sessions/{session.pk}/conditions/")
+    expect(page.locator('[data-option="neuf"] dd')).to_contain_text("40")
+    page.emulate_media(media="print")
+    expect(page.locator("[data-print]")).to_be_hidden()
+    expect(page.locator("header.top")).to_be_hidden()
+    pdf = page.pdf(format="A4", print_background=False)
+    assert len(re.findall(rb"/Type\s*/Page(?!s)", pdf)) == 1
+    screenshot(page, "conditions-print")
+    assert page.errors == []
