@@ -150,8 +150,11 @@ def preset_new(request: AuthedRequest, club_id: int) -> HttpResponse:
 def preset_edit(request: AuthedRequest, club_id: int, preset_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.TREASURER)
     preset = selectors.preset_get(user=request.user, club_id=club_id, preset_id=preset_id, role=Role.TREASURER)
-    if request.method == "GET" or preset.archived_at is not None:
+    if request.method == "GET":
         return _form_page(request, found, None, preset, preset.name, 200)
+    if preset.archived_at is not None:  # the page offers no save then; a stale tab's post is said so
+        messages.error(request, gettext("This preset is archived: no table opens from it any more."))
+        return redirect("web:presets", club_id=club_id)
     if request.POST.get("action") == "archive":
         services.preset_archive(actor=request.user, club_id=club_id, preset_id=preset.pk)
         messages.success(request, gettext("The preset %(name)s is archived.") % {"name": preset.name})

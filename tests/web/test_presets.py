@@ -121,3 +121,19 @@ def test_the_conditions_in_words_on_the_join_and_follower_pages_and_the_printabl
     assert '<details class="conditions-box">' in follow  # a tap away after it
     printed = browser.get(pages["print"]).content.decode()
     assert "data-print" in printed and "conditions-page" in printed and "<svg" in printed
+
+
+def test_an_archived_preset_leaves_the_club_page_and_takes_no_edit(
+    client_for: Callable[[Any], Client], club: Club, treasurer: Any
+) -> None:
+    preset = services.preset_create(actor=treasurer, club_id=club.pk, name="Old", variant="american", rules={})
+    browser = client_for(treasurer)
+    edit = reverse("web:preset-edit", args=[club.pk, preset.pk])
+    assert browser.post(edit, {"action": "archive"}).status_code == 302
+    assert (
+        reverse("web:preset-open", args=[club.pk, preset.pk])
+        not in browser.get(reverse("web:club", args=[club.pk])).content.decode()
+    )
+    stale = browser.post(edit, form_for("american", **{"rule-american-ante": "9", "version": "1"}))
+    assert stale.status_code == 302 and Preset.objects.get(pk=preset.pk).version == 1
+    assert "archived" in browser.get(edit).content.decode()
