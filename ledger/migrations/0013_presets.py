@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     """A club's presets and their versions (issue 42); a session keeps the version it was opened from."""
 
     dependencies = [
-        ("ledger", "0010_club_time_zone"),
+        ("ledger", "0012_money_chain"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
