@@ -15,7 +15,11 @@ from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from ledger import selectors
 from ledger.currency import money_text
+from ledger.engine.variants import get_variant
+from ledger.engine.variants.checks import SEAT_FIELDS
+from ledger.engine.variants.declaration import BELLE_OR_PETITE, TABLE_FIELDS
 from ledger.exceptions import NotFound
+from ledger.i18n import field_label, prose
 from ledger.models import Player, Session
 from ledger.selectors import Reader
 
@@ -154,6 +158,7 @@ class SheetRow:
     pool_delta: int
     transfers: list[str]
     conceded: bool = False
+    entered: list[tuple[str, str]] = field(default_factory=list)  # the other fields the scorer entered
 
 
 def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]) -> list[SheetRow]:
@@ -183,9 +188,63 @@ def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]
                 pool_delta=settled["pool_delta"],
                 conceded=bool(raw.get("conceded")),
                 transfers=[transfer_text(t, names) for t in settled["transfers"]],
+                entered=entered_fields(
+                    session.variant, raw, names, None if settled["number"] == 1 else hands.get(1, {}).get("turned")
+                ),
             )
         )
     return rows
+
+
+# The fields a deal's words already say ("Ann seven ♥, partner Ben · tricks 5 · 4 · 2 · 2 (conceded)").
+_IN_WORDS = frozenset({"bidder", "trump", "partner", "tricks", "conceded"})
+
+
+def entered_fields(variant: str, raw: dict[str, Any], names: list[str], belle: str | None) -> list[tuple[str, str]]:
+    """Every other field of the deal that its bid declares and the scorer entered, labelled as the
+    variant names it (♦J, Бостон, the turned card), so that a follower can check the whole deal (issue 38,
+    item 7). Read from the declaration's field table: a new variant's field shows with no change here.
+    `belle`: deal 1's turned suit, None on deal 1 itself."""
+    declaration = get_variant(variant).declaration
+    bid = declaration.bid.get(raw.get("bid", ""))
+    if bid is None:
+        return []
+    out = []
+    for name in TABLE_FIELDS:
+        if name in _IN_WORDS or bid.fields.get(name) is None or raw.get(name) is None:
+            continue
+        value = raw[name]
+        if name in SEAT_FIELDS:
+            said = names[value]
+        elif name == "turned":
+            said = turned_text(declaration, value, belle)
+        elif isinstance(value, bool):
+            said = gettext("yes") if value else gettext("no")
+        else:
+            said = str(value)
+        out.append((field_label(declaration, name), said))
+    for adjustment in raw.get("adjustments") or []:
+        frm, to = party_name(adjustment["from"], names), party_name(adjustment["to"], names)
+        note = f" ({adjustment['note']})" if adjustment.get("note") else ""
+        out.append((field_label(declaration, "adjustments"), f"{frm} → {to} {adjustment['counters']}{note}"))
+    return out
+
+
+def turned_text(declaration: Any, suit: str, belle: str | None) -> str:
+    """The turned card's suit, and where the variant plays in belle and petite (старшая, младшая), which
+    of the two it is: deal 1's is belle for the whole game, a later deal's its petite."""
+    symbol = SUIT_SYMBOLS.get(suit, suit)
+    if not any(bid.trumps == BELLE_OR_PETITE for bid in declaration.bids):
+        return symbol
+    big, small = (prose(word) for word in declaration.belle_words)
+    if belle is None:
+        return f"{symbol} ({big})"
+    return gettext("%(turned)s (%(petite)s; %(belle)s %(suit)s)") % {
+        "turned": symbol,
+        "petite": small,
+        "belle": big,
+        "suit": SUIT_SYMBOLS.get(belle, belle),
+    }
 
 
 @dataclass

@@ -1,0 +1,51 @@
+"""The players following a table, round two (issue 38, items 7-11 and 13), through Django's test client:
+what the server puts on the follower's, the joining and the board's pages. What only a browser shows
+(the watchdog, the sizes on the wall screen) is in tests/browser/test_following.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from ledger import services
+from ledger.models import Club, Player
+from tests.ledger_fixtures import example_sheet, open_session, record_all
+
+pytestmark = pytest.mark.django_db
+
+
+def seat_page(session: Any, scorer: Any, seat: int, language: str = "en") -> str:
+    key, _ = services.seat_link_issue(actor=scorer, session_id=session.pk, seat=seat)
+    page = Client().get(f"/s/{key}/", HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 200
+    return str(page.content.decode())
+
+
+def deal_card(html: str, number: int) -> str:
+    return html.split(f'id="deal-{number}"', 1)[1].split("</li>\n", 1)[0].split('class="deal-actions"')[0]
+
+
+@pytest.mark.parametrize(
+    ("variant", "language", "words"),
+    [
+        # deal 1: the turned card is belle; deal 3: ♦J and honours, the turned card a petite under deal 1's belle
+        ("french", "en", [["Turned card: ♥ (belle)", "♦J: Ben"], ["♦J: Cleo", "Honours: 3", "♠ (petite; belle ♥)"]]),
+        ("french", "fr", [["Retourne : ♥ (belle)", "♦J : Ben"], ["♦J : Cleo", "Honneurs : 3", "♠ (petite ; belle ♥)"]]),
+        ("russian", "ru", [["(старшая)", "Ben"], ["Cleo", "(младшая; старшая ♠)"]]),
+    ],
+)
+def test_a_follower_sees_every_field_the_scorer_entered(
+    admin: Any, club: Club, players: list[Player], variant: str, language: str, words: list[list[str]]
+) -> None:
+    """The jack's holder (♦J, бостон), the turned card (belle, старшая) and the honours were left off the
+    follower's card: nobody but the scorer could check "Cleo had the jack"."""
+    sheet = example_sheet(f"{variant}-partie-defaults")
+    session = open_session(admin, club, players, variant=variant)
+    record_all(admin, session, sheet["hands"][:3])
+    html = seat_page(session, admin, 0, language)
+    for number, said in ((1, words[0]), (3, words[1])):
+        card = deal_card(html, number)
+        for word in said:
+            assert word in card, (number, word, card)
