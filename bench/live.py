@@ -186,7 +186,7 @@ async def follower(
             if not line.startswith(b"data: "):
                 continue
             data = json.loads(line[6:])
-            if data.get("tag") == tag:
+            if data.get("tag") in (None, tag):  # a heartbeat, or nothing new
                 continue
             status, fresh = await get(port, rows, tag)
             if status == 200:

@@ -3,7 +3,9 @@
 `GET /live/sessions/<id>/` (a member, by his session login), `/live/seat/<key>/` (a seat link),
 `/live/clubs/<id>/` and `/live/board/<key>/` (the room board). Each stream opens with the current
 state (event `change`, its id the live tag) so a phone that reconnects catches up at once, then relays
-every change published for it, a comment line as a heartbeat, and ends after `LIVE_STREAM_SECONDS`
+every change published for it, an event `ping` as a heartbeat (its data the heartbeat's period in ms:
+the page's watchdog, static/clubscore/live.js, takes a stream silent for two periods for a stalled one,
+which a comment line would not let it see), and ends after `LIVE_STREAM_SECONDS`
 (the browser's EventSource reconnects by itself, `retry` ms later, and the link or membership is checked
 again). A stream opened through a seat or board link ends as soon as the link is revoked (issue 39,
 item 9): the revoke's `CLOSE` on the link's channel, and the link checked again before each change
@@ -39,7 +41,9 @@ def sse(event: str, data: str, event_id: str | None = None) -> bytes:
     return ("\n".join(lines) + "\n\n").encode()
 
 
-HEARTBEAT = b": ping\n\n"
+def heartbeat() -> bytes:
+    """A heartbeat the page's script can see (EventSource hides comment lines): `{"every": ms}`."""
+    return sse("ping", json.dumps({"every": round(settings.LIVE_HEARTBEAT_SECONDS * 1000)}))
 
 
 First = Callable[[], list[bytes]]  # the events a stream opens with: the state now, read once subscribed
@@ -59,7 +63,7 @@ def _sync(first: First, channels: list[str], valid: Valid) -> Iterator[bytes]:
             continue
         if message == CLOSE or not valid():
             return
-        yield HEARTBEAT if message is None else _relay(message)
+        yield heartbeat() if message is None else _relay(message)
         if time.monotonic() >= deadline:
             return
 
@@ -74,7 +78,7 @@ async def _async(first: First, channels: list[str], valid: Valid) -> AsyncIterat
             continue
         if message == CLOSE or (valid is not _always and not await sync_to_async(valid)()):
             return
-        yield HEARTBEAT if message is None else _relay(message)
+        yield heartbeat() if message is None else _relay(message)
         if time.monotonic() >= deadline:
             return
 

@@ -12,6 +12,7 @@ import hashlib
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -35,6 +36,11 @@ from .zones import use_club_zone
 
 def session_tag(session: Session) -> str:
     return live_tag(session.version, session.checks_version)
+
+
+def heartbeat_ms() -> int:
+    """The live streams' heartbeat period, for the page's watchdog (static/clubscore/live.js)."""
+    return round(settings.LIVE_HEARTBEAT_SECONDS * 1000)
 
 
 def _not_modified(request: HttpRequest, tag: str) -> bool:
@@ -93,7 +99,7 @@ def follow_context(session: Session, my_seat: int | None) -> dict[str, Any]:
 
 def _follow_page(request: HttpRequest, session: Session, my_seat: int | None, urls: dict[str, str]) -> HttpResponse:
     context = follow_context(session, my_seat)
-    context["config"] = {"tag": context["tag"], "seat": my_seat, **urls}
+    context["config"] = {"tag": context["tag"], "seat": my_seat, "heartbeat": heartbeat_ms(), **urls}
     context["conditions"] = session_conditions(session)  # open before deal 1, a tap away after it
     return render(request, "web/follow.html", context)
 
@@ -266,7 +272,8 @@ def _board(request: HttpRequest, club: Any, urls: dict[str, str], fragment: bool
     tag = board_tag(sessions)
     if fragment and _not_modified(request, tag):
         return _tagged(HttpResponseNotModified(), tag)
-    context = {"club": club, "tables": board_tables(sessions), "tag": tag, "config": {"tag": tag, **urls}}
+    config = {"tag": tag, "heartbeat": heartbeat_ms(), **urls}
+    context = {"club": club, "tables": board_tables(sessions), "tag": tag, "config": config}
     template = "web/_board_tables.html" if fragment else "web/board.html"
     return _tagged(render(request, template, context), tag)
 

@@ -10,12 +10,15 @@
     polling: gettext('Reconnecting: the page checks for new deals every few seconds.'),
     held: gettext('New deals show once you send or close “That\'s not right”.'),
   };
+  const board = document.body.classList.contains('board-page');
+  const BOARD_STATUS = { live: gettext('Live'), reconnecting: gettext('Reconnecting…'), polling: gettext('Reconnecting…') };
+  const RETRY_MS = 10000; // a ✓ kept on the phone is tried again this often while the browser says it is online
   let linkStatus = 'live'; // what the live hook last said
   let missed = false; // a change came while a reason was being written: its rows wait for the reason
 
   function showStatus() {
-    const said = STATUS[missed ? 'held' : linkStatus];
-    if (statusLine && said && !document.body.classList.contains('board-page') && statusLine.textContent !== said) {
+    const said = board ? BOARD_STATUS[linkStatus] : STATUS[missed ? 'held' : linkStatus];
+    if (statusLine && said && statusLine.textContent !== said) {
       statusLine.textContent = said;
     }
   }
@@ -49,8 +52,13 @@
     let res;
     try {
       res = await fetch(config.rows, { credentials: 'same-origin', cache: 'no-store', headers: { 'If-None-Match': '"' + holder.dataset.tag + '"' } });
-    } catch (err) { return; }
-    if (res.status !== 200) return;
+    } catch (err) {
+      // Not read (the network went as the change came): the page is where its rows say, so that the
+      // next poll, the stream's return or the browser back online reads them again (issue 38, item 8).
+      follower.seen(holder.dataset.tag);
+      return;
+    }
+    if (res.status !== 200) { if (res.status !== 304) follower.seen(holder.dataset.tag); return; }
     const box = document.createElement('div');
     box.innerHTML = await res.text();
     const fresh = box.querySelector('#follow-rows');
@@ -67,8 +75,13 @@
     events: config.events,
     poll: config.rows,
     tag: config.tag,
+    heartbeat: config.heartbeat,
     onChange: refresh,
-    onStatus: function (state) { linkStatus = state; showStatus(); },
+    onStatus: function (state) {
+      linkStatus = state;
+      showStatus();
+      if (state === 'live') retryChecks();
+    },
   });
   window.CS.follower = follower;
 
@@ -85,13 +98,66 @@
     refresh();
   }
 
+  /* A ✓ that did not reach the server (issue 38, item 8): said under the status line, outside the rows
+   * (which are swapped), and kept: sent again once the network or the stream is back, or the next time
+   * the player taps. A refusal (a revoked link, a closed table) is said and not sent again. */
+  const waiting = new Map(); // deal number -> {said: what the page says of its ✓, again: sent again by itself}
+  let checkNote = null;
+  function showChecks() {
+    if (!checkNote) {
+      checkNote = document.createElement('p');
+      checkNote.id = 'check-status';
+      checkNote.className = 'check-status';
+      checkNote.setAttribute('role', 'alert');
+      (statusLine || document.querySelector('h1')).insertAdjacentElement('afterend', checkNote);
+    }
+    const lines = Array.from(waiting.values(), function (w) { return w.said; });
+    checkNote.hidden = lines.length === 0;
+    checkNote.textContent = lines.join(' ');
+  }
+
+  async function confirm(n) {
+    const res = await window.CS.api('POST', config.confirm.replace('{n}', n), {});
+    if (res.ok) {
+      waiting.delete(n);
+      showChecks();
+      refresh();
+      return;
+    }
+    if (res.networkError || res.status === 0 || res.status >= 500) {
+      waiting.set(n, { again: true, said: interpolate(gettext('Your ✓ on deal %(n)s is not sent yet: it is sent again as soon as the network is back.'), { n: n }, true) });
+    } else if (res.status === 404 || res.status === 403 || res.status === 401) {
+      waiting.set(n, { again: false, said: interpolate(gettext('Your ✓ on deal %(n)s was not taken: this link no longer works. Ask the scorer for a new one.'), { n: n }, true) });
+    } else {
+      const why = res.data && res.data.error ? res.data.error.message : '';
+      waiting.set(n, { again: false, said: interpolate(gettext('Your ✓ on deal %(n)s was not taken: %(why)s'), { n: n, why: why }, true) });
+    }
+    showChecks();
+  }
+
+  let retrying = false;
+  async function retryChecks() {
+    if (retrying) return;
+    retrying = true;
+    try {
+      for (const n of Array.from(waiting.keys())) {
+        const w = waiting.get(n);
+        if (w && w.again) await confirm(n);
+      }
+    } finally {
+      retrying = false;
+    }
+  }
+  window.addEventListener('online', retryChecks);
+  setInterval(function () { if (waiting.size && navigator.onLine) retryChecks(); }, RETRY_MS);
+
   if (config.seat === null || config.seat === undefined) return;
   document.addEventListener('click', function (ev) {
     const button = ev.target.closest('.deal-actions button[data-action]');
     if (!button) return;
     const n = button.closest('.deal-actions').dataset.deal;
     if (button.dataset.action === 'confirm') {
-      say(config.confirm.replace('{n}', n), {});
+      confirm(n);
     } else {
       const form = document.getElementById('why-' + n);
       form.hidden = !form.hidden;

@@ -6,16 +6,25 @@
  *     tag: '7.2',                     // the live tag the page already shows ("<version>.<checks version>")
  *     onChange: function (change) {}, // called once the tag moved: change.tag, .version, .checks, .hands, .status
  *     onStatus: function (state) {},  // 'live', 'reconnecting' or 'polling'
+ *     heartbeat: 15000,               // optional: the stream's heartbeat period in ms (its `ping` events say it too)
  *   });
  *   follower.seen('8.2');  // the page has caught up to this tag by itself (say, after its own write)
  *   follower.stop();
  *
  * The stream opens with the current state, so a phone that reconnects catches up at once. While the
  * stream is down (a proxy that buffers, a dropped connection), the hook polls `poll` every 5 s with
- * If-None-Match and calls onChange when it answers 200; the stream's return ends the polling. */
+ * If-None-Match and calls onChange when it answers 200; the stream's return ends the polling.
+ *
+ * A stream can also stall with no error (a proxy that holds it, a phone that slept, a network that
+ * changed): the server sends a `ping` every heartbeat, and a stream silent for two of them plus a margin
+ * is closed by the watchdog, which says 'reconnecting', re-reads at once and opens a new one (issue 38,
+ * item 8). The browser back online does the same at once, rather than waiting for EventSource's own
+ * retries. */
 (function () {
   'use strict';
   const POLL_MS = 5000;
+  const HEARTBEAT_MS = 15000; // the server's default (settings.LIVE_HEARTBEAT_SECONDS)
+  const MARGIN_MS = 2000;
 
   function follow(opts) {
     let tag = opts.tag || '';
@@ -23,6 +32,8 @@
     let timer = null;
     let stopped = false;
     const status = opts.onStatus || function () {};
+    let every = opts.heartbeat || HEARTBEAT_MS;
+    let watchdog = null;
 
     function changed(change) {
       if (!change || !change.tag || change.tag === tag) return;
@@ -53,33 +64,70 @@
       if (timer) { clearInterval(timer); timer = null; }
     }
 
+    // No event of any kind (a change, a board, a ping) for two heartbeats: the stream is stalled.
+    function watch() {
+      if (watchdog) clearTimeout(watchdog);
+      watchdog = stopped ? null : setTimeout(stalled, 2 * every + MARGIN_MS);
+    }
+
+    function stalled() {
+      watchdog = null;
+      reopen();
+    }
+
+    // A new stream, and a read at once: what was missed shows without waiting for the stream's first event.
+    function reopen() {
+      if (stopped) return;
+      if (source) { source.close(); source = null; }
+      startPolling();
+      status('reconnecting');
+      poll();
+      connect();
+    }
+
     function connect() {
       if (stopped || typeof EventSource !== 'function') { startPolling(); return; }
-      source = new EventSource(opts.events, { withCredentials: true });
+      const mine = new EventSource(opts.events, { withCredentials: true });
+      source = mine;
+      watch();
       function onEvent(ev) {
+        if (source !== mine) return;
+        watch();
         stopPolling();
         status('live');
         let data = null;
         try { data = JSON.parse(ev.data); } catch (err) { return; }
+        if (ev.type === 'ping') {
+          if (data && data.every > 0 && data.every !== every) { every = data.every; watch(); }
+          return;
+        }
         changed(data);
       }
-      source.addEventListener('change', onEvent);
-      source.addEventListener('board', onEvent);
-      source.addEventListener('error', function () {
+      mine.addEventListener('change', onEvent);
+      mine.addEventListener('board', onEvent);
+      mine.addEventListener('ping', onEvent);
+      mine.addEventListener('error', function () {
+        if (source !== mine) return;
         status('reconnecting');
         startPolling();  // EventSource reconnects by itself; until it does, the page polls
-        if (source.readyState === EventSource.CLOSED) {  // a 404 or a refused stream: try again later
+        if (mine.readyState === EventSource.CLOSED) {  // a 404 or a refused stream: try again later
           source = null;
-          setTimeout(connect, POLL_MS);
+          setTimeout(function () { if (!source) connect(); }, POLL_MS);
         }
       });
     }
 
     document.addEventListener('visibilitychange', function () { if (!document.hidden && timer) poll(); });
+    window.addEventListener('online', reopen);
     connect();
     return {
       seen: function (t) { tag = t; },
-      stop: function () { stopped = true; stopPolling(); if (source) source.close(); },
+      stop: function () {
+        stopped = true;
+        stopPolling();
+        if (watchdog) { clearTimeout(watchdog); watchdog = null; }
+        if (source) source.close();
+      },
       get tag() { return tag; },
     };
   }

@@ -49,3 +49,18 @@ def test_a_follower_sees_every_field_the_scorer_entered(
         card = deal_card(html, number)
         for word in said:
             assert word in card, (number, word, card)
+
+
+def test_the_heartbeat_is_an_event_the_page_sees(admin: Any, club: Club, players: list[Player], settings: Any) -> None:
+    """A comment line is hidden from EventSource: the page's watchdog could not tell a quiet stream from a
+    stalled one. The heartbeat is an event `ping` saying its period; the page's config says it too."""
+    settings.LIVE_HEARTBEAT_SECONDS = 0.1
+    settings.REDIS_URL = None
+    session = open_session(admin, club, players)
+    assert '"heartbeat": 100' in seat_page(session, admin, 0)
+    key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=0)
+    response = Client().get(f"/live/seat/{key}/")
+    chunks = iter(response.streaming_content)  # type: ignore[attr-defined]
+    beat = next(c for c in chunks if b"change" not in c and not c.startswith(b"retry")).decode()
+    response.close()
+    assert beat == 'event: ping\ndata: {"every": 100}\n\n'

@@ -131,7 +131,7 @@ def test_a_revoke_whose_message_is_lost_ends_the_stream_at_the_next_change_or_he
     session, scorer = table["session"], table["scorer"]
     key, link = services.seat_link_issue(actor=scorer, session_id=session.pk, seat=1)
     seat = _stream_of(Client().get(f"/live/seat/{key}/"))
-    assert next(seat) == b": ping\n\n"
+    assert next(seat) == b'event: ping\ndata: {"every": 200}\n\n'  # the heartbeat (issue 38, item 8)
     type(link).objects.filter(pk=link.pk).update(revoked_at=timezone.now())  # revoked, no message sent
     with django_capture_on_commit_callbacks(execute=True):
         services.hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[2])

@@ -1,0 +1,112 @@
+"""The players following a table, round two (issue 38): what only a browser shows. A stalled stream is
+noticed by the page's watchdog, which says so and catches up; the browser back online catches up at
+once; a ✓ that fails is said and kept, and sent once the network is back."""
+
+from __future__ import annotations
+
+import gettext
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import expect
+
+from ledger import services
+from ledger.models import Club, DealCheck
+from tests.browser.conftest import BROWSER, screenshot
+from tests.ledger_fixtures import AMERICAN_HANDS, open_session, record_all
+
+pytestmark = BROWSER
+
+
+@pytest.fixture
+def table(admin: Any, club: Club, players: list[Any]) -> dict[str, Any]:
+    session = open_session(admin, club, players)
+    record_all(admin, session, AMERICAN_HANDS[:1])
+    key, link = services.seat_link_issue(actor=admin, session_id=session.pk, seat=1)
+    return {"session": session, "key": key, "link": link, "scorer": admin}
+
+
+def said(language: str, english: str, **params: Any) -> str:
+    """The scripts' words (domain djangojs) in the language, as the page's catalog gives them."""
+    catalog = gettext.translation("djangojs", str(Path(settings.BASE_DIR) / "locale"), [language], fallback=True)
+    return catalog.gettext(english) % params
+
+
+def open_seat(new_page: Any, live_server: Any, key: str, language: str = "en", width: int = 360) -> Any:
+    page = new_page({"width": width, "height": 740})
+    if language != "en":
+        page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page.goto(f"/s/{key}/")
+    expect(page.locator("#deal-1")).to_be_visible()
+    return page
+
+
+def test_a_stalled_stream_is_noticed_and_the_page_catches_up(new_page: Any, live_server: Any, table: dict) -> None:
+    """The stream answers nothing (a proxy holding it): the page said "Live" for ever and never showed the
+    next deal. The watchdog (two heartbeats, 0.5 s each here, and a 2 s margin) says "Reconnecting…",
+    re-reads at once, and the stream's return says "Live" again."""
+    held: list[Any] = []
+    page = new_page()
+    page.route("**/live/seat/**", lambda route: held.append(route))  # never answered while held
+    page.goto(f"/s/{table['key']}/")
+    status = page.locator("#live-status")
+    expect(status).to_have_text("Live: deals appear as they are recorded.")
+    record_all(table["scorer"], table["session"], AMERICAN_HANDS[1:2])
+    since = time.monotonic()
+    expect(status).to_have_text("Reconnecting…", timeout=6000)
+    expect(page.locator("#deal-2")).to_be_visible(timeout=2000)
+    assert time.monotonic() - since < 6
+    page.unroute("**/live/seat/**")  # the stream comes back: the next watchdog's stream goes through
+    expect(status).to_have_text("Live: deals appear as they are recorded.", timeout=8000)
+    assert len(held) >= 2  # the stalled stream was closed and another one opened
+    assert page.errors == []
+
+
+def test_back_online_the_page_catches_up_at_once(new_page: Any, live_server: Any, table: dict) -> None:
+    page = open_seat(new_page, live_server, table["key"])
+    page.wait_for_timeout(300)  # the stream is open
+    page.context.set_offline(True)
+    page.wait_for_timeout(300)
+    record_all(table["scorer"], table["session"], AMERICAN_HANDS[1:2])
+    page.wait_for_timeout(1500)
+    page.context.set_offline(False)
+    since = time.monotonic()
+    expect(page.locator("#deal-2")).to_be_visible(timeout=5000)
+    assert time.monotonic() - since < 1.5, time.monotonic() - since
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(("language", "width"), [("en", 360), ("fr", 390), ("ru", 360)])
+def test_a_check_that_fails_is_said_and_kept(
+    new_page: Any, live_server: Any, table: dict, language: str, width: int
+) -> None:
+    """Offline, a ✓ was dropped with nothing said; now the page says it waits and sends it once the
+    network is back. Through a revoked link, it says the link no longer works."""
+    page = open_seat(new_page, live_server, table["key"], language, width)
+    note = page.locator("#check-status")
+    page.context.set_offline(True)
+    page.click("#deal-1 [data-action=confirm]")
+    expect(note).to_have_text(
+        said(language, "Your ✓ on deal %(n)s is not sent yet: it is sent again as soon as the network is back.", n=1)
+    )
+    screenshot(page, f"{width}-{language}-check-waiting", full_page=False)
+    assert not DealCheck.objects.filter(session=table["session"], number=1, seat=1).exists()
+    page.context.set_offline(False)
+    expect(note).to_be_hidden()
+    assert DealCheck.objects.get(session=table["session"], number=1, seat=1).state == "confirmed"
+    record_all(table["scorer"], table["session"], AMERICAN_HANDS[1:2])
+    expect(page.locator("#deal-2")).to_be_visible()
+    services.seat_link_revoke(actor=table["scorer"], session_id=table["session"].pk, link_id=table["link"].pk)
+    page.click("#deal-2 [data-action=confirm]")
+    expect(note).to_have_text(
+        said(
+            language,
+            "Your ✓ on deal %(n)s was not taken: this link no longer works. Ask the scorer for a new one.",
+            n=2,
+        )
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.errors == []
