@@ -79,11 +79,15 @@ def follow_context(session: Session, my_seat: int | None) -> dict[str, Any]:
             }
         )
     next_deal = session.next_deal
+    close = session.closing if session.status == Session.Status.CLOSED else None
     return {
         "session": session,
         "tag": session_tag(session),
         "names": names,
         "balances": [{"name": n, "balance": b} for n, b in zip(names, session.balances, strict=True)],
+        "close": close,
+        "result": closed_result(close, names) if close else [],
+        "payments": reads.payments(close=close, names=names) if close else [],
         "pools": session.pools,
         "pool_label": catalog.pool_label(session.variant),
         "next_dealer": names[next_deal["dealer"]] if next_deal else None,
@@ -95,6 +99,15 @@ def follow_context(session: Session, my_seat: int | None) -> dict[str, Any]:
         "is_open": session.status == Session.Status.OPEN,
         "variant_title": catalog.variant_title(session.variant),
     }
+
+
+def closed_result(close: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    """Each seat's result as the close gives it (issue 38, item 9): the counters once the pools are
+    divided, and the money at the stake, not the counters the last deal left."""
+    return [
+        {"name": name, "final": close["final"][i], "money": close["money"][i] if "money" in close else None}
+        for i, name in enumerate(names)
+    ]
 
 
 def _follow_page(request: HttpRequest, session: Session, my_seat: int | None, urls: dict[str, str]) -> HttpResponse:

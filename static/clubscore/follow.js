@@ -9,15 +9,24 @@
     reconnecting: gettext('Reconnecting…'),
     polling: gettext('Reconnecting: the page checks for new deals every few seconds.'),
     held: gettext('New deals show once you send or close “That\'s not right”.'),
+    closed: gettext('Closed.'),
   };
   const board = document.body.classList.contains('board-page');
   const BOARD_STATUS = { live: gettext('Live'), reconnecting: gettext('Reconnecting…'), polling: gettext('Reconnecting…') };
   const RETRY_MS = 10000; // a ✓ kept on the phone is tried again this often while the browser says it is online
   let linkStatus = 'live'; // what the live hook last said
   let missed = false; // a change came while a reason was being written: its rows wait for the reason
+  let closed = false; // the table is closed: its result shows, nothing is live any more (issue 38, item 9)
+
+  function showClosed(rows) {
+    closed = !!rows && rows.dataset.status === 'closed';
+    const hint = document.getElementById('follow-hint');
+    if (hint) hint.hidden = closed;
+  }
+  showClosed(document.getElementById('follow-rows'));
 
   function showStatus() {
-    const said = board ? BOARD_STATUS[linkStatus] : STATUS[missed ? 'held' : linkStatus];
+    const said = board ? BOARD_STATUS[linkStatus] : STATUS[closed ? 'closed' : missed ? 'held' : linkStatus];
     if (statusLine && said && statusLine.textContent !== said) {
       statusLine.textContent = said;
     }
@@ -65,6 +74,7 @@
     if (!fresh) return;
     if (writing()) { missed = true; showStatus(); return; } // shown once the reason is sent or closed
     missed = false;
+    showClosed(fresh);
     showStatus();
     holder.replaceWith(fresh);
     if (window.CS.localise) window.CS.localise(fresh);

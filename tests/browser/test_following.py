@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from ledger import services
 from ledger.models import Club, DealCheck
 from tests.browser.conftest import BROWSER, screenshot
-from tests.ledger_fixtures import AMERICAN_HANDS, open_session, record_all
+from tests.ledger_fixtures import AMERICAN_HANDS, fresh, open_session, record_all
 
 pytestmark = BROWSER
 
@@ -109,4 +109,31 @@ def test_a_check_that_fails_is_said_and_kept(
         )
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(("language", "width"), [("en", 390), ("ru", 360)])
+def test_a_table_closed_under_the_followers_eyes_shows_its_result(
+    new_page: Any, live_server: Any, table: dict, language: str, width: int
+) -> None:
+    """The close reached the page, which kept "Live" and "tap ✓ under each deal" over counters before the
+    pools were divided. Now: "Closed.", the close's result and its payments, no ✓ and no hint to tap."""
+    page = open_seat(new_page, live_server, table["key"], language, width)
+    expect(page.locator("#follow-hint")).to_be_visible()
+    page.wait_for_timeout(300)  # the stream is open
+    session = table["session"]
+    services.session_close(actor=table["scorer"], session_id=session.pk, expected_version=fresh(session).version)
+    expect(page.locator("#follow-result")).to_be_visible()
+    expect(page.locator("#live-status")).to_have_text(said(language, "Closed."))
+    expect(page.locator("#follow-hint")).to_be_hidden()
+    expect(page.locator("[data-action=confirm]")).to_have_count(0)
+    close = fresh(session).closing
+    for seat, final in enumerate(close["final"]):
+        expect(page.locator("#follow-result .follow-balances li").nth(seat).locator(".n .num")).to_have_attribute(
+            "data-n", str(final)
+        )
+    page.wait_for_timeout(1000)  # the stream's heartbeats come and go: the status stays
+    expect(page.locator("#live-status")).to_have_text(said(language, "Closed."))
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(page, f"{width}-{language}-follow-closed")
     assert page.errors == []

@@ -143,7 +143,8 @@ def test_four_phones_one_table(new_page: Any, table: dict[str, Any]) -> None:
     expect(treasurer.locator(".message.success")).to_be_visible()
     assert fresh(session).status == "closed"
     for page in followers:
-        expect(page.locator(".follow-next")).to_contain_text("Closed.", timeout=WITHIN * 1000)
+        expect(page.locator("#live-status")).to_have_text("Closed.", timeout=WITHIN * 1000)
+        expect(page.locator("#follow-result")).to_be_visible()
     for page in [scorer, *followers, treasurer]:
         assert page.errors == []
 

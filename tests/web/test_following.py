@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from ledger import services
 from ledger.models import Club, Player
-from tests.ledger_fixtures import example_sheet, open_session, record_all
+from tests.ledger_fixtures import AMERICAN_HANDS, example_sheet, fresh, open_session, record_all
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +65,32 @@ def test_the_heartbeat_is_an_event_the_page_sees(admin: Any, club: Club, players
     beat = next(c for c in chunks if b"change" not in c and not c.startswith(b"retry")).decode()
     response.close()
     assert beat == 'event: ping\ndata: {"every": 100}\n\n'
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ru"])
+def test_after_the_close_a_follower_sees_the_closes_result(
+    admin: Any, club: Club, players: list[Player], language: str
+) -> None:
+    """The page kept the counters the last deal left (the pools not divided), no money, no payments, and
+    "tap ✓" and "Live" on a closed table. It shows the close's result now."""
+    session = open_session(admin, club, players, stake={"currency": "EUR", "per_counter": "0.05"})
+    record_all(admin, session, AMERICAN_HANDS[:3])
+    key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=2)
+    _, settlement = services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+    close = settlement["close"]
+    assert close["division"] != [0, 0, 0, 0]  # the pools were divided: the close's counters differ
+    html = Client().get(f"/s/{key}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    result = html.split('id="follow-result"', 1)[1].split("</section>", 1)[0]
+    with translation.override(language):
+        for name, final, money in zip(["Ann", "Ben", "Cleo", "Dan"], close["final"], close["money"], strict=True):
+            item = result.split(f'<span class="who">{name}</span>', 1)[1].split("</li>", 1)[0]
+            assert f'data-n="{final}"' in item and f'data-cents="{money}"' in item, (name, item)
+        payments = result.split('id="follow-payments"', 1)[1]
+        for payment in close["payments"]:
+            assert f'data-cents="{payment["cents"]}"' in payments, (payment, payments)
+        assert payments.split("</ol>")[0].count("<li>") == len(close["payments"]) > 0
+        assert translation.gettext("Who pays whom") in result
+        assert translation.gettext("The result at the close") in result
+    assert 'data-action="confirm"' not in html
+    assert 'id="follow-hint" hidden' in html
+    assert 'data-status="closed"' in html
