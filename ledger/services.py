@@ -412,6 +412,7 @@ def session_open(
         session.next_deal = run.next_deal()
         session.save()
         Seat.objects.bulk_create(Seat(session=session, seat=i, player=p) for i, p in enumerate(players))
+        announce(session)  # the room board shows the new table at once (issue 38, item 13)
     return session
 
 

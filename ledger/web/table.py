@@ -267,7 +267,7 @@ def board_tables(sessions: list[Session]) -> list[dict[str, Any]]:
         tables.append(
             {
                 "session": s,
-                "title": catalog.variant_title(s.variant),
+                "title": catalog.variant_short_title(s.variant),
                 "seats": [{"name": n, "balance": b} for n, b in zip(names, s.balances, strict=True)],
                 "pools": s.pools,
                 "pool_label": catalog.pool_label(s.variant),

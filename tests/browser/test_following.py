@@ -137,3 +137,47 @@ def test_a_table_closed_under_the_followers_eyes_shows_its_result(
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     screenshot(page, f"{width}-{language}-follow-closed")
     assert page.errors == []
+
+
+def test_the_room_board_reads_from_three_metres(new_page: Any, admin: Any, club: Club, players: list[Any]) -> None:
+    """A wall screen at 1920x1080 with 8 tables: names and totals were 30.7 px, the "1 dispute" badge
+    14 px, half the screen unused, the tables named by number alone, the site's header and language form
+    on the wall, and a table opened showed only after some other change. Now: at least 64 px, the badge
+    half that at least, the grid to the screen's foot, the variant named, no header or footer, and a new
+    table at once."""
+    sessions = [open_session(admin, club, players) for _ in range(7)]
+    for s in sessions:
+        record_all(admin, s, AMERICAN_HANDS[:1])
+    _, link = services.seat_link_issue(actor=admin, session_id=sessions[0].pk, seat=1)
+    services.deal_check(session_id=sessions[0].pk, number=1, state="disputed", reason="no", link=link)
+    board_key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    board = new_page({"width": 1920, "height": 1080})
+    board.goto(f"/b/{board_key}/")
+    expect(board.locator(".board-table")).to_have_count(7)
+    board.wait_for_timeout(300)  # the board's stream is open
+    since = time.monotonic()
+    eighth = open_session(admin, club, players, variant="french")
+    expect(board.locator(".board-table")).to_have_count(8, timeout=4000)
+    assert time.monotonic() - since < 4
+    expect(board.locator(f"[data-session='{eighth.pk}'] h2")).to_contain_text(f"French · table #{eighth.pk}")
+    expect(board.locator(f"[data-session='{sessions[1].pk}'] h2")).to_contain_text("American")
+
+    def px(selector: str) -> float:
+        return float(board.locator(selector).first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+
+    assert px(".board-seats .who") >= 64, px(".board-seats .who")
+    assert px(".board-seats .n") >= 64, px(".board-seats .n")
+    assert px(".badge.dispute") >= 32, px(".badge.dispute")
+    screenshot(board, "1920-board-8")
+    heights = board.evaluate("() => [document.documentElement.scrollHeight, window.innerHeight]")
+    assert heights[0] <= heights[1], heights
+    low = board.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('.board-table')].map(e => e.getBoundingClientRect().bottom))"
+    )
+    assert low >= 1080 * 0.95, low  # the grid reaches the screen's foot
+    for seat in board.locator(".board-seats li").all():  # nothing of a total is cut or spills over
+        assert seat.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+    expect(board.locator("header.top")).to_have_count(0)
+    expect(board.locator("footer, #lang-select")).to_have_count(0)
+    screenshot(board, "1920-board-8")
+    assert board.errors == []

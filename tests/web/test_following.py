@@ -94,3 +94,14 @@ def test_after_the_close_a_follower_sees_the_closes_result(
     assert 'data-action="confirm"' not in html
     assert 'id="follow-hint" hidden' in html
     assert 'data-status="closed"' in html
+
+
+def test_the_club_page_leads_to_the_room_board(admin: Any, club: Club, players: list[Player]) -> None:
+    """No page linked to the board: a club had to be told its address."""
+    client = Client()
+    client.force_login(admin)
+    page = client.get(f"/clubs/{club.pk}/").content.decode()
+    assert f'href="/clubs/{club.pk}/board/" id="board-link"' in page
+    assert f'href="/clubs/{club.pk}/board/links/"' in page  # the admin's links for a wall screen
+    board = client.get(f"/clubs/{club.pk}/board/").content.decode()
+    assert 'class="top"' not in board and "lang-select" not in board  # a wall screen: no header, no language form

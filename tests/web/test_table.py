@@ -167,7 +167,7 @@ def test_the_board_shows_every_open_table(table: dict, admin: Any, club: Club) -
     page = login(table["users"][0]).get(f"/clubs/{club.pk}/board/")
     text = page.content.decode()
     assert page.status_code == 200
-    assert f"Table #{table['session'].pk}" in text and f"Table #{other.pk}" in text
+    assert f"American · table #{table['session'].pk}" in text and f"American · table #{other.pk}" in text
     assert "deal 2 of 12" in text and "1 dispute" in text
     links = login(admin).post(f"/clubs/{club.pk}/board/links/", {"action": "issue", "label": "wall"})
     assert links.status_code == 200 and b'id="issued-link"' in links.content
