@@ -226,11 +226,26 @@ class LinkView(APIView):
         raise DrfNotFound()
 
 
+class SeatSessionOut(SessionOut):
+    """The session as a seat link reads it: no login name of the club's members (issue 38, item 10). A
+    link's holder may have no account; who opened or closed the session is the club's business."""
+
+    opened_by = None  # type: ignore[assignment]
+    closed_by = None  # type: ignore[assignment]
+
+
+class SeatCheckOut(CheckOut):
+    """A check as a seat link reads it: who said it or settled it by seat and outcome, no login name."""
+
+    by = None  # type: ignore[assignment]
+    settled_by = None  # type: ignore[assignment]
+
+
 class SeatTableOut(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=3, help_text="the link's seat")
     tag = serializers.CharField(help_text="the live tag: `<version>.<checks version>`")
-    session = SessionOut()
-    checks = CheckOut(many=True, help_text="every seat's live checks")
+    session = SeatSessionOut()
+    checks = SeatCheckOut(many=True, help_text="every seat's live checks")
 
 
 class SeatTableApi(LinkView):
@@ -255,7 +270,7 @@ class SeatTableApi(LinkView):
 def _link_check(key: str, number: int, state: str, reason: str = "") -> Response:
     link: SeatLink = selectors.seat_link_get(key=key)
     check = services.deal_check(session_id=link.session_id, number=number, state=state, reason=reason, link=link)
-    return check_response(check)
+    return Response(SeatCheckOut(check).data)
 
 
 class SeatConfirmApi(LinkView):
@@ -263,7 +278,7 @@ class SeatConfirmApi(LinkView):
 
     http_method_names = ["post"]
     InputSerializer = ConfirmIn
-    OutputSerializer = CheckOut
+    OutputSerializer = SeatCheckOut
 
     @extend_schema(request=InputSerializer, responses=OutputSerializer, auth=[], parameters=[KEY_PARAMETER])
     def post(self, request: Request, key: str, number: int) -> Response:
@@ -277,7 +292,7 @@ class SeatDisputeApi(LinkView):
 
     http_method_names = ["post"]
     InputSerializer = DisputeIn
-    OutputSerializer = CheckOut
+    OutputSerializer = SeatCheckOut
 
     @extend_schema(request=InputSerializer, responses=OutputSerializer, auth=[], parameters=[KEY_PARAMETER])
     def post(self, request: Request, key: str, number: int) -> Response:

@@ -285,6 +285,8 @@ SPECTACULAR_SETTINGS = {
     # `manage.py spectacular` alike (the command crashed on a Route with the stock generator).
     "DEFAULT_GENERATOR_CLASS": "api.schema.Generator",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.error_responses"],
+    # A session's status, in SessionOut and in the seat link's SeatSessionOut (issue 38): one enum, named.
+    "ENUM_NAME_OVERRIDES": {"SessionStatusEnum": ["open", "closed"]},
 }
 
 # The mobile API: device tokens live this long; Idempotency-Keys are kept this long (api.md: at least

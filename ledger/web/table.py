@@ -9,13 +9,18 @@ Each page is rendered by the server and refreshed by `static/clubscore/live.js`:
 from __future__ import annotations
 
 import hashlib
+import secrets
+import time
 from typing import Any
 
 import segno
 from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -110,8 +115,11 @@ def closed_result(close: dict[str, Any], names: list[str]) -> list[dict[str, Any
     ]
 
 
-def _follow_page(request: HttpRequest, session: Session, my_seat: int | None, urls: dict[str, str]) -> HttpResponse:
+def _follow_page(
+    request: HttpRequest, session: Session, my_seat: int | None, urls: dict[str, str], shared: bool = False
+) -> HttpResponse:
     context = follow_context(session, my_seat)
+    context["shared"] = shared
     context["config"] = {"tag": context["tag"], "seat": my_seat, "heartbeat": heartbeat_ms(), **urls}
     context["conditions"] = session_conditions(session)  # open before deal 1, a tap away after it
     return render(request, "web/follow.html", context)
@@ -151,10 +159,51 @@ def follow_rows(request: AuthedRequest, session_id: int) -> HttpResponse:
     return _rows(request, found, selectors.seat_of(session=found, user=request.user))
 
 
+JOIN_SALT = "clubscore.table-join"
+
+
+def join_signature(session_id: int) -> str:
+    """The table QR code's proof that it was shown at the table: without it, `/t/<id>/` names nothing to
+    a visitor with no login (table numbers are sequential, the players' names the club's)."""
+    return salted_hmac(JOIN_SALT, str(session_id)).hexdigest()[:16]
+
+
+def short_url(request: HttpRequest, session_id: int) -> str:
+    path = reverse("web:short-link", args=[session_id])
+    return request.build_absolute_uri(f"{path}?k={join_signature(session_id)}")
+
+
 @require_GET
+def short_link(request: HttpRequest, session_id: int) -> HttpResponse:
+    """`/t/<id>/`, the short link the table's QR code says: a logged-in member follows the table; a player
+    with no login, from the QR code, sees which table it is and how to follow it (issue 38, item 10): log
+    in, or scan his seat's code on the scorer's phone. Anyone else is asked to log in, as before."""
+    if request.user.is_authenticated:
+        return _short_link_member(request, session_id)
+    given = request.GET.get("k", "")
+    if not given or not constant_time_compare(given, join_signature(session_id)):
+        return redirect_to_login(request.get_full_path())
+    found = Session.objects.select_related("club").filter(pk=session_id).first()
+    if found is None:
+        raise Http404("no such table")
+    use_club_zone(request, session_id=found.pk)
+    names = [p.name for p in selectors.session_players(session=found)]
+    follow = reverse("web:short-link", args=[found.pk])
+    return render(
+        request,
+        "web/join_table.html",
+        {
+            "session": found,
+            "club": found.club,
+            "names": names,
+            "variant_title": catalog.variant_title(found.variant),
+            "login_url": f"{reverse('login')}?next={follow}",
+        },
+    )
+
+
 @page
-def short_link(request: AuthedRequest, session_id: int) -> HttpResponse:
-    """`/t/<id>/`, the short link the scorer's QR code says: a logged-in member follows the table."""
+def _short_link_member(request: AuthedRequest, session_id: int) -> HttpResponse:
     selectors.session_get(user=request.user, session_id=session_id)
     return redirect("web:follow", session_id=session_id)
 
@@ -174,7 +223,8 @@ def seat_follow(request: HttpRequest, key: str) -> HttpResponse:
     """`/s/<key>/`: a seat link's page, no login: its session only, ✓ and dispute for its seat only."""
     link = _seat_link(request, key)
     api = f"/api/v1/seat/{key}/hands/"
-    return _follow_page(
+    phone = request.COOKIES.get(PHONE_COOKIE) or secrets.token_urlsafe(12)
+    response = _follow_page(
         request,
         link.session,
         link.seat,
@@ -184,7 +234,29 @@ def seat_follow(request: HttpRequest, key: str) -> HttpResponse:
             "confirm": api + "{n}/confirm/",
             "dispute": api + "{n}/dispute/",
         },
+        shared=other_phones(link.pk, phone),
     )
+    response.set_cookie(
+        PHONE_COOKIE, phone, max_age=365 * 24 * 3600, secure=request.is_secure(), httponly=True, samesite="Lax"
+    )
+    return response
+
+
+PHONE_COOKIE = "clubscore_phone"
+PHONES_SEEN_SECONDS = 12 * 3600  # an evening: a phone that opened the link tonight still holds it
+
+
+def other_phones(link_id: int, phone: str) -> bool:
+    """Note this phone on the seat link and say whether another phone opened it this evening: both then
+    act as the one seat, which the second phone is told (issue 38, item 10). In the cache: a phone is
+    a random cookie, and forgetting one costs a missing notice, never a refusal."""
+    cache_key = f"clubscore:seat-phones:{link_id}"
+    now = time.time()
+    seen = {p: t for p, t in (cache.get(cache_key) or {}).items() if now - t < PHONES_SEEN_SECONDS}
+    others = any(p != phone for p in seen)
+    seen[phone] = now
+    cache.set(cache_key, seen, PHONES_SEEN_SECONDS)
+    return others
 
 
 @require_GET
@@ -211,26 +283,25 @@ def join(request: AuthedRequest, session_id: int) -> HttpResponse:
     role = selectors.club_role(user=request.user, club_id=found.club_id)
     can_score = _may(role, Role.SCORER)
     names = [p.name for p in selectors.session_players(session=found)]
-    issued: dict[str, Any] | None = None
     if request.method == "POST":
         if not can_score:  # a member who may not issue: 403, as every page (the matrix, issue 29)
             raise PermissionDenied()
         try:
-            if request.POST.get("action") == "revoke":
-                services.seat_link_revoke(
-                    actor=request.user, session_id=found.pk, link_id=int(request.POST.get("link") or 0)
-                )
-            else:
-                seat = int(request.POST.get("seat") or -1)
-                key, link = services.seat_link_issue(actor=request.user, session_id=found.pk, seat=seat)
-                url = request.build_absolute_uri(reverse("web:seat-follow", args=[key]))
-                issued = {"url": url, "name": names[link.seat], "qr": qr_svg(url, gettext("Seat link"))}
+            _join_action(request, found, names)
         except (ValueError, LedgerError) as exc:
             from django.contrib import messages
 
             messages.error(request, refusal_text(exc) if isinstance(exc, LedgerError) else gettext("Choose a seat."))
-    short = request.build_absolute_uri(reverse("web:short-link", args=[found.pk]))
+        return redirect(reverse("web:join", args=[found.pk]) + "#links-title")
     links = list(selectors.seat_links(user=request.user, session=found)) if can_score else []
+    held = _held_keys(request, found.pk)
+    codes = []
+    for link in sorted(links, key=lambda link: link.seat):
+        if str(link.pk) in held:
+            url = request.build_absolute_uri(reverse("web:seat-follow", args=[held[str(link.pk)]]))
+            title = gettext("Seat link for %(name)s") % {"name": names[link.seat]}
+            codes.append({"link": link, "name": names[link.seat], "url": url, "qr": qr_svg(url, title)})
+    short = short_url(request, found.pk)
     return render(
         request,
         "web/join.html",
@@ -241,12 +312,44 @@ def join(request: AuthedRequest, session_id: int) -> HttpResponse:
             "qr": qr_svg(short, gettext("Follow this table")),
             "can_score": can_score,
             "seats": [{"seat": i, "name": n} for i, n in enumerate(names)],
-            "links": [{"link": link, "name": names[link.seat]} for link in links],
-            "issued": issued,
+            "links": [{"link": link, "name": names[link.seat], "shown": str(link.pk) in held} for link in links],
+            "codes": codes,
             "variant_title": catalog.variant_title(found.variant),
             "conditions": session_conditions(found),
         },
     )
+
+
+SEAT_KEYS = "clubscore_seat_keys"  # the scorer's login session: {session id: {link id: key}}
+
+
+def _held_keys(request: HttpRequest, session_id: int) -> dict[str, str]:
+    """The keys of the seat links this login issued for the session: a key is kept hashed in the
+    database, so only the scorer's own session can show a code again (issue 38, item 10)."""
+    return dict(request.session.get(SEAT_KEYS, {}).get(str(session_id), {}))
+
+
+def _hold_key(request: HttpRequest, session_id: int, link_id: int, key: str) -> None:
+    kept = dict(request.session.get(SEAT_KEYS, {}))
+    kept[str(session_id)] = {**kept.get(str(session_id), {}), str(link_id): key}
+    request.session[SEAT_KEYS] = kept
+
+
+def _join_action(request: AuthedRequest, found: Session, names: list[str]) -> None:
+    """Revoke a link; issue one seat's; or issue every seat's whose code this phone cannot show."""
+    action = request.POST.get("action")
+    if action == "revoke":
+        services.seat_link_revoke(actor=request.user, session_id=found.pk, link_id=int(request.POST.get("link") or 0))
+        return
+    if action == "issue-all":
+        held = _held_keys(request, found.pk)
+        live = {link.seat for link in selectors.seat_links(user=request.user, session=found) if str(link.pk) in held}
+        seats = [seat for seat in range(len(names)) if seat not in live]
+    else:
+        seats = [int(request.POST.get("seat") or -1)]
+    for seat in seats:
+        key, link = services.seat_link_issue(actor=request.user, session_id=found.pk, seat=seat)
+        _hold_key(request, found.pk, link.pk, key)
 
 
 # --- the room board ----------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from ledger import services
 from ledger.models import Club, DealCheck
-from tests.browser.conftest import BROWSER, screenshot
+from tests.browser.conftest import BROWSER, login, screenshot
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, open_session, record_all
 
 pytestmark = BROWSER
@@ -181,3 +181,42 @@ def test_the_room_board_reads_from_three_metres(new_page: Any, admin: Any, club:
     expect(board.locator("footer, #lang-select")).to_have_count(0)
     screenshot(board, "1920-board-8")
     assert board.errors == []
+
+
+@pytest.mark.parametrize(("language", "width"), [("fr", 390), ("ru", 360), ("en", 360)])
+def test_joining_with_no_account(
+    new_page: Any, live_server: Any, admin: Any, club: Club, players: list[Any], language: str, width: int
+) -> None:
+    """The scorer shows every seat's code at once, and again after a reload; a player with no account
+    scans the table's code and is told which table and how; a second phone on a seat link is told that
+    it acts as the same player."""
+    session = open_session(admin, club, players)
+    record_all(admin, session, AMERICAN_HANDS[:1])
+    scorer = new_page({"width": width, "height": 800})
+    scorer.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    login(scorer, "admin", f"/sessions/{session.pk}/join/")
+    scorer.click("#issue-all")
+    expect(scorer.locator(".seat-code svg")).to_have_count(4)
+    scorer.reload()
+    expect(scorer.locator(".seat-code svg")).to_have_count(4)
+    assert scorer.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(scorer, f"{width}-{language}-seat-codes")
+    short = scorer.locator("#short-link").get_attribute("href")
+    dan_url = scorer.locator(".seat-code[data-seat='3'] .seat-code-link").get_attribute("href")
+
+    player = new_page({"width": width, "height": 740})
+    player.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    player.goto(short)
+    expect(player.locator("h1")).to_contain_text(str(session.pk))
+    expect(player.locator("main")).to_contain_text("Ann, Ben, Cleo, Dan")
+    expect(player.locator("#join-login")).to_be_visible()
+    assert player.evaluate("document.documentElement.scrollWidth") <= width
+
+    first = open_seat(new_page, live_server, dan_url.rstrip("/").rsplit("/", 1)[1], language, width)
+    expect(first.locator("#shared-seat")).to_have_count(0)
+    second = open_seat(new_page, live_server, dan_url.rstrip("/").rsplit("/", 1)[1], language, width)
+    expect(second.locator("#shared-seat")).to_be_visible()
+    assert second.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(second, f"{width}-{language}-seat-second-phone", full_page=False)
+    for page in (scorer, player, first, second):
+        assert page.errors == []

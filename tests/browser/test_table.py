@@ -279,7 +279,7 @@ def test_the_join_and_board_link_pages_pass_axe(new_page: Any, table: dict[str, 
     expect(page.locator(".qr svg")).to_be_visible()
     page.select_option("#seat-choice", "2")
     page.click("button[value=issue]")
-    expect(page.locator("#issued-link")).to_be_visible()
+    expect(page.locator(".seat-code[data-seat='2'] .seat-code-link")).to_be_visible()
     screenshot(page, "390-join")
     assert axe_violations(page) == [], "join"
     admin_page = new_page({"width": 390, "height": 844})

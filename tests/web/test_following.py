@@ -105,3 +105,74 @@ def test_the_club_page_leads_to_the_room_board(admin: Any, club: Club, players: 
     assert f'href="/clubs/{club.pk}/board/links/"' in page  # the admin's links for a wall screen
     board = client.get(f"/clubs/{club.pk}/board/").content.decode()
     assert 'class="top"' not in board and "lang-select" not in board  # a wall screen: no header, no language form
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ru"])
+def test_the_tables_code_names_the_table_to_a_player_with_no_login(
+    admin: Any, club: Club, players: list[Player], language: str
+) -> None:
+    """The table's QR code led a player with no account to a bare login page that never named the table.
+    With the code's key it names the table and its players and tells him how to follow: his seat's code
+    on the scorer's phone, or a login. Without the key (a guessed number) it names nothing."""
+    session = open_session(admin, club, players, variant="russian")
+    scorer = Client()
+    scorer.force_login(admin)
+    join = scorer.get(f"/sessions/{session.pk}/join/").content.decode()
+    short = join.split('id="short-link" lang="zxx">', 1)[1].split("<", 1)[0]
+    assert f"/t/{session.pk}/?k=" in short
+    page = Client().get(short.split("testserver", 1)[1], HTTP_ACCEPT_LANGUAGE=language)
+    text = page.content.decode()
+    assert page.status_code == 200
+    with translation.override(language):
+        assert translation.gettext("No account?") in text
+        assert translation.gettext("Log in to follow this table") in text
+    assert f"№ {session.pk}" in text or f"#{session.pk}" in text or f"nº {session.pk}" in text
+    assert "Ann, Ben, Cleo, Dan" in text and club.name in text
+    assert f'href="/login/?next=/t/{session.pk}/"' in text
+    guessed = Client().get(f"/t/{session.pk}/")
+    assert guessed.status_code == 302 and guessed["Location"].startswith("/login/")
+    assert Client().get(f"/t/{session.pk}/?k=0000000000000000").status_code == 302
+    assert scorer.get(short.split("testserver", 1)[1])["Location"] == f"/sessions/{session.pk}/follow/"
+
+
+def test_every_seats_code_shows_at_once_and_again(admin: Any, club: Club, players: list[Player]) -> None:
+    """A seat's code showed once, one seat at a time: the scorer issued four times and could not show a
+    code again. One tap shows all four; they show again on the scorer's phone; a link issued elsewhere is
+    listed by name."""
+    session = open_session(admin, club, players)
+    scorer = Client()
+    scorer.force_login(admin)
+    scorer.post(f"/sessions/{session.pk}/join/", {"action": "issue-all"})
+    again = scorer.get(f"/sessions/{session.pk}/join/").content.decode()
+    for seat in range(4):
+        assert f'class="qr seat-code" data-seat="{seat}"' in again
+    assert again.count("<svg") == 5 and 'id="issue-all"' not in again  # the table's and four seats'
+    url = again.split('data-seat="2"', 1)[1].split('class="seat-code-link" lang="zxx">', 1)[1].split("<", 1)[0]
+    assert "You follow as Cleo" in Client().get(url.split("testserver", 1)[1]).content.decode()
+    elsewhere = Client()
+    elsewhere.force_login(admin)
+    assert elsewhere.get(f"/sessions/{session.pk}/join/").content.decode().count("its code is not on this phone") == 4
+
+
+def test_a_second_phone_on_one_seat_link_is_told(admin: Any, club: Club, players: list[Player]) -> None:
+    session = open_session(admin, club, players)
+    key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=3)
+    first, second = Client(), Client()
+    assert 'id="shared-seat"' not in first.get(f"/s/{key}/").content.decode()
+    assert 'id="shared-seat"' not in first.get(f"/s/{key}/").content.decode()  # the same phone again
+    told = second.get(f"/s/{key}/").content.decode()
+    assert 'id="shared-seat"' in told and "both follow as Dan" in told
+
+
+def test_the_seat_api_names_no_login(admin: Any, club: Club, players: list[Player]) -> None:
+    """A seat link's holder may have no account: the seat API gave him the scorer's login name."""
+    session = open_session(admin, club, players)
+    record_all(admin, session, AMERICAN_HANDS[:1])
+    key, link = services.seat_link_issue(actor=admin, session_id=session.pk, seat=3)
+    services.deal_check(session_id=session.pk, number=1, state="disputed", reason="no", link=link)
+    services.dispute_settle(actor=admin, session_id=session.pk, number=1, seat=3, outcome="overruled", note="")
+    answer = Client().get(f"/api/v1/seat/{key}/")
+    assert answer.status_code == 200
+    assert admin.username not in answer.content.decode()
+    confirmed = Client().post(f"/api/v1/seat/{key}/hands/1/confirm/", {}, content_type="application/json")
+    assert confirmed.status_code == 200 and admin.username not in confirmed.content.decode()

@@ -153,8 +153,8 @@ def test_the_join_page_shows_a_qr_code_and_issues_seat_links(table: dict) -> Non
     scorer = login(table["scorer"])
     page = scorer.get(f"/sessions/{session.pk}/join/")
     assert page.status_code == 200 and b"<svg" in page.content and f"/t/{session.pk}/".encode() in page.content
-    issued = scorer.post(f"/sessions/{session.pk}/join/", {"action": "issue", "seat": "2"})
-    assert issued.status_code == 200 and b'id="issued-link"' in issued.content and b"Cleo" in issued.content
+    issued = scorer.post(f"/sessions/{session.pk}/join/", {"action": "issue", "seat": "2"}, follow=True)
+    assert issued.status_code == 200 and b'data-seat="2"' in issued.content and b"Cleo" in issued.content
     player = login(table["users"][0])
     assert player.post(f"/sessions/{session.pk}/join/", {"action": "issue", "seat": "0"}).status_code == 403
 
