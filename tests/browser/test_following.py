@@ -220,3 +220,31 @@ def test_joining_with_no_account(
     screenshot(second, f"{width}-{language}-seat-second-phone", full_page=False)
     for page in (scorer, player, first, second):
         assert page.errors == []
+
+
+def test_the_amend_pad_takes_the_count_a_dispute_names(new_page: Any, table: dict) -> None:
+    """Ben says Dan took 4 (2 recorded): amending, the 4 was greyed out until another seat was lowered,
+    with nothing said. It is taken; the seat the pad fills by itself gives the 2 back, which is said."""
+    session = table["session"]
+    services.deal_check(session_id=session.pk, number=1, state="disputed", reason="Dan took 4", link=table["link"])
+    page = new_page({"width": 390, "height": 844})
+    login(page, "admin", f"/sessions/{session.pk}/score/")
+    page.locator("#disputes button[data-amend='1']").click()
+    expect(page.locator("#deal-title")).to_contain_text("1")
+    page.click("#pad-seats [data-seat='3']")
+    four = page.locator("#pad-keys [data-count='4']")
+    expect(four).to_be_enabled()
+    four.click()
+    expect(page.locator("#pad-seats output[data-seat='3']")).to_have_text("4")
+    # Ann, the seat the pad fills by itself, gives the 2 back, and the pad says so.
+    expect(page.locator("#pad-seats output[data-seat='0']")).to_have_text("1")
+    expect(page.locator("#tricks-left")).to_contain_text("Ann 3 → 1, to make the total: tap Ann to change it.")
+    expect(page.locator("#record")).to_be_enabled()
+    page.click("#pad-seats [data-seat='2']")  # or Cleo gives them: 2 → 0, Ann 3 again
+    page.click("#pad-keys [data-count='0']")
+    page.click("#pad-seats [data-seat='0']")
+    page.click("#pad-keys [data-count='3']")
+    expect(page.locator("#tricks-left")).to_contain_text("(all 13)")
+    expect(page.locator("#tricks-left")).not_to_contain_text("→")
+    expect(page.locator("#record")).to_be_enabled()
+    assert page.errors == []

@@ -131,10 +131,9 @@ def test_four_phones_one_table(new_page: Any, table: dict[str, Any]) -> None:
     login(treasurer, "treasurer", f"/sessions/{sid}/settlement/")
     assert axe_violations(treasurer) == [], "settlement with a dispute"
     screenshot(treasurer, "360-close-with-dispute")
-    treasurer.check("input[name=confirm]")
-    treasurer.click(".close-form button[type=submit]")
-    expect(treasurer.locator(".message.error")).to_contain_text("disputed")
-    assert fresh(session).status == "open"
+    expect(treasurer.locator("#close-waits")).to_contain_text("deal 3")  # no close form while disputed
+    expect(treasurer.locator("input[name=confirm]")).to_have_count(0)
+    expect(treasurer.locator("#dispute-deal-3-1")).to_contain_text("tricks 4 · 5 · 2 · 2")
     treasurer.fill("#note-3-1", "Ann had the last trick: the deal stands")
     treasurer.click("#disputes button[value=overruled]")
     expect(treasurer.locator(".settled-disputes")).to_contain_text("overruled by treasurer")

@@ -176,3 +176,45 @@ def test_the_seat_api_names_no_login(admin: Any, club: Club, players: list[Playe
     assert admin.username not in answer.content.decode()
     confirmed = Client().post(f"/api/v1/seat/{key}/hands/1/confirm/", {}, content_type="application/json")
     assert confirmed.status_code == 200 and admin.username not in confirmed.content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ru"])
+def test_the_treasurer_judges_a_dispute_by_its_deal_and_is_not_offered_a_close_that_fails(
+    admin: Any, club: Club, players: list[Player], language: str
+) -> None:
+    """The dispute named the deal's number only; "Resolved" changed nothing and led nowhere; the close
+    form was offered and failed after the click with a message naming no deal. Now the deal shows as
+    recorded, "Amend" leads to the scorer's page, and the close waits, naming the deal and linking it."""
+    sheet = example_sheet("french-partie-defaults")
+    session = open_session(admin, club, players, variant="french")
+    record_all(admin, session, sheet["hands"][:3])
+    _, link = services.seat_link_issue(actor=admin, session_id=session.pk, seat=2)
+    services.deal_check(session_id=session.pk, number=3, state="disputed", reason="I had the jack", link=link)
+    client = Client()
+    client.force_login(admin)
+    page = client.get(f"/sessions/{session.pk}/settlement/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    entry = page.split('id="dispute-3-2"', 1)[1].split("</li>", 1)[0]
+    assert "4 · 5 · 2 · 2" in entry and "Cleo" in entry and "Ben" in entry and "♦J" in entry  # the deal itself
+    assert f'href="/sessions/{session.pk}/score/#deal-list"' in entry
+    assert 'value="resolved"' not in entry and 'value="overruled"' in entry
+    assert 'name="confirm"' not in page.split('id="disputes"', 1)[1]  # no close form
+    waits = page.split('id="close-waits"', 1)[1].split("</p>", 1)[0]
+    assert " 3" in waits and 'href="#dispute-3-2"' in waits
+    refused = client.post(
+        f"/sessions/{session.pk}/settlement/",
+        {"action": "close", "confirm": "yes", "version": str(fresh(session).version)},
+        HTTP_ACCEPT_LANGUAGE=language,
+        follow=True,
+    ).content.decode()
+    message = refused.split('class="message error"', 1)[1].split("</p>", 1)[0]
+    assert " 3 " in message, message  # the refusal names the deal
+    with translation.override(language):
+        assert (
+            translation.ngettext(
+                "Not closed: deal %(deals)s is disputed. Amend it, or overrule its dispute below.",
+                "Not closed: deals %(deals)s are disputed. Amend them, or overrule their disputes below.",
+                1,
+            )
+            % {"deals": "3"}
+            in refused
+        )

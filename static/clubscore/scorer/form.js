@@ -508,8 +508,9 @@ function renderPad() {
   const left = total - sum;
   // A deal may end short of 13 (a misère lost early, a concession): then some are left, never "-1 too many".
   const counted = left === 0 ? T.allCounted(total) : (left > 0 ? T.left(left) : T.tooMany(-left));
-  $('tricks-left').textContent = pad.entered.every(Boolean) ? counted
-    : T.left(Math.max(0, total - order.filter(function (s) { return pad.entered[s]; }).reduce(function (a, s) { return a + f.tricks[s]; }, 0)));
+  $('tricks-left').textContent = (pad.entered.every(Boolean) ? counted
+    : T.left(Math.max(0, total - order.filter(function (s) { return pad.entered[s]; }).reduce(function (a, s) { return a + f.tricks[s]; }, 0))))
+    + rebalanced(pad.auto);
   box.replaceChildren.apply(box, order.map(function (seat) {
     const active = pad.active === seat;
     return el('button', {
@@ -521,7 +522,9 @@ function renderPad() {
     el('span', { class: 'sr-only', text: ' ' + (pad.entered[seat] ? T.tricks : T.notCounted) })]);
   }));
   const seat = pad.active === null ? order[0] : pad.active;
-  const allowed = total - others(seat);
+  // Every seat counted (an amendment, a count corrected): a count above what the others leave is taken
+  // and the line above says how many too many, rather than greying out the very count a dispute names.
+  const allowed = pad.entered.every(Boolean) ? most : total - others(seat);
   const keys = $('pad-keys');
   const buttons = [];
   for (let n = 0; n <= most; n++) {
@@ -530,6 +533,18 @@ function renderPad() {
   }
   keys.replaceChildren.apply(keys, buttons);
   keys.setAttribute('aria-label', pad.active === null ? T.tricksDone : T.tricksFor(names[seat]));
+}
+
+/* Amending, the seat the pad filled by itself to make the total, said when its count moved ("Ann 3 → 1"):
+ * a higher count given to one seat comes off that one, never silently. */
+/** @param {number | null} seat */
+function rebalanced(seat) {
+  if (state.mode !== 'amend' || state.amending === null || seat === null) return '';
+  const before = state.hands[state.amending - 1];
+  const was = before && before.tricks ? before.tricks[seat] : undefined;
+  const now = state.form.tricks[seat];
+  if (was === undefined || was === now) return '';
+  return ' ' + T.rebalanced(names[seat], was, now);
 }
 
 export function resetForm() {

@@ -53,6 +53,9 @@ export const T = {
   left: function (/** @type {number} */ n) { return fmt(gettext('(%(n)s left)'), { n: n }); },
   allCounted: function (/** @type {number} */ n) { return fmt(gettext('(all %(n)s)'), { n: n }); },
   tooMany: function (/** @type {number} */ n) { return fmt(gettext('(%(n)s too many)'), { n: n }); },
+  rebalanced: function (/** @type {string} */ name, /** @type {number} */ was, /** @type {number} */ now) {
+    return fmt(gettext('%(name)s %(was)s → %(now)s, to make the total: tap %(name)s to change it.'), { name: name, was: was, now: now });
+  },
   noPreview: gettext('No preview offline: the server checks and settles the deal when it is sent.'),
   kept: function (/** @type {number} */ n) { return fmt(gettext('Deal %(n)s is kept on this phone and waits to be sent.'), { n: n }); },
   refused: function (/** @type {string | number} */ status) { return fmt(gettext('refused (%(status)s)'), { status: status }); },
