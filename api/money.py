@@ -109,6 +109,39 @@ class PaymentParty(PaymentOnly, serializers.JSONField):
         return party(value[self.side].account)
 
 
+def reversal_of(tx: MoneyTransaction) -> MoneyTransaction | None:
+    """The transaction that reverses this one, if any (`reversed_by`, one-to-one)."""
+    try:
+        return tx.reversed_by
+    except MoneyTransaction.DoesNotExist:
+        return None
+
+
+class ReversedBy(serializers.IntegerField):
+    """The id of the transaction that reverses this one, or null: a reversed payment says so (issue 38)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", allow_null=True, read_only=True, **kwargs)
+
+    def to_representation(self, value: Any) -> Any:
+        reversal = reversal_of(value)
+        return None if reversal is None else reversal.pk
+
+    def get_attribute(self, instance: Any) -> Any:
+        return instance
+
+
+class ReversedAt(Timestamp):
+    """When the transaction was reversed, or null."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", allow_null=True, read_only=True, **kwargs)
+
+    def get_attribute(self, instance: Any) -> Any:
+        reversal = reversal_of(instance)
+        return None if reversal is None else reversal.created_at
+
+
 class PaymentCents(PaymentOnly, serializers.IntegerField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(source="*", required=False, **kwargs)
@@ -209,6 +242,8 @@ TransactionOut = type(
         "from": PaymentParty(0, help_text="payments: the payer"),
         "to": PaymentParty(1, help_text="payments: the payee"),
         "cents": PaymentCents(help_text="payments: the amount"),
+        "reversed_by": ReversedBy(help_text="the transaction that reverses this one (a payment undone), or null"),
+        "reversed_at": ReversedAt(help_text="when it was reversed, or null"),
     },
 )
 

@@ -9,7 +9,8 @@ needs more than n - 1 transfers. Amounts are integer minor units; nothing is rou
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections import defaultdict
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TypeVar
 
 EXACT_LIMIT = 12
@@ -73,3 +74,47 @@ def settle_up(balances: Mapping[K, int]) -> list[tuple[K, K, int]]:
     for group in groups:
         transfers.extend(_settle_group([open_[i] for i in group]))
     return transfers
+
+
+def evening_left(
+    printed: Sequence[tuple[K, K, int]], paid: Sequence[tuple[K, K, int]]
+) -> tuple[list[int], list[tuple[K, K, int]]]:
+    """What is left of one evening's transfers once the payments tied to it are counted (issue 38).
+
+    `printed` are the evening's transfers (payer, payee, amount) as its close prints them, `paid` the
+    payments tied to the evening (payer, payee, amount; a refund is a payment the other way). Returns
+    the amount left of each printed transfer, in their order, and the transfers that square what the
+    payments moved beyond them (overpaid, or paid to another party after an amendment changed the
+    transfers): first what a party holds of someone's money back to that someone ("owed back"), then
+    the fewest transfers for the rest. A transfer's left is never more than its payer still owes
+    tonight, so money already paid is never asked for again. After the lefts and the returned
+    transfers every party of the evening is square: nothing lost, nothing made up, to the cent.
+    """
+    owed: dict[K, int] = defaultdict(int)  # what tonight still owes each party (below 0: what it owes)
+    on_pair: dict[tuple[K, K], int] = defaultdict(int)
+    for payer, payee, cents in printed:
+        owed[payer] -= cents
+        owed[payee] += cents
+    for payer, payee, cents in paid:
+        owed[payer] += cents
+        owed[payee] -= cents
+        on_pair[payer, payee] += cents
+        on_pair[payee, payer] -= cents
+    lefts: list[int] = []
+    for payer, payee, cents in printed:
+        used = max(min(on_pair[payer, payee], cents), 0)
+        on_pair[payer, payee] -= used
+        left = max(min(cents - used, -owed[payer]), 0)
+        owed[payer] += left
+        owed[payee] -= left
+        lefts.append(left)
+    back: dict[tuple[K, K], int] = {}
+    for payer, payee, _cents in reversed(paid):  # the latest payment first: the money most recently handed over
+        amount = min(owed[payer], -owed[payee])
+        if amount > 0:
+            back[payee, payer] = back.get((payee, payer), 0) + amount
+            owed[payer] -= amount
+            owed[payee] += amount
+    for payer, payee, amount in settle_up({who: value for who, value in owed.items() if value}):
+        back[payer, payee] = back.get((payer, payee), 0) + amount
+    return lefts, [(payer, payee, amount) for (payer, payee), amount in back.items()]

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import F, Q, QuerySet, Sum, Window
+from django.db.models import F, QuerySet, Sum, Window
 
-from ledger.engine.settle_up import settle_up
+from ledger.engine.settle_up import evening_left, settle_up
 from ledger.exceptions import NotFound, PermissionDenied
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
 from ledger.selectors import Reader, club_role, session_players
@@ -92,7 +92,7 @@ def payment_list(*, user: Reader, club_id: int) -> QuerySet[MoneyTransaction]:
     club_role(user=user, club_id=club_id, role=Role.TREASURER)
     return (
         MoneyTransaction.objects.filter(club_id=club_id, kind__in=MoneyTransaction.PAYMENT_KINDS)
-        .select_related("created_by")
+        .select_related("created_by", "reversed_by")
         .prefetch_related("entries__account__player")
         .order_by("-id")
     )
@@ -176,91 +176,161 @@ class TransferPaid:
     payee: Party
     payer_name: str
     payee_name: str
-    cents: int  # the evening's transfer, as printed
-    paid: int  # what the payments tied to it add up to (reversed ones left out)
+    cents: int  # the evening's transfer, as printed (or, owed back, what squares the evening)
+    paid: int  # what the payments tied to it add up to, net of any the other way (reversed ones left out)
+    left: int = 0  # what is still to pay of it: never what its payer has already paid tonight
+    written_off: int = 0  # of `paid`, what was written off rather than handed over
+    refund: bool = False  # owed back: the payee paid the payer more than tonight asked
 
     @property
-    def left(self) -> int:
-        return max(self.cents - self.paid, 0)
+    def cash(self) -> int:
+        """What was handed over of it (paid less written off)."""
+        return self.paid - self.written_off
 
 
 @dataclass
 class DebtorPaid:
     name: str  # "pool" for the club's pool account: the page says it in words
     owed: int  # what the evening's transfers have him pay
-    paid: int  # of which is paid by payments tied to them
+    paid: int  # what he paid tonight by payments tied to the evening, net of refunds (may exceed `owed`)
     party: Party = POOL
+
+
+@dataclass
+class TiedPayment:
+    """A payment tied to the evening, as recorded: it stays tied whatever an amendment does."""
+
+    tx: MoneyTransaction
+    payer: Party
+    payee: Party
+    cents: int
+    payer_name: str = ""
+    payee_name: str = ""
+    label: str = ""  # its kind in words (the page's)
 
 
 @dataclass
 class EveningPaid:
     currency: str
     owed: int
-    paid: int
+    paid: int  # what is settled of the printed transfers (`owed` less what is left): the percentage's
     debtors: list[DebtorPaid]
     transfers: list[TransferPaid] = field(default_factory=list)
+    back: list[TransferPaid] = field(default_factory=list)  # what payments moved beyond tonight's transfers
+    tied: list[TiedPayment] = field(default_factory=list)
 
     @property
     def percent(self) -> int:
         return 100 if not self.owed else self.paid * 100 // self.owed
 
+    @property
+    def paid_in(self) -> int:
+        """What the debtors paid tonight, overpayments included (the headline's "paid")."""
+        return sum(d.paid for d in self.debtors)
+
+
+@dataclass(frozen=True)
+class EveningState:
+    """An evening's printed transfers and the payments tied to it, by party, and what is left of each
+    transfer and owed back (`ledger.engine.settle_up.evening_left`)."""
+
+    currency: str
+    printed: list[tuple[Party, Party, int]]
+    tied: list[TiedPayment]
+    lefts: list[int]
+    back: list[tuple[Party, Party, int]]
+
+    def owed(self, payer: Party, payee: Party) -> int:
+        """What the payer still owes the payee tonight: left of their transfer, and owed back."""
+        left = sum(n for (p, q, _), n in zip(self.printed, self.lefts, strict=True) if (p, q) == (payer, payee))
+        return left + sum(c for p, q, c in self.back if (p, q) == (payer, payee))
+
+
+def evening_state(session: Session) -> EveningState | None:
+    """The session's transfers as its close prints them and the payments tied to it; None while open."""
+    closing = session.closing or {}
+    if session.status != Session.Status.CLOSED or not closing.get("currency"):
+        return None
+    currency = str(closing["currency"])
+    seats = [p.pk for p in session_players(session=session)]
+
+    def who(value: object) -> Party:
+        return POOL if value == POOL else seats[int(str(value))]
+
+    printed = [(who(t["from"]), who(t["to"]), int(t["cents"])) for t in closing.get("payments", [])]
+    tied = []
+    payments = (
+        MoneyTransaction.objects.filter(
+            for_session=session,
+            currency=currency,
+            kind__in=MoneyTransaction.PAYMENT_KINDS,
+            reversed_by__isnull=True,
+        )
+        .prefetch_related("entries__account")
+        .order_by("id")
+    )
+    for tx in payments:
+        entries = list(tx.entries.all())
+        payer = next(e for e in entries if e.amount > 0)
+        payee = next(e for e in entries if e.amount < 0)
+        tied.append(TiedPayment(tx, party(payer.account), party(payee.account), payer.amount))
+    lefts, back = evening_left(printed, [(t.payer, t.payee, t.cents) for t in tied])
+    return EveningState(currency, printed, tied, lefts, back)
+
 
 def evening_paid(*, session: Session) -> EveningPaid | None:
     """How much of the session's transfers is paid: None while it has no close in the ledger.
 
-    Only the payments tied to one of this evening's transfers count (invariant 5), each up to the
-    transfer it pays: money netted against other evenings squares the club's books, not tonight's
-    settlement."""
+    Only the payments tied to the evening count (invariant 5): money netted against other evenings
+    squares the club's books, not tonight's settlement. A tied payment stays tied after a reopen and an
+    amendment changed the transfers: what it paid beyond the new ones is owed back (issue 38)."""
     session = Session.objects.filter(pk=session.pk).first() or session  # as it stands now
     close = MoneyTransaction.objects.filter(
         session=session, kind=MoneyTransaction.Kind.CLOSE, reversed_by__isnull=True
     ).first()
-    closing = session.closing or {}
-    if close is None or session.status != Session.Status.CLOSED or not closing.get("currency"):
+    state = evening_state(session)
+    if close is None or state is None:
         return None
-    seats = list(session_players(session=session))
-    accounts = {
-        party(a): a
-        for a in MoneyAccount.objects.filter(club_id=session.club_id).filter(
-            Q(player_id__in=[p.pk for p in seats]) | Q(kind=MoneyAccount.Kind.POOL)
-        )
-    }
-
-    def who(value: object) -> Party:
-        return POOL if value == POOL else seats[int(str(value))].pk
+    names = {p.pk: p.name for p in session_players(session=session)}
 
     def name(p: Party) -> str:
-        return POOL if p == POOL else next(s.name for s in seats if s.pk == p)
+        return POOL if p == POOL else names.get(p) or Player.objects.get(pk=p).name
 
-    transfers: list[TransferPaid] = []
-    for t in closing.get("payments", []):
-        payer, payee = who(t["from"]), who(t["to"])
-        paid = 0
-        if payer in accounts and payee in accounts:
-            paid = tied_paid(session.pk, accounts[payer].pk, accounts[payee].pk, close.currency)
-        transfers.append(TransferPaid(payer, payee, name(payer), name(payee), int(t["cents"]), paid))
+    def on(pair: tuple[Party, Party], written_off: bool = False) -> int:
+        total = 0
+        for t in state.tied:
+            if written_off and t.tx.kind != MoneyTransaction.Kind.WRITTEN_OFF:
+                continue
+            total += t.cents if (t.payer, t.payee) == pair else -t.cents if (t.payee, t.payer) == pair else 0
+        return max(total, 0)
+
+    transfers = [
+        TransferPaid(p, q, name(p), name(q), cents, on((p, q)), left, on((p, q), True))
+        for (p, q, cents), left in zip(state.printed, state.lefts, strict=True)
+    ]
+    back = [
+        TransferPaid(
+            p, q, name(p), name(q), cents, 0, cents, refund=any((t.payer, t.payee) == (q, p) for t in state.tied)
+        )
+        for p, q, cents in state.back
+    ]
+    for tied in state.tied:
+        tied.payer_name, tied.payee_name = name(tied.payer), name(tied.payee)
     debtors: dict[Party, DebtorPaid] = {}
     for t in transfers:
-        d = debtors.setdefault(t.payer, DebtorPaid(t.payer_name, 0, 0, t.payer))
-        d.owed += t.cents
-        d.paid += min(t.paid, t.cents)
+        debtors.setdefault(t.payer, DebtorPaid(t.payer_name, 0, 0, t.payer)).owed += t.cents
+    for d in debtors.values():
+        net = sum(t.cents for t in state.tied if t.payer == d.party) - sum(
+            t.cents for t in state.tied if t.payee == d.party
+        )
+        d.paid = max(net, 0)
+    owed = sum(t.cents for t in transfers)
     return EveningPaid(
-        currency=close.currency,
-        owed=sum(t.cents for t in transfers),
-        paid=sum(min(t.paid, t.cents) for t in transfers),
+        currency=state.currency,
+        owed=owed,
+        paid=owed - sum(state.lefts),
         debtors=list(debtors.values()),
         transfers=transfers,
+        back=back,
+        tied=state.tied,
     )
-
-
-def tied_paid(session_id: int, payer_account: int, payee_account: int, currency: str) -> int:
-    """What the payments tied to the session's transfer payer -> payee add up to, reversals left out."""
-    rows = MoneyEntry.objects.filter(
-        account_id=payer_account,
-        amount__gt=0,
-        transaction__for_session_id=session_id,
-        transaction__currency=currency,
-        transaction__reversed_by__isnull=True,
-        transaction__entries__account_id=payee_account,
-    ).aggregate(total=Sum("amount"))
-    return int(rows["total"] or 0)

@@ -21,7 +21,7 @@ from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Ro
 from ledger.selectors import club_role, session_players
 
 from . import MAX_CENTS, NOTE_MAX, PAYMENT_STATUSES, POOL, Party, chain
-from .selectors import account_balance, tied_paid
+from .selectors import account_balance, evening_state
 
 # --- accounts --------------------------------------------------------------------------------------
 
@@ -288,7 +288,8 @@ def payment_record(
             payer_balance = account_balance(accounts[0].pk, currency)
             payee_balance = account_balance(accounts[1].pk, currency)
             if evening is not None:
-                owed = evening[1] - tied_paid(evening[0], accounts[0].pk, accounts[1].pk, currency)
+                state = evening_state(evening)  # seen under the locks: the tied payments as they stand
+                owed = state.owed(payer, payee) if state is not None else 0
             else:
                 owed = min(-payer_balance, payee_balance)
             owed = max(owed, 0)
@@ -322,8 +323,9 @@ def payment_record(
     return tx
 
 
-def _evening(club_id: int, session_id: int | None, payer: Party, payee: Party, currency: str) -> tuple[int, int] | None:
-    """(session id, the transfer's minor units) of the evening transfer a payment is tied to, or None."""
+def _evening(club_id: int, session_id: int | None, payer: Party, payee: Party, currency: str) -> Session | None:
+    """The evening a payment is tied to, or None: one of its transfers as printed, or money its tied
+    payments moved beyond them that is owed back after an amendment (issue 38)."""
     if session_id is None:
         return None
     session = Session.objects.filter(pk=session_id, club_id=club_id).first()
@@ -331,10 +333,13 @@ def _evening(club_id: int, session_id: int | None, payer: Party, payee: Party, c
         raise InvalidRequest.field("session", f"there is no session {session_id} in this club")
     transfer = evening_transfer(session, payer, payee)
     if transfer is None:
-        raise InvalidRequest.field("session", f"session {session_id} has no transfer from this payer to this payee")
+        state = evening_state(session)
+        if state is None or not any((p, q) == (payer, payee) for p, q, _c in state.back):
+            raise InvalidRequest.field("session", f"session {session_id} has no transfer from this payer to this payee")
+        transfer = (state.currency, 0)
     if transfer[0] != currency:
         raise InvalidRequest.field("currency", f"session {session_id} was played for {transfer[0]}, not {currency}")
-    return session.pk, transfer[1]
+    return session
 
 
 def _overpay_text(owed: int, cents: int, payer_balance: int, payee_balance: int, currency: str, tied: bool) -> str:

@@ -21,6 +21,7 @@ from ledger.engine.variants.declaration import BELLE_OR_PETITE, TABLE_FIELDS
 from ledger.exceptions import NotFound
 from ledger.i18n import field_label, prose
 from ledger.models import Player, Session
+from ledger.money.selectors import TransferPaid
 from ledger.selectors import Reader
 
 from .catalog import SUIT_SYMBOLS, bid_label
@@ -256,10 +257,31 @@ class Payment:
     payer_party: str = ""  # the money ledger's party (a player id or "pool"), for the books' form
     payee_party: str = ""
     paid: int | None = None  # what the payments tied to this transfer add up to, once it is in the ledger
+    open: int | None = None  # what is left to pay of it, from the money ledger (`evening_paid`)
+    mark: str = ""  # what is paid of it, in words: "paid", "written off", "€5.00 paid"…
 
     @property
     def left(self) -> int:
-        return max(self.cents - (self.paid or 0), 0)
+        return self.open if self.open is not None else max(self.cents - (self.paid or 0), 0)
+
+
+def paid_mark(transfer: TransferPaid, currency: str) -> str:
+    """What is paid of an evening's transfer, in words (issue 38): "paid", "written off", or the
+    amounts handed over and written off, uncapped ("€5.00 paid" of a €3.40 transfer), "" for nothing."""
+    cash, off = transfer.cash, transfer.written_off
+    if not transfer.left and transfer.paid == transfer.cents:
+        if not off:
+            return pgettext("transfer", "paid")
+        if not cash:
+            return pgettext("transfer", "written off")
+    if not transfer.paid:
+        return "" if transfer.left else gettext("nothing left to pay: paid by tonight's other payments")
+    parts = []
+    if cash > 0:
+        parts.append(gettext("%(amount)s paid") % {"amount": money_text(cash, currency, with_currency=True)})
+    if off:
+        parts.append(gettext("%(amount)s written off") % {"amount": money_text(off, currency, with_currency=True)})
+    return ", ".join(parts)
 
 
 def pool_name() -> str:

@@ -471,11 +471,16 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
         }
     )
     if context["evening_paid"]:
-        for line, paid in zip(context["payments"], context["evening_paid"].transfers, strict=False):
-            line.paid = paid.paid
-        for debtor in context["evening_paid"].debtors:
+        evening = context["evening_paid"]
+        for line, paid in zip(context["payments"], evening.transfers, strict=False):
+            line.paid, line.open, line.mark = paid.paid, paid.left, reads.paid_mark(paid, evening.currency)
+        for debtor in evening.debtors:
             if debtor.party == POOL:
                 debtor.name = reads.pool_name()
+        for t in [*evening.back, *evening.tied]:
+            t.payer_name, t.payee_name = (reads.pool_name() if n == POOL else n for n in (t.payer_name, t.payee_name))
+        for tied in evening.tied:
+            tied.label = str(books.PAYMENT_LABELS[tied.tx.kind])
     response = render(request, "web/settlement.html", context)
     response["Cache-Control"] = "no-store"
     return response

@@ -124,8 +124,11 @@ def test_a_payment_tied_to_an_evening_and_an_overpayment_confirmed(
     recorded = payment(client, club, dict(body, overpay=True))
     assert recorded.status_code == 201, recorded.json()
     assert recorded.json()["for_session"] == settled.pk and recorded.json()["cents"] == 50
-    wrong_way = payment(client, club, dict(body, **{"from": cleo.pk, "to": ann.pk}))
+    wrong_way = payment(client, club, dict(body, **{"from": dan.pk, "to": ann.pk}))
     assert "session" in wrong_way.json()["error"]["fields"]
+    # Cleo holds 0.20 of Ann's beyond the transfer: owed back, a refund tied to the evening (issue 38)
+    refund = payment(client, club, dict(body, **{"from": cleo.pk, "to": ann.pk, "cents": 20}))
+    assert refund.status_code == 201 and refund.json()["for_session"] == settled.pk
     free = payment(client, club, {"from": ben.pk, "to": dan.pk, "currency": "USD", "cents": 5, "status": "paid"})
     assert free.status_code == 201 and free.json()["for_session"] is None
     assert_ledger_balanced()
@@ -265,3 +268,24 @@ def test_the_session_says_whether_its_background_work_is_pending(
     run_followup(session)  # (eagerly it already ran: then this finds nothing to do)
     assert api.get(f"/api/v1/sessions/{session.pk}/").json()["background"] == "done"
     assert MoneyTransaction.objects.filter(session=session, kind="reversal").count() == 1
+
+
+def test_the_payment_list_says_which_payments_are_reversed(
+    api_for: Any, treasurer: Any, club: Any, players: list[Player], settled: Session
+) -> None:
+    """Issue 38, item 15: a reversed payment was listed as if it stood; it now names its reversal."""
+    from ledger.money import services as money_services
+
+    client = api_for(treasurer)
+    ids = []
+    for cents, overpay in ((30, False), (10, True)):  # Ann -> Cleo, the evening's 0.30, then 0.10 beyond it
+        body = {"currency": "USD", "cents": cents, "status": "paid", "session": settled.pk, "overpay": overpay}
+        answer = payment(client, club, {"from": players[0].pk, "to": players[2].pk, **body}).json()
+        assert (answer["reversed_by"], answer["reversed_at"]) == (None, None)
+        ids.append(answer["id"])
+    first, second = ({"id": n} for n in ids)
+    reversal = money_services.payment_reverse(actor=treasurer, club_id=club.pk, transaction_id=second["id"])
+    listed = {p["id"]: p for p in client.get(f"/api/v1/clubs/{club.pk}/payments/").json()["results"]}
+    assert listed[second["id"]]["reversed_by"] == reversal.pk
+    assert listed[second["id"]]["reversed_at"].endswith("Z")
+    assert listed[first["id"]]["reversed_by"] is None

@@ -10,14 +10,15 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from ledger import services
 from ledger.exceptions import InvalidRequest
 from ledger.i18n.refusals import ledger_text
 from ledger.models import MoneyTransaction, Player, Session
 from ledger.money import selectors as money_selectors
 from ledger.money import services as money_services
 from ledger.money.services import LikelyDuplicate, Overpayment
-from tests.ledger_fixtures import AMERICAN_HANDS, open_session, record_all
-from tests.money.helpers import assert_ledger_balanced, close, party_balances, run_followup
+from tests.ledger_fixtures import AMERICAN_HANDS, fresh, open_session, record_all
+from tests.money.helpers import assert_ledger_balanced, close, party_balances, reopen, run_followup
 from tests.money.test_ledger import pay
 
 pytestmark = pytest.mark.django_db
@@ -164,3 +165,51 @@ def test_an_amount_too_large_to_store_is_said_in_money(
     with translation.override(language):
         assert ledger_text(refused.value.fields["cents"][0]) == said
     assert not MoneyTransaction.objects.exists()
+
+
+# --- issue 38, items 14 and 15 ---------------------------------------------------------------------
+
+
+def amended(admin: Any, session: Session) -> Session:
+    """Reopen the evening and amend deal 1 (Cleo's seven made, not Ben's failed): the money goes from
+    Ann -30, Ben -115, Cleo +90, Dan +55 to Ann -30, Ben -30, Cleo +5, Dan +55 (transfers Ann -> Dan
+    30, Ben -> Dan 25, Ben -> Cleo 5)."""
+    run_followup(reopen(admin, session))
+    services.hand_amend(
+        actor=admin,
+        session_id=session.pk,
+        number=1,
+        hand={"bid": "seven", "bidder": 2, "trump": "clubs", "tricks": [3, 3, 6, 1]},
+        expected_version=fresh(session).version,
+    )
+    run_followup(close(admin, session))
+    return fresh(session)
+
+
+def test_after_reopen_and_amend_a_tied_payment_stays_and_the_overpaid_is_owed_back(
+    admin: Any, treasurer: Any, club: Any, players: list[Player], session: Session
+) -> None:
+    """Ben paid Cleo 0.60 as first printed; amended, he lost 0.30 (0.25 to Dan, 0.05 to Cleo): nothing
+    is asked of him again, Cleo owes him 0.30 back and passes 0.25 on to Dan, and each is recordable."""
+    ann, ben, cleo, dan = players
+    record_all(admin, session, AMERICAN_HANDS)
+    run_followup(close(admin, session))
+    paid = pay(treasurer, club, ben.pk, cleo.pk, 60, session_id=session.pk)
+    session = amended(admin, session)
+    plan = money_selectors.evening_paid(session=session)
+    assert plan is not None
+    assert [t.tx.pk for t in plan.tied] == [paid.pk]  # still tied to its evening, and shown
+    lines = {(t.payer, t.payee): (t.cents, t.paid, t.left) for t in plan.transfers}
+    assert lines == {(ann.pk, dan.pk): (30, 0, 30), (ben.pk, dan.pk): (25, 0, 0), (ben.pk, cleo.pk): (5, 60, 0)}
+    back = {(t.payer, t.payee): (t.cents, t.refund) for t in plan.back}
+    assert back == {(cleo.pk, ben.pk): (30, True), (cleo.pk, dan.pk): (25, False)}
+    assert (plan.owed, plan.paid, plan.percent, plan.paid_in) == (60, 30, 50, 60)
+    with pytest.raises(Overpayment):  # Ben has paid: a payment to Dan for tonight is beyond what he owes
+        pay(treasurer, club, ben.pk, dan.pk, 25, session_id=session.pk)
+    pay(treasurer, club, cleo.pk, ben.pk, 30, session_id=session.pk)  # the refund, tied to the evening
+    pay(treasurer, club, cleo.pk, dan.pk, 25, session_id=session.pk)
+    pay(treasurer, club, ann.pk, dan.pk, 30, session_id=session.pk)
+    done = money_selectors.evening_paid(session=session)
+    assert done is not None and done.back == [] and all(t.left == 0 for t in done.transfers)
+    assert done.percent == 100
+    assert_ledger_balanced(club.pk)
