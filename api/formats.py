@@ -30,3 +30,11 @@ class JsonOrCsvView(APIView):
             response.accepted_media_type = JSONRenderer.media_type
             response.content_type = None
         return response
+
+
+def for_people(request: Request | None) -> bool:
+    """Whether a CSV is for a person's spreadsheet (issue 38): a request that says its language
+    (`Accept-Language`, as every browser does) gets the pages' CSV in that language (byte-order mark,
+    `;` and a decimal comma in French and Russian, headers in words, amounts in money, figures rounded);
+    one without (a script) gets the data CSV of `docs/stats.md` and `api.md`, unchanged."""
+    return request is not None and bool(request.META.get("HTTP_ACCEPT_LANGUAGE", "").strip())

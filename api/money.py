@@ -45,7 +45,7 @@ from ledger.money.selectors import party
 from . import schema
 from .clubs import PlayerOut
 from .common import MAX_ID, ListQuery, Route, Strict, Text, Timestamp, Username, actor, paginated, query, valid
-from .formats import FORMATS, JsonOrCsvView
+from .formats import FORMATS, JsonOrCsvView, for_people
 from .idempotency import idempotency_key, idempotent
 from .pagination import Pagination
 
@@ -421,6 +421,8 @@ class CSVRenderer(BaseRenderer):
     charset = "utf-8"
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        if isinstance(data, str):  # for a person (`formats.for_people`): the statement page's CSV
+            return data.encode("utf-8")
         rows = ([row.get(k, "") for k in STATEMENT_COLUMNS] for row in data)
         return csv_text(STATEMENT_COLUMNS, rows, for_people=False).encode("utf-8")
 
@@ -453,7 +455,11 @@ class StatementApi(JsonOrCsvView):
         player = money_selectors.statement_player(user=request.user, player_id=player_id)
         if getattr(request.accepted_renderer, "format", None) == "csv":
             filename = f"statement-player-{player.pk}.csv"
-            rows = list(display.statement_rows(player=player))
+            rows: Any = (
+                display.statement_csv(player=player)
+                if for_people(request)
+                else list(display.statement_rows(player=player))
+            )
             disposition = f'attachment; filename="{filename}"'
             return Response(rows, headers={"Content-Disposition": disposition, "Cache-Control": "no-store"})
         paginator = Pagination()

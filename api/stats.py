@@ -11,12 +11,12 @@ A bad filter is 400 `invalid_request` naming the field; another club's player or
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import re
+from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -26,13 +26,14 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from ledger.csvfile import Amount, csv_text
 from ledger.engine.variants import variant_names
 from ledger.stats import selectors
 from ledger.stats.selectors import BOARDS, PERIODS, Filters
 
 from . import schema
 from .common import Number, Strict, Timestamp, paginated, query, valid
-from .formats import FORMATS, JsonOrCsvView
+from .formats import FORMATS, JsonOrCsvView, for_people
 
 # Dates far enough from datetime's limits that no time zone takes a day's bounds past them.
 FIRST_YEAR, LAST_YEAR = 1000, 9998
@@ -40,29 +41,53 @@ FIRST_YEAR, LAST_YEAR = 1000, 9998
 
 # --- CSV -------------------------------------------------------------------------------------------
 
-
-def _cell(value: Any) -> Any:
-    """A spreadsheet cell: text that a spreadsheet would run as a formula is quoted with a leading '."""
-    if value is None:
-        return ""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+# A person's CSV (`formats.for_people`): headers in words, figures rounded as a page shows them.
+HEADERS = {
+    "figure": _("Figure"),
+    "variant": _("Variant"),
+    "currency": _("Currency"),
+    "bid": _("Bid"),
+    "role": _("Role"),
+    "value": _("Value"),
+    "session": _("Session"),
+    "closed_at": _("Closed"),
+    "mu": _("Skill (μ)"),
+    "sigma": _("Uncertainty (σ)"),
+    "ordinal": _("Rating"),
+    "rank": _("Rank"),
+    "player_id": _("Player id"),
+    "player": _("Player"),
+    "sessions": _("Sessions"),
+}
+FIGURE_DECIMALS = 2  # a rating or a rate as the pages show it (never 17 digits)
 
 
 class CSVRenderer(BaseRenderer):
-    """Rows (lists, the first the header) as RFC 4180 CSV in UTF-8."""
+    """Rows (lists, the first the header's codes) by the one CSV writer (`ledger.csvfile`): the data
+    CSV of `docs/stats.md`, or for a person (`formats.for_people`) the pages' CSV in their language."""
 
     media_type = "text/csv"
     format = "csv"
     charset = "utf-8"
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\r\n")
-        for row in data:
-            writer.writerow([_cell(v) for v in row])
-        return buffer.getvalue().encode("utf-8")
+        people = for_people((renderer_context or {}).get("request"))
+        header, *rows = data
+        if people:
+            header = [str(HEADERS.get(h, h)) for h in header]
+        return csv_text(header, [[_figure(v, people) for v in row] for row in rows], for_people=people).encode("utf-8")
+
+
+def _figure(value: Any, people: bool) -> Any:
+    """A float as a number cell: exact for data (as `repr` writes it), rounded for a person."""
+    if isinstance(value, float):
+        return Decimal(f"{value:.{FIGURE_DECIMALS}f}") if people else Decimal(repr(value))
+    return value
+
+
+def _money(cents: Any, currency: Any, people: bool) -> Any:
+    """Minor units (data) or, for a person, the amount in money (`12,50`)."""
+    return Amount(cents, currency) if people and isinstance(cents, int) and isinstance(currency, str) else cents
 
 
 class StatsView(JsonOrCsvView):
@@ -309,7 +334,7 @@ class PlayerStatsApi(StatsView):
         data = valid(self.FilterSerializer, query(request))
         stats = selectors.player_stats(user=request.user, player_id=player_id, filters=filters_of(data))
         if self.wants_csv(request):
-            return self.csv_response(stats_rows(stats), f"player-{player_id}-stats.csv")
+            return self.csv_response(stats_rows(stats, for_people(request)), f"player-{player_id}-stats.csv")
         return Response(self.OutputSerializer(stats).data)
 
 
@@ -385,18 +410,23 @@ class LeaderboardApi(StatsView):
         if self.wants_csv(request):
             rows: list[list[Any]] = [["rank", "player_id", "player", "value", "sessions"]]
             for r in board["rows"]:
-                rows.append([r["rank"], r["player"]["id"], r["player"]["name"], r["value"], r["sessions"]])
+                value = (
+                    _money(r["value"], board.get("currency"), for_people(request))
+                    if data["by"] == "money"
+                    else r["value"]
+                )
+                rows.append([r["rank"], r["player"]["id"], r["player"]["name"], value, r["sessions"]])
             return self.csv_response(rows, f"club-{club_id}-leaderboard-{board['by']}.csv")
         return Response(self.OutputSerializer(board).data)
 
 
-def stats_rows(stats: dict[str, Any]) -> list[list[Any]]:
+def stats_rows(stats: dict[str, Any], people: bool = False) -> list[list[Any]]:
     """A player's statistics as one figure a line: figure, variant, currency, bid, role, value."""
     rows: list[list[Any]] = [["figure", "variant", "currency", "bid", "role", "value"]]
     rows.append(["sessions", None, None, None, None, stats["sessions"]])
     rows.append(["deals", None, None, None, None, stats["deals"]])
     for currency, amount in stats["money"].items():
-        rows.append(["money", None, currency, None, None, amount])
+        rows.append(["money", None, currency, None, None, _money(amount, currency, people)])
     for name, v in stats["variants"].items():
         for figure in ("sessions", "deals", "counters"):
             rows.append([figure, name, None, None, None, v[figure]])

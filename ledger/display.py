@@ -10,7 +10,8 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from ledger.csvfile import Amount
+from ledger import zones
+from ledger.csvfile import Amount, csv_text
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player
 from ledger.money.selectors import statement_entries
 
@@ -66,3 +67,32 @@ def statement_rows(*, player: Player) -> Iterator[dict[str, Any]]:
             "description": describe(entry),
             "note": tx.note,
         }
+
+
+def statement_csv(*, player: Player) -> str:
+    """The player's statement for a spreadsheet in the active language (the statement page's CSV and
+    the API's for a person): a table per currency, A-Z, each oldest first, dates in the club's time,
+    kinds in words, amounts in money; by the one CSV writer."""
+    header = [
+        gettext("Currency"),
+        gettext("Date"),
+        gettext("What"),
+        gettext("Amount"),
+        gettext("Balance"),
+        gettext("Session"),
+        gettext("Note"),
+    ]
+    entries = sorted(statement_entries(player=player), key=lambda e: e.transaction.currency)  # stable: in order
+    rows = [
+        [
+            e.transaction.currency,
+            zones.local(e.transaction.created_at, player.club.time_zone).strftime("%Y-%m-%d %H:%M"),
+            describe(e),
+            Amount(e.amount, e.transaction.currency),
+            Amount(e.balance, e.transaction.currency),  # type: ignore[attr-defined]
+            e.transaction.session_id or "",
+            e.transaction.note,
+        ]
+        for e in entries
+    ]
+    return csv_text(header, rows, for_people=True)

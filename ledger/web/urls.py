@@ -27,6 +27,7 @@ pages = [
     path("players/<int:player_id>/statement/", views_books.statement, name="statement"),
     path("players/<int:player_id>/statement.csv", views_books.statement_csv, name="statement-csv"),
     path("clubs/<int:club_id>/books/", views_books.club_books, name="books"),
+    path("clubs/<int:club_id>/books.csv", views_books.books_csv, name="books-csv"),
     path("clubs/<int:club_id>/import/", views_books.history_import, name="import"),
     path("sessions/<int:session_id>/export.json", views_books.session_export, {"fmt": "json"}, name="export-json"),
     path("sessions/<int:session_id>/export.csv", views_books.session_export, {"fmt": "csv"}, name="export-csv"),

@@ -7,15 +7,17 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger import selectors, zones
+from ledger import display, selectors, zones
 from ledger.csvfile import Amount, csv_text
 from ledger.currency import money_text, parse_money
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
@@ -269,30 +271,69 @@ def statement_csv(request: AuthedRequest, player_id: int) -> HttpResponse:
     """The player's statement as the page shows it, for a spreadsheet in the page's language: a table per
     currency in the page's order, dates in the club's time, kinds in words."""
     found = books.statement(user=request.user, player_id=player_id)
+    text = display.statement_csv(player=found.player)
+    response = HttpResponse(text.encode("utf-8"), content_type=CSV_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="statement-{found.player.pk}.csv"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@page
+def books_csv(request: AuthedRequest, club_id: int) -> HttpResponse:
+    """The club's books for a spreadsheet in the page's language (issue 38): every open balance per
+    currency, then every payment recorded, newest first, with its evening and its reversal."""
+    found = selectors.club_get(user=request.user, club_id=club_id, role=Role.TREASURER)
+    ledger = books.club_books(user=request.user, club_id=club_id, history=10**9)
     header = [
         gettext("Currency"),
         gettext("Date"),
         gettext("What"),
+        gettext("From"),
+        gettext("To"),
         gettext("Amount"),
-        gettext("Balance"),
         gettext("Session"),
         gettext("Note"),
+        gettext("Payment"),
+        gettext("Reversed"),
     ]
-    rows = [
+
+    def when(moment: Any) -> str:
+        return zones.local(moment, found.time_zone).strftime("%Y-%m-%d %H:%M")
+
+    now = timezone.now()
+    rows: list[list[Any]] = [
         [
-            table.currency,
-            zones.local(line.entry.transaction.created_at, found.player.club.time_zone).strftime("%Y-%m-%d %H:%M"),
-            line.description,
-            Amount(line.entry.amount, table.currency),
-            Amount(line.balance, table.currency),
-            line.entry.transaction.session_id or "",
-            line.entry.transaction.note,
+            book.currency,
+            when(now),
+            gettext("balance"),
+            line.name,
+            "",
+            Amount(line.balance, book.currency),
+            "",
+            "",
+            "",
+            "",
         ]
-        for table in found.tables
-        for line in table.lines
+        for book in ledger.currencies
+        for line in book.balances
+    ]
+    rows += [
+        [
+            p.tx.currency,
+            when(p.tx.created_at),
+            p.label,
+            p.payer_name,
+            p.payee_name,
+            Amount(p.cents, p.tx.currency),
+            p.tx.for_session_id or "",
+            p.tx.note,
+            p.tx.pk,
+            when(p.reversal.created_at) if p.reversal else "",
+        ]
+        for p in ledger.payments
     ]
     response = HttpResponse(csv_text(header, rows, for_people=True).encode("utf-8"), content_type=CSV_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="statement-{found.player.pk}.csv"'
+    response["Content-Disposition"] = f'attachment; filename="club-{club_id}-books.csv"'
     response["Cache-Control"] = "no-store"
     return response
 

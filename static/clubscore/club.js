@@ -40,6 +40,8 @@
     const by = new FormData(form).get('by');
     if (currencyBox) currencyBox.hidden = by !== 'money';
     const query = params();
+    const csv = document.getElementById('leaderboard-csv');
+    if (csv) csv.setAttribute('href', section.dataset.url + '?' + query.toString() + '&format=csv'); // what is shown
     const mine = ++asked;
     const res = await CS.api('GET', section.dataset.url + '?' + query.toString());
     if (mine !== asked) return; // the switches moved on: a later answer is the one to show

@@ -156,3 +156,34 @@ def test_the_schema_documents_the_endpoints(api: Any) -> None:
         assert {"variant", "date_from", "date_to", "format"} <= names, path
     board = paths["/api/v1/clubs/{club_id}/leaderboard/"]["get"]
     assert {"period", "by", "month", "year", "currency"} <= {p["name"] for p in board["parameters"]}
+
+
+# --- issue 38, item 16: a CSV asked in a language is the pages' CSV in that language ------------------
+
+
+def people_csv(response: Any, delimiter: str = ";") -> tuple[str, list[list[str]]]:
+    assert response.status_code == 200, response.content
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff")  # the byte-order mark: a spreadsheet reads it as UTF-8
+    return text, list(csv.reader(io.StringIO(text[1:]), delimiter=delimiter))
+
+
+def test_the_csvs_follow_the_language_asked(api: Any, abigail: Player, club: Any) -> None:
+    get = api.get
+    _, stats = people_csv(get(f"/api/v1/players/{abigail.pk}/stats/?format=csv", HTTP_ACCEPT_LANGUAGE="fr"))
+    assert stats[0] == ["Chiffre", "Variante", "Monnaie", "Annonce", "Rôle", "Valeur"]
+    money = next(r for r in stats if r[0] == "money")
+    assert "," in money[5] and "." not in money[5]  # an amount in money, a decimal comma
+    _, ratings = people_csv(get(f"/api/v1/players/{abigail.pk}/ratings/?format=csv", HTTP_ACCEPT_LANGUAGE="fr"))
+    assert ratings[0][0] == "Séance" and len(ratings) > 1
+    for row in ratings[1:]:
+        assert all(len(cell.partition(",")[2]) <= 2 for cell in row[2:5]), row  # never 17 digits
+    _, board = people_csv(
+        get(f"/api/v1/clubs/{club.pk}/leaderboard/?format=csv&by=money", HTTP_ACCEPT_LANGUAGE="ru-RU,ru;q=0.9")
+    )
+    assert board[0] == ["Место", "Номер игрока", "Игрок", "Значение", "Партии"]
+    _, english = people_csv(get(f"/api/v1/players/{abigail.pk}/ratings/?format=csv", HTTP_ACCEPT_LANGUAGE="en"), ",")
+    assert english[0] == ["Session", "Closed", "Skill (μ)", "Uncertainty (σ)", "Rating"]
+    # A script that names no language gets the data CSV of docs/stats.md, unchanged
+    data = api.get(f"/api/v1/players/{abigail.pk}/ratings/?format=csv")
+    assert data.content.decode("utf-8").startswith("session,closed_at,mu,sigma,ordinal\r\n")

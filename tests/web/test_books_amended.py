@@ -4,6 +4,8 @@ write-off is said as one, and an overpayment is shown as paid, not capped."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from html import unescape
 from typing import Any
@@ -77,3 +79,44 @@ def test_a_write_off_is_said_and_an_overpayment_shown_whole(
     assert "Ben: $0.90 of $1.15" in text_of(html, "evening-paid")
     assert "Ann: $0.50 of $0.30" in text_of(html, "evening-paid")
     assert text_of(html, "owed-back").startswith("Cleo owes Ann $0.20 back")
+
+
+# --- item 16: the statement's API CSV in the language asked, the books' CSV, links to the CSVs -------
+
+
+def test_the_statement_csv_of_the_api_is_the_pages_in_the_language_asked(
+    client_for: Any, admin: Any, treasurer: Any, club: Any, players: list[Player]
+) -> None:
+    closed_with_money(admin, club, players)
+    ben = players[1]
+    api = client_for(treasurer)  # the pages' login: the API answers it too
+    french = api.get(f"/api/v1/players/{ben.pk}/statement/?format=csv", HTTP_ACCEPT_LANGUAGE="fr")
+    page = client_for(treasurer).get(f"/players/{ben.pk}/statement.csv", HTTP_ACCEPT_LANGUAGE="fr")
+    assert french.status_code == 200 and french.content == page.content  # one writer, one file
+    text = french.content.decode("utf-8")
+    assert text.startswith("\ufeffMonnaie;Date;") and ";-1,15;" in text
+    data = api.get(f"/api/v1/players/{ben.pk}/statement/?format=csv").content.decode("utf-8")
+    assert data.startswith("date,transaction,kind,")  # a script naming no language: the data CSV, unchanged
+
+
+def test_the_books_have_a_csv_and_the_pages_link_every_csv(
+    client_for: Any, admin: Any, treasurer: Any, club: Any, players: list[Player]
+) -> None:
+    session = closed_with_money(admin, club, players)
+    ann, _ben, cleo, _dan = players
+    pay(treasurer, club, ann.pk, cleo.pk, 30, session_id=session.pk)
+    client = client_for(treasurer)
+    books = client.get(f"/clubs/{club.pk}/books/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert f'id="books-csv" href="/clubs/{club.pk}/books.csv"' in books
+    response = client.get(f"/clubs/{club.pk}/books.csv", HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8")[1:]), delimiter=";"))
+    assert rows[0][:6] == ["Валюта", "Дата", "Что", "От кого", "Кому", "Сумма"]
+    paid = next(r for r in rows if r[3] == "Ann" and r[4] == "Cleo")
+    assert (paid[0], paid[5], paid[6]) == ("USD", "0,30", str(session.pk))
+    player = client.get(f"/players/{ann.pk}/").content.decode()
+    assert f'href="/api/v1/players/{ann.pk}/stats/?format=csv"' in player
+    assert f'href="/api/v1/players/{ann.pk}/ratings/?format=csv"' in player
+    assert (
+        f'href="/api/v1/clubs/{club.pk}/leaderboard/?format=csv"' in client.get(f"/clubs/{club.pk}/").content.decode()
+    )
