@@ -10,7 +10,7 @@ import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import CharField, OuterRef, QuerySet, Subquery, Value
+from django.db.models import CharField, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from ledger import zones
@@ -179,11 +179,29 @@ def session_list(
         qs = qs.filter(status=status)
     if player is not None:
         qs = qs.filter(seats__player_id=player)
-    if date_from is not None:
-        qs = qs.filter(opened_at__date__gte=date_from)
-    if date_to is not None:
-        qs = qs.filter(opened_at__date__lte=date_to)
+    if date_from is not None or date_to is not None:
+        qs = qs.filter(_club_days(qs, date_from, date_to))
     return qs.order_by("-opened_at", "-id")
+
+
+FIRST_DAY, LAST_DAY = dt.date(2, 1, 1), dt.date(9998, 12, 31)  # no zone takes these days' bounds past datetime's
+
+
+def _club_days(sessions: QuerySet[Session], date_from: dt.date | None, date_to: dt.date | None) -> Q:
+    """Sessions opened from the start of `date_from` to the end of `date_to`, each by its club's clock
+    (`Club.time_zone`; issue 38): the same day for the API as for the pages, whatever the server's zone."""
+    found = Q(pk__in=[])
+    for club_id, name in Club.objects.filter(pk__in=sessions.values("club_id")).values_list("pk", "time_zone"):
+        zone = zones.club_zone(name)
+        days = Q(club_id=club_id)
+        if date_from is not None:
+            start = dt.datetime.combine(min(max(date_from, FIRST_DAY), LAST_DAY), dt.time(), zone)
+            days &= Q(opened_at__gte=start)
+        if date_to is not None:
+            end = min(max(date_to, FIRST_DAY), LAST_DAY) + dt.timedelta(days=1)
+            days &= Q(opened_at__lt=dt.datetime.combine(end, dt.time(), zone))
+        found |= days
+    return found
 
 
 def session_get(*, user: Reader, session_id: int, role: str = Role.PLAYER) -> Session:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from ledger import followup, services
+from ledger import followup, services, zones
 from ledger.models import Club, Player, Role, Session
 from tests.ledger_fixtures import example_sheet, fresh, make_user, member, open_session
 
@@ -210,3 +210,21 @@ def test_the_link_pages_run_in_the_clubs_zone(admin: Any, players: list[Player])
         page = anyone.get(url)
         assert page.status_code == 200 and meta in page.content.decode(), url
     assert '<meta name="time-zone" content="UTC">' in anyone.get("/login/").content.decode()  # and no further
+
+
+def test_the_api_filters_sessions_by_the_clubs_day_as_the_pages_do(
+    client_for: Any, admin: Any, la_club: Club, late: Session
+) -> None:
+    """Issue 38, item 17: the API took 30 November as the UTC day and missed the evening the club page
+    finds on that day (opened late on the 30th in Los Angeles, the 1st in UTC)."""
+    assert late.opened_at.astimezone(zones.club_zone(LA)).date().isoformat() == "2025-11-30"
+    api = client_for(admin)
+
+    def found(**days: str) -> list[int]:
+        answer = api.get("/api/v1/sessions/", {"club": la_club.pk, **days})
+        assert answer.status_code == 200, answer.content
+        return [s["id"] for s in answer.json()["results"]]
+
+    assert found(date_from="2025-11-30", date_to="2025-11-30") == [late.pk]
+    assert found(date_from="2025-12-01") == [] and found(date_to="2025-11-29") == []
+    assert found(date_from="0001-01-01", date_to="9999-12-31") == [late.pk]  # the far days: no 500
