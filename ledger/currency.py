@@ -123,6 +123,7 @@ def parse_decimal(
     point = _decimal_sign()
     other = "," if point == "." else "."
     group = "," if point == "." else ""
+    _say_what_is_wrong(cleaned, point, other)
     for space in SPACES:
         cleaned = cleaned.replace(space, "G")
     if group:
@@ -145,6 +146,29 @@ def parse_decimal(
     return int(whole or "0"), part
 
 
+_OTHER_WAY = re.compile(r"^\d{1,3}(?:[.,\s\u00a0\u202f]\d{3})*[.,]\d+$")
+
+
+def _say_what_is_wrong(cleaned: str, point: str, other: str) -> None:
+    """The refusals that say what is wrong, not only what an amount looks like (issue 38): a minus sign,
+    a power of ten (`1e3`), or the decimal sign of another language (`1.234,50` on an English page)."""
+    if cleaned[:1] in ("-", "\u2212"):
+        raise ValueError(gettext("an amount is never below zero: write it without the minus sign"))
+    if re.fullmatch(r"[\d.,]*\d[eE][+-]?\d+", cleaned):
+        raise ValueError(
+            gettext("write the amount in plain digits, not as a power of ten (%(typed)s)") % {"typed": cleaned}
+        )
+    last = max(cleaned.rfind("."), cleaned.rfind(","))
+    grouped_here = point == "." and cleaned[last:].count(".") == 1 and "." not in cleaned[:last]  # 1,234.50 in English
+    if last > 0 and "." in cleaned and "," in cleaned and not grouped_here and _OTHER_WAY.match(cleaned):
+        whole = re.sub(r"\D", "", cleaned[:last])
+        fixed = group_digits(int(whole)) + point + cleaned[last + 1 :]
+        raise ValueError(
+            gettext("%(typed)s mixes the signs: on this page the decimal sign is “%(point)s”, so write %(fixed)s")
+            % {"typed": cleaned, "point": point, "fixed": fixed}
+        )
+
+
 def _currency_decimals(currency: str) -> Callable[[int], str]:
     def what(exponent: int) -> str:
         name = currency_name(currency)
@@ -158,17 +182,25 @@ def _currency_decimals(currency: str) -> Callable[[int], str]:
     return what
 
 
+def without_currency(text: str, currency: str = "") -> str:
+    """The amount typed without the currency's sign or code at either end (`€12.50`, `12,5 €`,
+    `12.50 EUR`); with no currency named, any of the usual signs (a stake typed before its currency)."""
+    cleaned = (text or "").strip()
+    marks = (SIGNS.get(currency, ""), currency) if currency else tuple(SIGNS.values())
+    for mark in marks:
+        if mark and cleaned.startswith(mark):
+            cleaned = cleaned[len(mark) :].strip()
+        elif mark and cleaned.endswith(mark):
+            cleaned = cleaned[: -len(mark)].strip()
+    return cleaned
+
+
 def parse_money(text: str, currency: str) -> int:
     """An amount of the currency typed by a person (`12.50`, `12,50`, `1 234,50`, `€12.50`) as minor
     units, in the active language (`parse_decimal`); ValueError in words when it is not one, or has
     more decimals than the currency (`euros have 2 decimals`). What `money_text` writes it reads back."""
     exponent = minor_units(currency)
-    cleaned = (text or "").strip()
-    for mark in (SIGNS.get(currency, ""), currency):
-        if mark and cleaned.startswith(mark):
-            cleaned = cleaned[len(mark) :]
-        elif mark and cleaned.endswith(mark):
-            cleaned = cleaned[: -len(mark)]
+    cleaned = without_currency(text, currency)
     example = money_text(1250 * 10**exponent // 100, currency)
     whole, part = parse_decimal(cleaned, exponent, what=_currency_decimals(currency), example=example)
     return whole * 10**exponent + int(part.ljust(exponent, "0") or "0")
@@ -177,12 +209,14 @@ def parse_money(text: str, currency: str) -> int:
 STAKE_DECIMALS = 6  # `scoresheet.md`: a counter's value has 1 to 6 decimals
 
 
-def parse_stake(text: str) -> str:
-    """The value of one counter typed by a person (`0,05` in French), as the sheet writes it (`0.05`)."""
+def parse_stake(text: str, currency: str = "") -> str:
+    """The value of one counter typed by a person (`0,05` in French, `12,5 €`), as the sheet writes it
+    (`0.05`): the same reader as a payment's (`parse_money`), the currency's sign or code left out."""
 
     def what(_decimals: int) -> str:
         return gettext("a counter's value has at most %(n)d decimals") % {"n": STAKE_DECIMALS}
 
     invalid = gettext("the value of one counter is a decimal such as %(example)s")
-    whole, part = parse_decimal(text, STAKE_DECIMALS, what=what, example=decimal_text("0.01"), invalid=invalid)
+    cleaned = without_currency(text, currency)
+    whole, part = parse_decimal(cleaned, STAKE_DECIMALS, what=what, example=decimal_text("0.01"), invalid=invalid)
     return f"{whole}.{part}" if part else str(whole)

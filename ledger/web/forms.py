@@ -32,6 +32,7 @@ class NewSession:
     players: list[int] = field(default_factory=list)
     first_dealer: int | None = None
     stake: dict[str, str] | None = None
+    stake_typed: dict[str, str] = field(default_factory=dict)  # as typed: a refused form shows it again
     carry_pools_from: int | None = None
     errors: dict[str, list[str]] = field(default_factory=dict)
 
@@ -136,12 +137,13 @@ def parse_conditions(post: QueryDict) -> NewSession:
                 form.rules[rule.name] = value  # every rule explicit on the sheet, even at its default
     currency = (post.get("stake_currency") or "").strip().upper()
     per_counter = (post.get("stake_per_counter") or "").strip()
+    form.stake_typed = {"currency": currency, "per_counter": per_counter}
     if currency or per_counter:
         if not (currency and per_counter):
             form.error("stake", gettext("give both the currency and the value of one counter, or neither"))
         else:
             try:  # the one reader of amounts: 0,05 in French and Russian, 0.05 in English
-                form.stake = {"currency": currency, "per_counter": parse_stake(per_counter)}
+                form.stake = {"currency": currency, "per_counter": parse_stake(per_counter, currency)}
             except ValueError as exc:
                 form.error("stake", str(exc))
     return form

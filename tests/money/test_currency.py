@@ -195,7 +195,7 @@ def test_the_sites_own_grouping_and_the_spaces_people_type_are_read(language: st
         ("en", "1.0005", "Kuwaiti dinars have 3 decimals"),
         ("en", "1,23,4", "write an amount such as 12.50"),
         ("fr", "1 00,5", "write an amount such as 12,50"),
-        ("en", "-3", "write an amount such as 12.50"),
+        ("en", "-3", "an amount is never below zero: write it without the minus sign"),
         ("en", "", "write an amount such as 12.50"),
         ("en", "\u0665", "write an amount such as 12.50"),
     ],
@@ -217,3 +217,46 @@ def test_the_stake_is_read_by_the_same_parser(language: str, typed: str, sheet: 
         assert parse_stake(typed) == sheet
         with pytest.raises(ValueError):
             parse_stake("0.0000001")
+
+
+# --- issue 38, item 18: one reader for a stake and a payment, and refusals that say what is wrong ----
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "said"),
+    [
+        ("en", "-3", "an amount is never below zero: write it without the minus sign"),
+        ("fr", "-3", "un montant n'est jamais négatif : écrivez-le sans le signe moins"),
+        ("ru", "\u22123", "сумма не бывает меньше нуля: напишите её без знака минус"),
+        ("en", "1e3", "write the amount in plain digits, not as a power of ten (1e3)"),
+        ("fr", "1e3", "écrivez le montant en chiffres, pas en puissance de dix (1e3)"),
+        ("ru", "1E3", "напишите сумму цифрами, а не степенью десяти (1E3)"),
+        ("en", "1.234,50", "1.234,50 mixes the signs: on this page the decimal sign is “.”, so write 1,234.50"),
+        (
+            "fr",
+            "1.234,50",
+            "1.234,50 mélange les signes : sur cette page le séparateur décimal est « , », écrivez donc 1\u00a0234,50",
+        ),
+        (
+            "ru",
+            "1,234.50",
+            "в 1,234.50 смешаны знаки: на этой странице дробная часть отделяется знаком «,», поэтому напишите "
+            "1\u00a0234,50",
+        ),
+    ],
+)
+def test_a_refusal_says_what_is_wrong_for_a_payment_and_a_stake(language: str, typed: str, said: str) -> None:
+    with translation.override(language):
+        for read in (lambda t: parse_money(t, "EUR"), parse_stake):
+            with pytest.raises(ValueError) as refused:
+                read(typed)
+            assert str(refused.value) == said
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ru"])
+def test_a_stake_typed_with_its_currency_is_read_as_a_payment_is(language: str) -> None:
+    with translation.override(language):
+        assert parse_money("12,5 €", "EUR") == 1250
+        assert parse_stake("12,5 €", "EUR") == "12.5"
+        assert parse_stake("0,05 EUR", "EUR") == "0.05" and parse_stake("€0.05") == "0.05"
+        assert parse_money("1\u00a0234,50", "EUR") == 123450  # what the pages write, read back

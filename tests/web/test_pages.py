@@ -239,7 +239,7 @@ def test_seats_and_stake_errors_are_named(client_for: Any, scorer: Any, club: An
     half_stake = post_new(client_for(scorer), club, players, stake_currency="USD")
     assert "give both the currency and the value of one counter, or neither" in half_stake.content.decode()
     bad_stake = post_new(client_for(scorer), club, players, stake_currency="USD", stake_per_counter="1e3")
-    assert "the value of one counter is a decimal such as 0.01" in bad_stake.content.decode()
+    assert "write the amount in plain digits, not as a power of ten (1e3)" in bad_stake.content.decode()
 
 
 def test_carried_pools_can_be_claimed_once(
@@ -550,3 +550,16 @@ def test_settlement_says_whether_the_background_work_is_done(
     followup_run(session_id=session.pk)  # what the Celery task does
     html = client_for(scorer).get(f"/sessions/{session.pk}/settlement/").content.decode()
     assert 'data-background="done"' in html
+
+
+def test_a_refused_stake_keeps_what_was_typed_and_takes_its_currency_sign(
+    client_for: Any, scorer: Any, club: Any, players: list[Player]
+) -> None:
+    """Issue 38, item 18: a refused stake blanked both fields, and the placeholders then looked filled in."""
+    client = client_for(scorer)
+    refused = post_new(client, club, players, stake_currency="eur", stake_per_counter="-3")
+    html = refused.content.decode()
+    assert refused.status_code == 400 and "write it without the minus sign" in html
+    assert 'placeholder="EUR" value="EUR"' in html and 'value="-3"' in html
+    assert post_new(client, club, players, stake_currency="EUR", stake_per_counter="12,5 €").status_code == 302
+    assert Session.objects.get().stake == {"currency": "EUR", "per_counter": "12.5"}
