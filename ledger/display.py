@@ -8,11 +8,12 @@ import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
+from django.db.models import Min
 from django.utils.translation import gettext
 
 from ledger import zones
 from ledger.csvfile import Amount, csv_text
-from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player
+from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, SessionEvent
 from ledger.money.selectors import statement_entries
 
 
@@ -49,6 +50,30 @@ def describe(entry: MoneyEntry) -> str:
     return (gettext("paid to %(others)s") if paying else gettext("paid by %(others)s")) % n
 
 
+def entered_at(entries: list[MoneyEntry]) -> dict[int, dt.datetime]:
+    """When each re-close among the entries was entered in the books (its close event's time), by
+    transaction id (issue 38): a close's money is dated by the evening (`closed_at`, which a re-close
+    keeps), so a statement dated by it ran backwards after a re-close (payments and the reopen's
+    reversal in between); a re-close is now dated when it was closed, and the evening's day is said
+    beside. A first close keeps its evening's date (an imported evening is of its day, issue 26)."""
+    closes = {
+        (e.transaction.session_id, e.transaction.close_version): e.transaction_id
+        for e in entries
+        if e.transaction.kind == MoneyTransaction.Kind.CLOSE
+    }
+    firsts = set(
+        MoneyTransaction.objects.filter(session_id__in={s for s, _v in closes}, kind=MoneyTransaction.Kind.CLOSE)
+        .values("session_id")
+        .annotate(first=Min("id"))
+        .values_list("first", flat=True)
+    )
+    closes = {key: tx for key, tx in closes.items() if tx not in firsts}  # a first close keeps its evening's date
+    events = SessionEvent.objects.filter(
+        session_id__in={session for session, _version in closes}, kind=SessionEvent.Kind.CLOSE
+    ).values_list("session_id", "version", "at")
+    return {closes[s, v]: at for s, v, at in events if (s, v) in closes}
+
+
 def statement_rows(*, player: Player) -> Iterator[dict[str, Any]]:
     """The player's whole statement as flat rows (the CSV's), oldest first."""
     for entry in statement_entries(player=player).iterator(chunk_size=500):
@@ -83,10 +108,14 @@ def statement_csv(*, player: Player) -> str:
         gettext("Note"),
     ]
     entries = sorted(statement_entries(player=player), key=lambda e: e.transaction.currency)  # stable: in order
+    entered = entered_at(entries)
     rows = [
         [
             e.transaction.currency,
-            zones.local(e.transaction.created_at, player.club.time_zone).strftime("%Y-%m-%d %H:%M"),
+            zones.local(
+                max(entered.get(e.transaction_id, e.transaction.created_at), e.transaction.created_at),
+                player.club.time_zone,
+            ).strftime("%Y-%m-%d %H:%M"),
             describe(e),
             Amount(e.amount, e.transaction.currency),
             Amount(e.balance, e.transaction.currency),  # type: ignore[attr-defined]

@@ -4,6 +4,7 @@ role PermissionDenied). Amounts stay integers in the currency's minor unit; the 
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -131,6 +132,8 @@ class StatementLine:
     entry: MoneyEntry
     description: str
     balance: int
+    when: dt.datetime | None = None  # when it was entered in the books (a close: when it was closed)
+    played: dt.datetime | None = None  # a close's evening, when it is another day than `when`
 
 
 @dataclass
@@ -153,9 +156,13 @@ def statement(*, user: Reader, player_id: int) -> Statement:
     player = money_reads.statement_player(user=user, player_id=player_id)
     balances = money_reads.statement_balances(player=player)
     tables = {currency: StatementTable(currency, cents, []) for currency, cents in sorted(balances.items())}
-    for e in money_reads.statement_entries(player=player):
+    entries = list(money_reads.statement_entries(player=player))
+    entered = display.entered_at(entries)
+    for e in entries:
         table = tables[e.transaction.currency]
-        table.lines.append(StatementLine(e, display.describe(e), e.balance))  # type: ignore[attr-defined]
+        when = max(entered.get(e.transaction_id, e.transaction.created_at), e.transaction.created_at)
+        played = e.transaction.created_at if when.date() != e.transaction.created_at.date() else None
+        table.lines.append(StatementLine(e, display.describe(e), e.balance, when, played))  # type: ignore[attr-defined]
     return Statement(player, balances, list(tables.values()))
 
 

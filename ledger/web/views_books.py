@@ -44,8 +44,8 @@ def club_books(request: AuthedRequest, club_id: int) -> HttpResponse:
     refused: PaymentForm | None = None
     if request.method == "POST":
         refused = _books_action(request, club_id, ledger)
-        if refused is None:
-            return redirect("web:books", club_id=club_id)
+        if refused is None:  # what was done is said at the top, where the page opens (not at the form's #record)
+            return redirect(reverse("web:books", args=[club_id]) + "#messages")
     form = refused or _prefill(request, ledger, currencies)
     response = render(
         request,
@@ -140,6 +140,9 @@ def _books_action(request: AuthedRequest, club_id: int, ledger: books.Books) -> 
     typed, its refusals by field (next to the field, in money and names) or the question to confirm."""
     action = request.POST.get("action")
     if action == "reverse":
+        if request.POST.get("confirm") != "yes":  # a reversal is asked twice (issue 38): the box says which payment
+            messages.error(request, gettext("Nothing reversed: tick the box that names the payment to reverse it."))
+            return None
         try:
             tx = money_writes.payment_reverse(
                 actor=request.user,
@@ -221,8 +224,17 @@ def _overpay_question(exc: money_writes.Overpayment, names: dict[str, str], form
         "payee_before": amount(exc.payee_balance, True),
         "payee_after": amount(exc.payee_balance - exc.cents, True),
     }
-    if form.session:
+    if form.session:  # tonight's words (issue 38): what tonight asks, and what it leaves owed back tonight
         said = gettext("%(owed)s is left to pay of this evening's transfer %(payer)s → %(payee)s.") % words
+        return (
+            said
+            + " "
+            + gettext(
+                "Recording %(amount)s pays %(more)s more than tonight asks: %(payee)s will owe %(payer)s "
+                "%(more)s back for this evening, as its settlement will say."
+            )
+            % words
+        )
     else:
         said = gettext("%(payer)s owes %(payee)s %(owed)s across every evening.") % words
     return (

@@ -76,6 +76,7 @@ def test_the_treasurer_records_a_payment_reverses_it_and_downloads_a_statement(
 
     line.locator("summary", has_text="Reverse").click()
     line.locator("input[name=note]").fill("recorded by mistake")
+    line.locator(".confirm-reverse input").check()
     line.locator("button", has_text="Reverse payment").click()
     expect(page.locator(".messages")).to_contain_text(f"Payment #{tx.pk} is reversed.")
     line = page.locator(f'.payment-history li[data-transaction="{tx.pk}"]')
@@ -452,6 +453,7 @@ def test_the_treasurer_follows_every_transfer_of_an_evening_and_reads_a_two_curr
     (over,) = MoneyTransaction.objects.filter(for_session=session, entries__amount=100050)
     history = page.locator(f'.payment-history li[data-transaction="{over.pk}"]')
     history.locator("details.reverse summary").click()
+    history.locator(".confirm-reverse input").check()  # a reversal is asked first (issue 38)
     history.locator("button.danger").click()
     expect(page.locator(f'.payment-history li[data-transaction="{over.pk}"]')).to_have_class(re.compile("is-reversed"))
     page.goto(f"/sessions/{session.pk}/settlement/")
@@ -492,3 +494,49 @@ def test_the_treasurer_follows_every_transfer_of_an_evening_and_reads_a_two_curr
     at = [header.index(word) for word in CSV_HEADERS[language]]  # the headers in the page's words
     assert [tuple(r[i] for i in at) for r in body] == BEN_CSV[language]
     assert page.errors == []
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_on_a_phone_the_form_is_near_the_top_and_a_recorded_payment_is_said_on_screen(
+    new_page: Any, treasurer: Any, admin: Any, club: Club, players: list[Player], width: int
+) -> None:
+    """Issue 38, item 19: with a season of payments the books page was 6,700 px long, its form 4,860 px
+    down, and the confirmation of a recorded payment was off-screen after the page came back."""
+    ann, ben, cleo, dan = players
+    for currency in ("EUR", "USD", "GBP"):
+        evening(admin, club, players, currency)
+    session = Session.objects.filter(stake__currency="EUR").get()
+    from ledger.money import services as money_services
+
+    for _ in range(30):
+        money_services.payment_record(
+            actor=treasurer,
+            club_id=club.pk,
+            payer=ann.pk,
+            payee=cleo.pk,
+            currency="EUR",
+            cents=1,
+            status="paid",
+            session_id=session.pk,
+            overpay=True,
+        )
+    page = new_page({"width": width, "height": 740})
+    login(page, "treasurer", f"/clubs/{club.pk}/books/")
+    form_top = page.evaluate("() => document.getElementById('record').getBoundingClientRect().top + scrollY")
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    assert form_top < 600, form_top  # the form opens the page
+    sizes = page.evaluate(
+        "() => [...document.querySelectorAll('main > *')].map(e => (e.id || e.tagName) + ':' + e.offsetHeight)"
+    )
+    print(f"books page at {width} px: {height} px long, form at {form_top} px; {sizes}")
+    assert height < 4000, height  # older payments folded (31 payments unfolded: over 7,000 px)
+    page.select_option("#pay-from", str(ben.pk))  # Ben owes 1.15 in euros: no question asked
+    page.select_option("#pay-to", str(dan.pk))
+    page.fill("#pay-amount", "0.10")
+    page.select_option("#pay-currency", "EUR")
+    page.click("text=Record the payment")
+    message = page.locator(".messages")
+    expect(message).to_contain_text("Recorded: Ben → Dan")
+    box = message.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740, box  # on screen, not above it
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width

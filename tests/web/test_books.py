@@ -102,12 +102,17 @@ def test_a_payment_recorded_and_reversed_from_the_page(
     tx = MoneyTransaction.objects.get(kind="partly_paid")
     assert (tx.note, tx.created_by, tx.entries.get(amount__gt=0).amount) == ("cash", treasurer, 20)
     assert f"Recorded: Ann \u2192 Cleo: $0.20 (payment #{tx.pk})." in done.content.decode()
-    reversed_ = client.post(url, {"action": "reverse", "transaction": tx.pk, "note": "wrong person"}, follow=True)
+    unconfirmed = client.post(url, {"action": "reverse", "transaction": tx.pk, "note": "wrong person"}, follow=True)
+    assert "Nothing reversed: tick the box" in unconfirmed.content.decode()  # issue 38: asked first
+    assert not MoneyTransaction.objects.filter(reverses=tx).exists()
+    reversed_ = client.post(
+        url, {"action": "reverse", "transaction": tx.pk, "note": "wrong person", "confirm": "yes"}, follow=True
+    )
     html = reversed_.content.decode()
     assert f"Payment #{tx.pk} is reversed." in html
     assert "wrong person" in html and "is-reversed" in html
     assert MoneyTransaction.objects.get(reverses=tx).note == "wrong person"
-    again = client.post(url, {"action": "reverse", "transaction": tx.pk}, follow=True)
+    again = client.post(url, {"action": "reverse", "transaction": tx.pk, "confirm": "yes"}, follow=True)
     assert "already reversed" in again.content.decode()
 
 

@@ -120,3 +120,70 @@ def test_the_books_have_a_csv_and_the_pages_link_every_csv(
     assert (
         f'href="/api/v1/clubs/{club.pk}/leaderboard/?format=csv"' in client.get(f"/clubs/{club.pk}/").content.decode()
     )
+
+
+# --- item 19: statement dates after a re-close, tied payments name their evening, tonight's words ----
+
+
+def test_statement_dates_run_forward_after_a_re_close_and_tied_payments_name_their_evening(
+    client_for: Any, admin: Any, treasurer: Any, club: Any
+) -> None:
+    from ledger import followup, services
+    from ledger.web import books as books_reads
+    from tests.ledger_fixtures import example_sheet, fresh
+    from tests.money.helpers import reopen
+
+    played = services.session_import(
+        actor=admin, club_id=club.pk, sheet=example_sheet("american-evening-defaults"), closed_at="2025-11-30T21:00:00Z"
+    )
+    followup.followup_run(session_id=played.pk)
+    seats = [s.player for s in fresh(played).seats.order_by("seat")]
+    money = fresh(played).closing["money"]
+    debtor, creditor = seats[money.index(min(money))], seats[money.index(max(money))]
+    from ledger.money import services as money_services
+
+    money_services.payment_record(
+        actor=treasurer,
+        club_id=club.pk,
+        payer=debtor.pk,
+        payee=creditor.pk,
+        currency=fresh(played).closing["currency"],
+        cents=1,
+        status="paid",
+        session_id=played.pk,
+        overpay=True,
+    )
+    run_followup(reopen(admin, played))
+    run_followup(close(admin, played))
+    statement = books_reads.statement(user=treasurer, player_id=debtor.pk)
+    lines = statement.tables[0].lines
+    kinds = [line.entry.transaction.kind for line in lines]
+    assert kinds == ["close", "paid", "reversal", "close"]
+    dates = [line.when for line in lines]
+    assert dates == sorted(dates), dates  # in the order they were entered, the dates only move forward
+    assert lines[-1].played is not None and lines[-1].played.date().isoformat() == "2025-11-30"
+    client = client_for(treasurer)
+    page = client.get(f"/players/{debtor.pk}/statement/").content.decode()
+    assert "played 30 Nov 25" in unescape(page)
+    assert f'for <a href="/sessions/{played.pk}/settlement/">session #{played.pk}</a>' in page
+    books_page = client.get(f"/clubs/{club.pk}/books/").content.decode()
+    assert f'for <a href="/sessions/{played.pk}/settlement/">session #{played.pk}</a>' in books_page
+
+
+def test_the_overpayment_question_of_a_tied_payment_speaks_of_tonight(
+    client_for: Any, admin: Any, treasurer: Any, club: Any, players: list[Player]
+) -> None:
+    session = closed_with_money(admin, club, players)  # Ann -> Cleo 0.30
+    ann, _ben, cleo, _dan = players
+    client = client_for(treasurer)
+    page = client.get(f"/clubs/{club.pk}/books/?from={ann.pk}&to={cleo.pk}&cents=30&currency=USD&session={session.pk}")
+    key = re.search(r'name="key" value="([^"]+)"', page.content.decode()).group(1)
+    asked = client.post(
+        f"/clubs/{club.pk}/books/",
+        {"action": "pay", "from": ann.pk, "to": cleo.pk, "currency": "USD", "status": "paid", "amount": "0.50"}
+        | {"session": session.pk, "key": key},
+    )
+    question = text_of(asked.content.decode(), "pay-confirm")
+    assert "$0.30 is left to pay of this evening's transfer Ann → Cleo." in question
+    assert "pays $0.20 more than tonight asks: Cleo will owe Ann $0.20 back for this evening" in question
+    assert "balance goes from" not in question  # not the balances of every evening
