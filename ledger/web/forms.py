@@ -36,6 +36,11 @@ class NewSession:
     carry_pools_from: int | None = None
     errors: dict[str, list[str]] = field(default_factory=dict)
 
+    @property
+    def shown_stake(self) -> dict[str, str]:
+        """The stake as the form shows it: as typed when posted (kept when refused), else as stored."""
+        return self.stake_typed or self.stake or {}
+
     def error(self, name: str, message: str) -> None:
         self.errors.setdefault(name, []).append(message)
 
