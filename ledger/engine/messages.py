@@ -130,8 +130,6 @@ ENGLISH: dict[str, str] = {
     "hand.past_game": "the game is {limit} deals: there is no deal {number}",
     "hand.past_game_extra": "the game is {limit} deals, and a last one only with the house rule {option}",
     "hand.option_required": "a {bid} needs the house rule {option}: set its amounts when opening the session",
-    "hand.revoke_opponent": "a revoke by an opponent is not priced; record it as an adjustment",
-    "hand.revoke_not_priced": "a revoke is not priced in this game: record its penalty as an adjustment",
     "hand.honours_no_trump": "honours count only with a trump suit: leave them at 0 in no trump",
     "hand.adjustments": "each adjustment needs who pays, who receives, how many counters and a note",
     "hand.adjustment.keys": "adjustment {i} needs exactly who pays, who receives, how many counters and a note",

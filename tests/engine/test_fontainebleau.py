@@ -641,7 +641,7 @@ REFUSED_HANDS = [
      "trump", "a grand spread is played without trumps"),
     ("trump on pass", {**PASS, "trump": "clubs"}, {}, "trump", "misère partout is played without trumps"),
     ("bidder on pass", {**PASS, "bidder": 2}, {}, "bidder", "nobody bid"),
-    ("revoke", {**SIX, "revoke": 1}, {}, "revoke", "record its penalty as an adjustment"),
+    ("revoke on pass", {**PASS, "revoke": 1}, {}, "revoke", "does not use the revoke: leave it empty"),
     ("jack", {**SIX, "jack": 1}, {}, "jack", "no jack earns a bonus"),
     ("turned", {**SIX, "turned": "hearts"}, {}, "turned", "no trump is turned"),
     ("last trick", {**PASS, "last_trick": 1}, {}, "last_trick", "no last-trick hand"),
@@ -687,7 +687,7 @@ def test_a_thirteenth_deal_is_refused_whatever_its_bid():
 
 
 def test_every_broken_field_of_the_hand_is_listed():
-    error = refusal([PASS, {**SIX, "revoke": 2, "jack": 1, "trump": "grand", "number": 1}])
+    error = refusal([PASS, {**SIX, "revoke": 9, "jack": 1, "trump": "grand", "number": 1}])
     assert error.hand == 2
     assert set(error.fields) == {"revoke", "jack", "trump", "number"}
 

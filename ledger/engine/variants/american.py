@@ -16,6 +16,7 @@ from ..errors import sheet_error
 from ..messages import ANTE, GAME_WORDS, HOUSE_RULE, HOUSE_RULE_HELP, REFUSAL, register, text
 from ..pools import AmericanPools
 from ..seats import ADVERSARIES, POOL, SEATS, others
+from . import table_law
 from .base import Variant
 from .declaration import (
     ALL_PASS,
@@ -101,8 +102,8 @@ DECIMAL_FAILURE = {
 }
 RED_COUNTER = 10  # one red counter is ten white (A-T6, misère partout)
 
-TRICK_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "turned": O}
-MISERE_FIELDS = {"bidder": R, "tricks": R, "conceded": O, "turned": O}
+TRICK_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "turned": O, "revoke": O}  # revoke: §0.11
+MISERE_FIELDS = {"bidder": R, "tricks": R, "conceded": O, "turned": O, "revoke": O}
 
 register(
     {
@@ -297,7 +298,6 @@ def misere_partout(deal: Deal) -> None:
 register(
     {
         "american.forbidden.partner": "American Boston has no partners: leave the partner empty",
-        "american.forbidden.revoke": "a revoke is not priced in American Boston: record its penalty as an adjustment",
         "american.forbidden.honours": "honours do not count in American Boston: leave them empty",
         "american.forbidden.jack": "the jack earns nothing in American Boston: leave it empty",
         "american.forbidden.trump": "a {bid} is played without trumps: leave the trump empty",
@@ -311,8 +311,7 @@ register(
 class American(Variant):
     declaration = DECLARATION
     forbidden_ids = {
-        name: f"american.forbidden.{name}"
-        for name in ("partner", "revoke", "honours", "jack", "trump", "last_trick", "conceded")
+        name: f"american.forbidden.{name}" for name in ("partner", "honours", "jack", "trump", "last_trick", "conceded")
     }
 
     def check_pools(self, pools: tuple[int, ...], options: Any) -> None:
@@ -336,6 +335,9 @@ class American(Variant):
             return
         bidder = hand.bidder
         assert bidder is not None
+        if hand.revoke is not None:  # table law (rules.md §0.11): priced as Boston's revoke
+            table_law.pay_revoke(deal, (bidder,), revoke_amount(deal))
+            return
         prices = PRICES[deal.options.table][bid]
         if hand.conceded:
             made, amount = True, prices.conceded
@@ -348,6 +350,19 @@ class American(Variant):
         else:
             deal.pays_each(bidder, ADVERSARIES[bidder], amount, "contract")
             deal.pay(bidder, POOL, pools.double(), "pool")
+
+
+# --- table law (rules.md §0.11): the amounts of this variant's tables it is priced with ----------------
+def revoke_amount(deal: Deal) -> int:
+    """A revoke's payment to each adversary: the contract's failure for max(1, s) tricks short; a misère's
+    amount ("the same as at Boston", 000:115)."""
+    bid = deal.hand.bid
+    if bid in MISERES:
+        return MISERES[bid]
+    bidder = deal.hand.bidder
+    assert bidder is not None
+    needed = TRICK_BIDS[bid]
+    return put_in_for(deal.options, needed, table_law.revoke_shortfall(deal, (bidder,), needed))
 
 
 VARIANT = American()

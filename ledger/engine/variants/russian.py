@@ -17,7 +17,7 @@ House defaults applied (not in the source; `rules.md` §4):
   amount once even in double tours;
 - a successful pair is paid by pairing (§0.7); a failing pair is not paired;
 - a revoke by the buying side voids a made contract (the бостон is still paid) and never excuses a
-  failure; a revoke by an opponent is not priced (an adjustment).
+  failure; a revoke by an opponent is priced by the table law (`table_law`, rules.md §0.11).
 
 † Tariff corrections (rules.md §4.4), marked in the tables below and listed in `CORRECTED`:
 R-T1 старшая 9 tricks printed «3», read 8; R-T3 младшая 12 tricks printed «30», read 32; R-T3
@@ -32,7 +32,6 @@ Chips: the basket's default of 10 from each is the seed's «десяти фиш 
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +39,8 @@ from ..cards import Hand
 from ..deal import Deal, split_joint
 from ..messages import Message, register, text
 from ..seats import ADVERSARIES, PAIRINGS, POOL, SEATS, others
+from . import table_law
 from .base import Belle, Variant
-from .checks import Errors, add_error
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -150,10 +149,6 @@ register(
         "russian.forbidden.last_trick": "Russian Boston has no last-trick hand: leave the last trick empty",
         "russian.forbidden.partner": "a {bid} is played alone, without a supporter: leave the partner empty",
         "russian.forbidden.pass": "when all four pass the cards are thrown in: leave the {field} empty",
-        "russian.revoke_without_buyer": (
-            "a revoke is priced only on the buyer's side: choose the buyer, or record an opponent's revoke as an "
-            "adjustment"
-        ),
         "russian.option.basket": "Basket",
         "russian.option.basket.help": "what each of the four puts in when the basket is formed",
         "russian.option.third_suit_rate": "Rate of a third suit",
@@ -359,22 +354,6 @@ class Russian(Variant):
             return text("russian.forbidden.pass", field=self.field_words(name))
         return super().forbidden_message(name, bid, options)
 
-    def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Belle, broken: AbstractSet[str], errors: Errors
-    ) -> None:
-        """A revoke is priced only on the buyer's side (rules.md §4.3).
-
-        Without the buyer (missing or broken) the revoke is still named, as §0.10 asks for every broken
-        field, unless it is the supporter's (the buyer's side whoever bought): words that hold whether it
-        was the buyer's or an opponent's (docs/decisions.md, issue 28)."""
-        if hand.revoke is None or "partner" in broken:
-            return
-        if hand.bidder is None:
-            if hand.revoke != hand.partner:
-                add_error(errors, "revoke", text("russian.revoke_without_buyer"))
-        elif hand.revoke not in (hand.bidder, hand.partner):
-            add_error(errors, "revoke", text("hand.revoke_opponent"))
-
     # settling (rules.md §4.7)
     def settle_deal(self, deal: Deal, state: Belle) -> None:
         hand = deal.hand
@@ -386,6 +365,11 @@ class Russian(Variant):
             all_pass(deal)
             return
         made = self.made(hand)
+        if hand.revoke is not None and hand.revoke not in (hand.bidder, hand.partner):  # table law, §0.11
+            side = (hand.bidder,) if hand.partner is None else (hand.bidder, hand.partner)
+            table_law.pay_opponent_revoke(deal, side, quota_amount(deal, state, tour))  # type: ignore[arg-type]
+            self.boston(deal, True, tour)
+            return
         if not (made and hand.revoke is not None):  # a buyer's-side revoke voids a made contract
             if bid == "misere":
                 self.misere(deal, made, tour)
@@ -493,6 +477,22 @@ class Russian(Variant):
             return
         assert hand.jack is not None
         deal.each_pays(ADVERSARIES[hand.jack], hand.jack, bonus, "jack")
+
+
+# --- table law (rules.md §0.11): the amounts of this variant's tables it is priced with ----------------
+def quota_amount(deal: Deal, state: Belle, tour: int) -> int:
+    """What each opponent pays for the contract made with exactly its quota (an opponent's revoke)."""
+    hand = deal.hand
+    if hand.bid == "misere":
+        return deal.options.misere * tour
+    row = row_of(hand, deal.number, state, deal.options)
+    if hand.bid == "solo":
+        return R_T3[row][SOLO_CONTRACT] * tour
+    if hand.bid == "nine":
+        return deal.options.nine.base * RATE[row] * tour
+    if hand.partner is not None:
+        return R_T1[row][PAIR_CONTRACT] * tour
+    return R_T5[row][UNSUPPORTED_CONTRACT] * tour
 
 
 VARIANT = Russian()
