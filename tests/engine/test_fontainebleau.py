@@ -722,7 +722,7 @@ def test_the_variant_declares_what_the_spec_says():
     variant = get_variant("fontainebleau")
     assert variant.no_trump is True
     assert variant.trick_bids == frozenset(TRICK_BIDS)
-    assert set(variant.bids) == set(TRICK_BIDS) | set(MISERE_BIDS) | {"pass"}
+    assert set(variant.bids) == set(TRICK_BIDS) | set(MISERE_BIDS) | {"pass", "misdeal"}
     assert variant.title == "Boston de Fontainebleau"
 
 

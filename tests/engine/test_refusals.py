@@ -289,7 +289,8 @@ NEUF = {"bid": "neuf", "bidder": 0, "trump": "clubs", "turned": "clubs", "jack":
             sheet("russian", [], rules={"nope": 1}),
             "rules.nope",
             "nope is not a house rule of this variant "
-            "(its rules: “Basket”, “Rate of a third suit”, “Nine amounts”, “Misère amount”)",
+            "(its rules: “Basket”, “Rate of a third suit”, “Nine amounts”, “Misère amount”, “Misdeal penalty”, "
+            "“Misdealer loses his share”)",
         ),
     ],
     ids=["only_extra_deal", "past_game_extra", "forbidden.option", "option_required", "option.unknown"],

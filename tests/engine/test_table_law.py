@@ -104,3 +104,85 @@ def test_russian_revoke_by_an_opponent_pays_the_contract_made_at_its_quota() -> 
 def test_a_revoke_on_an_all_pass_deal_is_still_refused() -> None:
     error = refusal(sheet("american", [{"bid": "pass", "tricks": [4, 3, 3, 3], "revoke": 1}]))
     assert list(error["fields"]) == ["revoke"]
+
+
+# --- a misdeal that passes the deal --------------------------------------------------------------------
+
+MISDEAL = {"bid": "misdeal"}
+FRENCH_PASS = {"bid": "pass", "turned": "spades"}
+
+
+def test_french_misdeal_loses_the_deal_and_is_not_a_deal_of_the_game() -> None:
+    """001:13 "A misdeal loses the deal": the deal passes to the right (dealer 0, then 3), nothing is paid
+    (`misdeal_penalty` 0), and the next hand is deal 1 of the game: its turned suit is belle, it antes."""
+    simple = {"bid": "simple", "bidder": 1, "trump": "hearts", "turned": "hearts", "jack": 2, "tricks": [2, 6, 3, 2]}
+    hands = settled("french", [MISDEAL, simple, {**simple, "turned": "spades"}])["hands"]
+    assert [(h["number"], h["dealer"]) for h in hands] == [(1, 0), (2, 3), (3, 2)]
+    assert (hands[0]["transfers"], hands[0]["deltas"], hands[0]["pools"]) == ([], [0, 0, 0, 0], [0])
+    assert (3, "pool", 10, "ante") in moves(hands[1])  # deal 1 of the game antes as usual
+    # Hand 3 turns ♠ and plays ♥: belle is hand 2's ♥, not the misdeal's (it has none).
+    assert hands[2]["deltas"][1] > 0
+
+
+def test_french_misdeals_count_neither_towards_the_doubles_nor_the_game() -> None:
+    """Deal 33 is the first double: after a misdeal, hand 33 is deal 32 (ante 10), hand 34 deal 33 (20)."""
+    hands = settled("french", [MISDEAL, *[FRENCH_PASS] * 33])["hands"]
+    assert [h["double"] for h in hands[31:34]] == [False, False, True]
+    assert [h["pool_delta"] for h in hands[31:34]] == [10, 10, 20]
+
+
+def test_american_misdeal_penalty_is_one_red_counter_and_the_game_is_still_twelve_deals() -> None:
+    """§1.8, Foster's red counter (10 white) "same as at Boston": dealer 0 pays 10 into the pools, no ante.
+    Twelve deals follow (thirteen hands), and a thirteenth deal is past the game."""
+    passes = [{"bid": "pass", "tricks": [4, 3, 3, 3]}] * 12
+    result = settled("american", [MISDEAL, *passes])
+    first = result["hands"][0]
+    assert (first["deltas"], first["pools"]) == ([-10, 0, 0, 0], [10])
+    assert moves(first) == {(0, "pool", 10, "penalty")}
+    assert result["hands"][1]["dealer"] == 1  # the deal passed to the left
+    error = refusal(sheet("american", [MISDEAL, *passes, passes[0]]))
+    assert (error["hand"], list(error["fields"])) == (14, ["hands"])
+
+
+def test_fontainebleau_misdeal_penalty_is_a_house_rule() -> None:
+    got = last("fontainebleau", [MISDEAL], rules={"misdeal_penalty": 3}, pools=[20])
+    assert (got["deltas"], got["pools"]) == ([-3, 0, 0, 0], [23])
+
+
+def test_russian_misdeal_forms_no_basket_and_passes_the_deal() -> None:
+    """002:33 «право сдачи переходит к следующему играющему»: no basket formed on the misdeal; the next
+    hand is deal 1 of the partie (its turned suit is старшая) and forms the basket."""
+    simple = {"bid": "simple", "bidder": 1, "trump": "spades", "turned": "spades", "jack": 2, "tricks": [3, 6, 2, 2]}
+    hands = settled("russian", [MISDEAL, simple])["hands"]
+    assert (hands[0]["transfers"], hands[0]["pools"]) == ([], [0])
+    assert hands[1]["dealer"] == 3 and hands[1]["pool_delta"] == 40 - 40  # formed, then taken by the buyer
+
+
+def test_russian_misdealer_forfeits_his_share_of_a_division() -> None:
+    """002:33 «строгие ревнители правил могут настоять на том, чтобы виновного лишали его доли в кассе».
+
+    Seat 0 misdeals. Deal 1 (dealer 3), basket formed to 40. Unsupported simple by seat 1 in старшая ♠, 3
+    tricks: R-T6 старшая 3 = 12 to each of 0, 2, 3. The three would divide 40; seat 0 forfeits, so 2 and
+    3 take 20 each. Бостон: seat 2."""
+    simple = {"bid": "simple", "bidder": 1, "trump": "spades", "turned": "spades", "jack": 2, "tricks": [4, 3, 3, 3]}
+    got = last("russian", [MISDEAL, simple], rules={"misdeal_forfeits_share": True})
+    assert got["deltas"] == [-10 + 12 - 2, -10 - 36 - 2, -10 + 12 + 20 + 6, -10 + 12 + 20 - 2]
+    assert got["pools"] == [0]
+    # At the close the basket (40 doubled by an all pass: 80) is divided by the three others: 26 each, 2 stay.
+    result = settled(
+        "russian",
+        [MISDEAL, {"bid": "pass", "turned": "hearts"}],
+        rules={"misdeal_forfeits_share": True},
+        close={"pools": "divide"},
+    )
+    assert (result["close"]["division"], result["close"]["carried"]) == ([0, 26, 26, 26], [2])
+    without = settled("russian", [MISDEAL, {"bid": "pass", "turned": "hearts"}], close={"pools": "divide"})
+    assert without["close"]["division"] == [20, 20, 20, 20]
+
+
+def test_a_misdeal_takes_no_field_but_its_number_and_adjustments() -> None:
+    error = refusal(sheet("french", [{"bid": "misdeal", "turned": "spades"}]))
+    assert error["fields"] == {"turned": ["a misdeal does not use the turned card: leave it empty"]}
+    ruling = [{"from": 1, "to": "pool", "counters": 2, "note": "exposed a card"}]
+    got = last("french", [{"bid": "misdeal", "number": 1, "adjustments": ruling}])
+    assert (got["deltas"], got["pools"]) == ([0, -2, 0, 0], [2])

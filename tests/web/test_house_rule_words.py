@@ -86,6 +86,11 @@ LABELS = {
         ("russian", "third_suit_rate"): "Rate of a third suit",
         ("russian", "nine"): "Nine amounts",
         ("russian", "misere"): "Misère amount",
+        ("american", "misdeal_penalty"): "Misdeal penalty",
+        ("fontainebleau", "misdeal_penalty"): "Misdeal penalty",
+        ("french", "misdeal_penalty"): "Misdeal penalty",
+        ("russian", "misdeal_penalty"): "Misdeal penalty",
+        ("russian", "misdeal_forfeits_share"): "Misdealer loses his share",
     },
     "fr": {
         ("american", "table"): "Tableaux de paiement",
@@ -102,6 +107,11 @@ LABELS = {
         ("russian", "third_suit_rate"): "Taux d'une troisième couleur",
         ("russian", "nine"): "Montants du neuf",
         ("russian", "misere"): "Montant de la misère",
+        ("american", "misdeal_penalty"): "Amende de maldonne",
+        ("fontainebleau", "misdeal_penalty"): "Amende de maldonne",
+        ("french", "misdeal_penalty"): "Amende de maldonne",
+        ("russian", "misdeal_penalty"): "Amende de maldonne",
+        ("russian", "misdeal_forfeits_share"): "Le maldonneur perd sa part",
     },
     "ru": {
         ("american", "table"): "Таблицы платежей",
@@ -118,6 +128,11 @@ LABELS = {
         ("russian", "third_suit_rate"): "Тариф третьей масти",
         ("russian", "nine"): "Суммы девяти взяток",
         ("russian", "misere"): "Сумма мизера",
+        ("american", "misdeal_penalty"): "Штраф за промах сдатчика",
+        ("fontainebleau", "misdeal_penalty"): "Штраф за промах сдатчика",
+        ("french", "misdeal_penalty"): "Штраф за промах сдатчика",
+        ("russian", "misdeal_penalty"): "Штраф за промах сдатчика",
+        ("russian", "misdeal_forfeits_share"): "Виновный лишается доли",
     },
 }
 OF_RULES_MD = {variant for variant, _code in LABELS["en"]}

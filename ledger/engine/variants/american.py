@@ -212,6 +212,8 @@ DECLARATION = Declaration(
         Option(
             "last_trick_hand", BOOLEAN, False, "american.option.last_trick_hand", "american.option.last_trick_hand.help"
         ),
+        # table law (rules.md §0.11)
+        table_law.misdeal_penalty(RED_COUNTER),  # Foster's one red counter, "same as at Boston"
     ),
     bids=tuple(
         Bid(code=code, label=_label(code), kind=TRICKS, fields=TRICK_FIELDS, tricks=TRICK_BIDS[code], trumps=ANY_SUIT)
@@ -222,7 +224,8 @@ DECLARATION = Declaration(
         if code == "pass"
         else Bid(code=code, label=_label(code), kind=LAST_TRICK, fields={"turned": O, "last_trick": R})
         for code in RANKED
-    ),
+    )
+    + (table_law.misdeal_bid("american"),),  # table law (rules.md §0.11)
     deals=Deals(limit=12, step=1, ante="american.ante", extra_option="last_trick_hand", extra_bid="last_trick"),
     tables=_tables(),
     facts=(

@@ -18,7 +18,7 @@ from ..cards import SUIT_SYMBOLS, SUITS, Adjustment, Hand, is_int
 from ..errors import INVALID_HAND, OPTION_REQUIRED, EngineError
 from ..messages import GAME_WORDS, Message, Term, Words, text, words_or
 from ..seats import POOL, SEATS, is_seat
-from .declaration import ALL_PASS, BELLE_OR_PETITE, FORBIDDEN, REQUIRED, TABLE_FIELDS, TRICKS, Bid, Declaration
+from .declaration import ALL_PASS, BELLE_OR_PETITE, FORBIDDEN, MISDEAL, REQUIRED, TABLE_FIELDS, TRICKS, Bid, Declaration
 
 Errors = dict[str, list[str]]  # field -> what is wrong with it, in the player's words
 ADJUSTMENT_KEYS = frozenset({"from", "to", "counters", "note"})
@@ -128,11 +128,15 @@ def bid_checks(variant: Variant) -> dict[tuple[bool, ...], dict[str, BidCheck]]:
     return out
 
 
-def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: HandChecks) -> Hand:
-    """All of a hand's checks but the adjustments against the pools (§0.10, step 2)."""
+def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: HandChecks, deal: int = 0) -> Hand:
+    """All of a hand's checks but the adjustments against the pools (§0.10, step 2).
+
+    `number` is the hand's place in the sheet, `deal` the deal of the game it is (none given: the same);
+    they differ after a misdeal, which is a hand but not a deal of the game (§0.11)."""
     options = checks.options
-    if checks.last_deal is not None and number > checks.last_deal:
-        past_game = variant.game_limit_error(number, options)
+    deal = deal or number
+    if checks.last_deal is not None and deal > checks.last_deal:
+        past_game = variant.game_limit_error(deal, options)
         assert past_game is not None
         raise EngineError(INVALID_HAND, {"hands": [past_game]}, number)
     if type(raw) is not dict:
@@ -166,8 +170,8 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
     hand = Hand(**values)
     broken = set(errors) if errors else NO_FIELDS
     extra = checks.extra_bid
-    if extra is not None and (number > checks.game_limit) != (bid is extra):
-        _check_extra_deal(variant, bid, number, extra, errors)
+    if extra is not None and (deal > checks.game_limit) != (bid is extra) and bid.kind != MISDEAL:
+        _check_extra_deal(variant, bid, deal, extra, errors)
     # The rules that tie well-formed fields together: partner and bidder, the trick sum, belle.
     if hand.partner is not None and hand.partner == hand.bidder:
         add_error(errors, "partner", text("hand.partner_is_bidder"))
@@ -183,11 +187,11 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
                 add_error(errors, "tricks", text("hand.tricks_sum_most", total=13, got=total))
     if check.in_belle and hand.trump is not None and hand.turned is not None:
         assert state is not None  # a variant that plays in belle remembers it (`Variant.new_state`)
-        belle, petite = state.suits_of(number, hand.turned)
+        belle, petite = state.suits_of(deal, hand.turned)
         if hand.trump not in (belle, petite):
-            add_error(errors, "trump", _belle_message(variant, bid, number, belle, petite, hand.trump))
+            add_error(errors, "trump", _belle_message(variant, bid, deal, belle, petite, hand.trump))
     if checks.variant_rules is not None:
-        checks.variant_rules(hand, number, options, state, broken, errors)
+        checks.variant_rules(hand, deal, options, state, broken, errors)
     if errors:
         raise EngineError(INVALID_HAND, errors, number)
     if bid.needs_option and getattr(options, bid.needs_option) is None:

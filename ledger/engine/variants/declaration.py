@@ -37,6 +37,7 @@ TRICKS = "tricks"  # the bidder (or the pair) takes at least `tricks` (`pair_tri
 EXACT = "exact"  # the bidder takes exactly `tricks`: misères, spreads, piccolissimo
 ALL_PASS = "pass"  # nobody bid
 LAST_TRICK = "last_trick"  # the American 13th deal
+MISDEAL = "misdeal"  # a misdeal that passes the deal: a hand of the sheet, not a deal of the game (§0.11)
 
 # Which trumps a bid allows.
 ANY_SUIT = "suit"

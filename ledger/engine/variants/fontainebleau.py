@@ -207,6 +207,8 @@ DECLARATION = Declaration(
             "fontainebleau.option.slam_table.help",
             choices=(1, 2),
         ),
+        # table law (rules.md §0.11)
+        table_law.misdeal_penalty(10),  # one red counter, "same as at Boston"
     ),
     # Announcements, lowest first (seed 000, "ANNOUNCEMENTS"), then misère partout; a partner may be
     # called from boston to ten (PARTNER_BIDS): the pair must take PARTNER_EXTRA tricks more.
@@ -351,6 +353,7 @@ DECLARATION = Declaration(
             field_options={"honours": "honours"},
         ),
         Bid(code="pass", label=LABELS["pass"], kind=ALL_PASS, fields={"tricks": R}, played_as="misère partout"),
+        table_law.misdeal_bid("fontainebleau"),  # table law (rules.md §0.11)
     ),
     deals=Deals(limit=GAME, step=1, ante="fontainebleau.ante"),
     tables=_tables(),

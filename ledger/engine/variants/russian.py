@@ -231,6 +231,9 @@ DECLARATION = Declaration(
             build=NineAmounts,
         ),
         Option("misere", INTEGER, None, "russian.option.misere", "russian.option.misere.help", minimum=0),
+        # table law (rules.md §0.11)
+        table_law.misdeal_penalty(0, "russian.option.misdeal_penalty.help"),  # the deal passes on (002:33)
+        table_law.misdeal_forfeits_share(),
     ),
     bids=(
         Bid(
@@ -268,6 +271,7 @@ DECLARATION = Declaration(
             needs_option="misere",
         ),
         Bid(code="pass", label="russian.bid.pass", kind=ALL_PASS, fields={"turned": R}),
+        table_law.misdeal_bid("russian"),  # table law (rules.md §0.11)
     ),
     deals=Deals(limit=None, step=3, ante="russian.ante", doubles=(DOUBLE_TOURS.start, DOUBLE_TOURS.stop - 1)),
     tables=_tables(),

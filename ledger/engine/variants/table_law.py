@@ -10,7 +10,27 @@ the builders below.
 from __future__ import annotations
 
 from ..deal import Deal
+from ..messages import register
 from ..seats import POOL, others
+from .declaration import BOOLEAN, INTEGER, MISDEAL, Bid, Option
+
+MISDEAL_CODE = "misdeal"
+
+register(
+    {
+        "option.misdeal_penalty": "Misdeal penalty",
+        "option.misdeal_penalty.help": "what the dealer of a misdeal pays into the pool; the deal passes on",
+        "russian.option.misdeal_penalty.help": "what the dealer of a misdeal pays into the basket; the deal passes on",
+        "american.bid.misdeal": "misdeal",
+        "fontainebleau.bid.misdeal": "misdeal",
+        "french.bid.misdeal": "misdeal",
+        "russian.bid.misdeal": "misdeal (промах сдатчика)",
+        "russian.option.misdeal_forfeits_share": "Misdealer loses his share",
+        "russian.option.misdeal_forfeits_share.help": (
+            "the dealer of a misdeal gets no share when the basket is divided later in the game"
+        ),
+    }
+)
 
 # --- a revoke (§0.11, "Revoke in every variant") ----------------------------------------------------
 
@@ -52,3 +72,35 @@ def pay_opponent_revoke(deal: Deal, side: tuple[int, ...], amount: int) -> None:
     assert revoker is not None
     opponents = others(*side)
     deal.pays_each(revoker, side, amount * len(opponents) // len(side), "penalty")
+
+
+# --- a misdeal that passes the deal (§0.11) ---------------------------------------------------------
+
+
+def misdeal_bid(variant: str) -> Bid:
+    """The `misdeal` bid, last in a variant's list: no field but `number` and `adjustments`."""
+    return Bid(code=MISDEAL_CODE, label=f"{variant}.bid.misdeal", kind=MISDEAL, fields={})
+
+
+def misdeal_penalty(default: int, help: str = "option.misdeal_penalty.help") -> Option:
+    """Option `misdeal_penalty`: what the dealer of a `misdeal` hand pays into the pool."""
+    return Option("misdeal_penalty", INTEGER, default, "option.misdeal_penalty", help, minimum=0)
+
+
+def misdeal_forfeits_share() -> Option:
+    """Russian option `misdeal_forfeits_share` («строгие ревнители правил», 002:33)."""
+    return Option(
+        "misdeal_forfeits_share",
+        BOOLEAN,
+        False,
+        "russian.option.misdeal_forfeits_share",
+        "russian.option.misdeal_forfeits_share.help",
+    )
+
+
+def settle_misdeal(deal: Deal) -> None:
+    """A misdeal that passes the deal: no ante, no basket formed, only the dealer's `misdeal_penalty` into
+    the pool (reason `penalty`; American: fed like an ante)."""
+    penalty = deal.options.misdeal_penalty
+    deal.pay(deal.dealer, POOL, penalty, "penalty")
+    deal.pools.feed(penalty)

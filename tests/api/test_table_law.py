@@ -1,0 +1,89 @@
+"""Issue 42's table, row by row, through the API: each event at the table is recorded as it happened
+(`POST .../hands/`), settles with no adjustment, and pays what `rules.md` §0.11 says, worked by hand here.
+Seed lines are `NNN:line` of `../shared/seeds/NNN_*.txt`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.ledger_fixtures import open_session
+
+pytestmark = pytest.mark.django_db
+
+
+def record(api: Any, session: Any, hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each hand recorded through the API (201), the settled hands as it answered them."""
+    out = []
+    for hand in hands:
+        response = api.record(session.pk, hand)
+        assert response.status_code == 201, response.content[:500]
+        out.append(response.json())
+    return out
+
+
+def settlement(api: Any, session: Any) -> dict[str, Any]:
+    response = api.json("GET", f"/api/v1/sessions/{session.pk}/settlement/")
+    assert response.status_code == 200
+    body = response.json()
+    assert all(t["reason"] != "adjustment" for hand in body["hands"] for t in hand["transfers"])
+    return body
+
+
+def close(api: Any, session: Any) -> dict[str, Any]:
+    version = api.json("GET", f"/api/v1/sessions/{session.pk}/").json()["version"]
+    response = api.json("POST", f"/api/v1/sessions/{session.pk}/close/", {}, **{"If-Match": f'"{version}"'})
+    assert response.status_code == 200, response.content[:500]
+    return response.json()
+
+
+def test_a_revoke_in_american_boston(api: Any, admin: Any, club: Any, players: Any) -> None:
+    """000:115 "the same as at Boston": seven by seat 1, 6 tricks, he revoked: A-T4 seven 1 short, 20 to
+    each adversary, and the pools (the ante's 5) doubled by him."""
+    session = open_session(admin, club, players, variant="american")
+    hand = {"bid": "seven", "bidder": 1, "trump": "hearts", "tricks": [2, 6, 2, 2], "revoke": 1}
+    (got,) = record(api, session, [hand])
+    assert (got["deltas"], got["pools"]) == ([15, -65, 20, 20], [10])
+    assert settlement(api, session)["balances"] == [15, -65, 20, 20]
+
+
+def test_a_revoke_in_fontainebleau(api: Any, admin: Any, club: Any, players: Any) -> None:
+    """004:5: six ♥ (V 40) by seat 0, 4 tricks, he revoked: 40 + 5 × 2 = 50 to each, the pool of 5 doubled."""
+    session = open_session(admin, club, players, variant="fontainebleau")
+    (got,) = record(api, session, [{"bid": "six", "bidder": 0, "trump": "hearts", "tricks": [4, 3, 3, 3], "revoke": 0}])
+    assert (got["deltas"], got["pools"]) == ([-160, 50, 50, 50], [10])
+    settlement(api, session)
+
+
+def test_a_revoke_by_a_russian_opponent(api: Any, admin: Any, club: Any, players: Any) -> None:
+    """002:194 prices the buyer's side only; §0.11: a solo in старшая ♠ by seat 2, seat 1 revoked: R-T3
+    старшая 8 = 32 that each of three would pay, 96 from seat 1 alone; the basket (40) untouched."""
+    session = open_session(admin, club, players, variant="russian")
+    solo = {"bid": "solo", "bidder": 2, "trump": "spades", "turned": "spades", "jack": 0, "tricks": [4, 4, 4, 1]}
+    (got,) = record(api, session, [{**solo, "revoke": 1}])
+    assert (got["deltas"], got["pools"]) == ([-4, -108, 84, -12], [40])
+    settlement(api, session)
+
+
+def test_a_french_misdeal_loses_the_deal(api: Any, admin: Any, club: Any, players: Any) -> None:
+    """001:13 "A misdeal loses the deal": nothing paid, no ante, not among the 40; the next dealer deals 1."""
+    session = open_session(admin, club, players, variant="french")
+    misdeal, first = record(api, session, [{"bid": "misdeal"}, {"bid": "pass", "turned": "hearts"}])
+    assert (misdeal["transfers"], misdeal["pools"], misdeal["dealer"]) == ([], [0], 0)
+    assert (first["dealer"], first["pool_delta"]) == (3, 10)  # the deal passed to the right; it antes
+    state = api.json("GET", f"/api/v1/sessions/{session.pk}/").json()
+    assert state["next"] == {"number": 3, "dealer": 2, "double": False}
+    simple = next(b for b in state["next_legal"]["bids"] if b["code"] == "simple")
+    assert simple["trumps"] == ["hearts"]  # belle is hand 2's turned suit: it was deal 1 of the game
+    settlement(api, session)
+
+
+def test_a_russian_misdeal_forfeits_the_culprits_share(api: Any, admin: Any, club: Any, players: Any) -> None:
+    """002:33 «строгие ревнители правил»: seat 0 misdeals; the basket formed on deal 1 (40) is doubled by an
+    all pass (80); at the close the three others divide it, 26 each, 2 carried."""
+    session = open_session(admin, club, players, variant="russian", rules={"misdeal_forfeits_share": True})
+    misdeal, passed = record(api, session, [{"bid": "misdeal"}, {"bid": "pass", "turned": "hearts"}])
+    assert (misdeal["transfers"], passed["pools"]) == ([], [80])
+    closed = close(api, session)
+    assert (closed["close"]["division"], closed["close"]["carried"]) == ([0, 26, 26, 26], [2])
