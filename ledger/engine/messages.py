@@ -113,9 +113,14 @@ ENGLISH: dict[str, str] = {
     "hand.invalid.tricks": "enter four whole numbers of tricks, each from 0 to 13",
     "hand.invalid.honours": "honours are 0, 3 or 4",
     "hand.invalid.conceded": "say yes or no: did the adversaries concede?",
+    "hand.invalid.conceded_or_bidder": (
+        "say yes or no (did the adversaries concede?), or bidder when the bidder paid instead of playing"
+    ),
     "hand.forbidden": "a {bid} does not use the {field}: leave it empty",
     "hand.forbidden.option": "the {field} counts only with the house rule {option}: leave it empty",
     "hand.partner_is_bidder": "the partner must be another player than the bidder",
+    "hand.pays_instead_alone": "only a bidder playing alone may pay instead of playing: leave the partner empty",
+    "hand.pays_instead_revoke": "the bidder paid instead of playing, so nobody revoked: leave the revoke empty",
     "hand.tricks_sum": "the four seats' tricks must add up to {total}, not {got}",
     "hand.tricks_sum_most": "the four seats' tricks must add up to at most {total}, not {got}",
     "hand.tricks_sum_discard": (
@@ -165,6 +170,7 @@ ENGLISH: dict[str, str] = {
     "option.choice": "{label}: choose one of {choices}",
     "option.integer": "{label}: enter a whole number, {minimum} or more",
     "option.integer_or_none": "{label}: enter a whole number, {minimum} or more, or leave it empty",
+    "option.integer_range": "{label}: enter a whole number from {minimum} to {maximum}",
     "option.boolean": "{label}: say yes or no",
     "option.object": "{label}: give {parts}",
     "option.part": "{label}: {part} must be a whole number, {minimum} or more",

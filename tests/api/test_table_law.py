@@ -66,6 +66,16 @@ def test_a_revoke_by_a_russian_opponent(api: Any, admin: Any, club: Any, players
     settlement(api, session)
 
 
+def test_a_fontainebleau_bidder_pays_instead_of_playing(api: Any, admin: Any, club: Any, players: Any) -> None:
+    """000:111 "it is usual to allow him to pay instead of playing": eight ♠ (V 70) by seat 2, no card
+    played: 70 + 5 to each adversary and 75 into the pool (`pay_instead_short` 1)."""
+    session = open_session(admin, club, players, variant="fontainebleau")
+    (got,) = record(api, session, [{"bid": "eight", "bidder": 2, "trump": "spades", "conceded": "bidder"}])
+    assert (got["deltas"], got["pools"]) == ([70, 75, -300, 75], [80])
+    assert got["conceded"] == "bidder"
+    settlement(api, session)
+
+
 def test_a_french_misdeal_loses_the_deal(api: Any, admin: Any, club: Any, players: Any) -> None:
     """001:13 "A misdeal loses the deal": nothing paid, no ante, not among the 40; the next dealer deals 1."""
     session = open_session(admin, club, players, variant="french")

@@ -186,3 +186,37 @@ def test_a_misdeal_takes_no_field_but_its_number_and_adjustments() -> None:
     ruling = [{"from": 1, "to": "pool", "counters": 2, "note": "exposed a card"}]
     got = last("french", [{"bid": "misdeal", "number": 1, "adjustments": ruling}])
     assert (got["deltas"], got["pools"]) == ([0, -2, 0, 0], [2])
+
+
+# --- paying instead of playing -----------------------------------------------------------------------------
+
+
+def test_fontainebleau_bidder_pays_instead_of_playing() -> None:
+    """000:111 "it is usual to allow him to pay instead of playing": an eight in ♠ (V 70) by seat 2, no
+    card played, `pay_instead_short` 1 (the least loss): 70 + 5 to each adversary and 75 into the pool."""
+    hand = {"bid": "eight", "bidder": 2, "trump": "spades", "conceded": "bidder"}
+    got = last("fontainebleau", [hand])
+    assert got["deltas"] == [-5 + 75, 75, -225 - 75, 75]
+    assert got["pools"] == [80]
+
+
+def test_american_bidder_pays_instead_of_playing_by_the_house_rule() -> None:
+    """§0.11 "American the same, by house rule": a nine with `pay_instead_short` 2, A-T4 nine 2 short = 45
+    to each adversary, and the pools (the ante's 5) doubled by him. `tricks` is not used."""
+    hand = {"bid": "nine", "bidder": 0, "trump": "clubs", "conceded": "bidder"}
+    got = last("american", [hand], rules={"pay_instead_short": 2})
+    assert got["deltas"] == [-5 - 135 - 5, 45, 45, 45]
+    assert got["pools"] == [10]
+    # Short by more than the contract holds: a boston can fail by 5 at most (A-T4 five 5 short = 50).
+    got = last("american", [{**hand, "bid": "boston"}], rules={"pay_instead_short": 13})
+    assert got["deltas"][1:] == [50, 50, 50]
+
+
+def test_paying_instead_is_refused_where_the_law_does_not_allow_it() -> None:
+    error = refusal(sheet("american", [], rules={"pay_instead_short": 14}))
+    said = "Paying instead of playing: enter a whole number from 1 to 13"
+    assert error["fields"] == {"rules.pay_instead_short": [said]}
+    misere = {"bid": "grand_misere", "bidder": 1, "conceded": "bidder", "tricks": [0, 0, 0, 0]}
+    assert list(refusal(sheet("american", [misere]))["fields"]) == ["conceded"]
+    french = {"bid": "independence_six", "bidder": 0, "trump": "clubs", "turned": "clubs", "jack": 1}
+    assert list(refusal(sheet("french", [{**french, "conceded": "bidder"}]))["fields"]) == ["conceded", "tricks"]

@@ -127,7 +127,7 @@ def test_sheet_fields_are_checked_before_rules() -> None:
         ({"bid": "pass", "tricks": [4, 3, 3, 3], "conceded": 0}, "conceded", "nobody concedes"),
         ({**SIX, "jack": 1}, "jack", "the jack earns nothing in American Boston"),
         ({"bid": "pass", "tricks": [4, 3, 3, 3], "revoke": 1}, "revoke", "does not use the revoke: leave it empty"),
-        ({**SIX, "conceded": "yes"}, "conceded", "say yes or no: did the adversaries concede?"),
+        ({**SIX, "conceded": "yes"}, "conceded", "or bidder when the bidder paid instead of playing"),
         ({"bid": "pass", "tricks": [4, 3, 3, 3], "conceded": True}, "conceded", "nobody concedes"),
         ({**SIX, "last_trick": 1}, "last_trick", "13th deal"),
         ({"bid": "last_trick", "last_trick": 1}, "bid", "a last trick is only the last deal"),

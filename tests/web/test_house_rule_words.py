@@ -91,6 +91,8 @@ LABELS = {
         ("french", "misdeal_penalty"): "Misdeal penalty",
         ("russian", "misdeal_penalty"): "Misdeal penalty",
         ("russian", "misdeal_forfeits_share"): "Misdealer loses his share",
+        ("american", "pay_instead_short"): "Paying instead of playing",
+        ("fontainebleau", "pay_instead_short"): "Paying instead of playing",
     },
     "fr": {
         ("american", "table"): "Tableaux de paiement",
@@ -112,6 +114,8 @@ LABELS = {
         ("french", "misdeal_penalty"): "Amende de maldonne",
         ("russian", "misdeal_penalty"): "Amende de maldonne",
         ("russian", "misdeal_forfeits_share"): "Le maldonneur perd sa part",
+        ("american", "pay_instead_short"): "Payer sans jouer",
+        ("fontainebleau", "pay_instead_short"): "Payer sans jouer",
     },
     "ru": {
         ("american", "table"): "Таблицы платежей",
@@ -133,6 +137,8 @@ LABELS = {
         ("french", "misdeal_penalty"): "Штраф за промах сдатчика",
         ("russian", "misdeal_penalty"): "Штраф за промах сдатчика",
         ("russian", "misdeal_forfeits_share"): "Виновный лишается доли",
+        ("american", "pay_instead_short"): "Заплатить, не играя",
+        ("fontainebleau", "pay_instead_short"): "Заплатить, не играя",
     },
 }
 OF_RULES_MD = {variant for variant, _code in LABELS["en"]}

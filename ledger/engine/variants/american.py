@@ -18,6 +18,7 @@ from ..pools import AmericanPools
 from ..seats import ADVERSARIES, POOL, SEATS, others
 from . import table_law
 from .base import Variant
+from .checks import PAYS_INSTEAD
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -214,6 +215,7 @@ DECLARATION = Declaration(
         ),
         # table law (rules.md §0.11)
         table_law.misdeal_penalty(RED_COUNTER),  # Foster's one red counter, "same as at Boston"
+        table_law.pay_instead_short(),
     ),
     bids=tuple(
         Bid(code=code, label=_label(code), kind=TRICKS, fields=TRICK_FIELDS, tricks=TRICK_BIDS[code], trumps=ANY_SUIT)
@@ -342,7 +344,9 @@ class American(Variant):
             table_law.pay_revoke(deal, (bidder,), revoke_amount(deal))
             return
         prices = PRICES[deal.options.table][bid]
-        if hand.conceded:
+        if hand.conceded == PAYS_INSTEAD:  # table law (rules.md §0.11): as failed by pay_instead_short
+            made, amount = prices.by_taken[table_law.taken_instead(deal, TRICK_BIDS[bid])]
+        elif hand.conceded:
             made, amount = True, prices.conceded
         else:
             made, amount = prices.by_taken[hand.tricks[bidder]]

@@ -251,4 +251,6 @@ class Variant:
             return text("hand.invalid.seat")
         if name == "trump":
             return text("hand.invalid.trump", trumps=self._trumps_text(bid))
+        if name == "conceded" and bid is not None and bid.code in self.declaration.pays_instead:
+            return text("hand.invalid.conceded_or_bidder")
         return text(f"hand.invalid.{name}")

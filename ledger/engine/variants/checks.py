@@ -26,6 +26,7 @@ SEAT_FIELDS = frozenset({"bidder", "partner", "jack", "revoke", "last_trick"})
 TABLE_FIELD_NAMES = frozenset(TABLE_FIELDS)
 NO_FIELDS: frozenset[str] = frozenset()
 _TRICKS_SUM_FIELDS = frozenset({"tricks", "conceded", "revoke"})  # broken, they leave the trick sum unjudged
+PAYS_INSTEAD = "bidder"  # `conceded: "bidder"`: the bidder pays instead of playing (rules.md §0.11)
 DEFAULTS: dict[str, Any] = {"conceded": False, "honours": 0, "tricks": [0, 0, 0, 0], "adjustments": []}
 
 
@@ -56,6 +57,7 @@ class BidCheck:
     most_tricks: int | None  # the most the four trick counts may add up to (12: a discard); None: no tricks
     whole_deal: bool  # they must add up to 13, unless the deal was conceded or stopped by a revoke
     in_belle: bool  # a simple: played in belle or petite
+    pays_instead: bool = False  # `conceded` may be "bidder": he pays instead of playing (rules.md §0.11)
 
 
 class HandChecks(NamedTuple):
@@ -123,7 +125,10 @@ def bid_checks(variant: Variant) -> dict[tuple[bool, ...], dict[str, BidCheck]]:
             takes["bid"] = Domain(str, frozenset((bid.code,)))
             required = tuple(name for name, mode in modes.items() if mode == REQUIRED)
             in_belle = bid.trumps == BELLE_OR_PETITE
-            checks[bid.code] = BidCheck(bid, takes, required, frozenset(required), *_trick_sum(bid), in_belle)
+            pays_instead = bid.code in declaration.pays_instead
+            checks[bid.code] = BidCheck(
+                bid, takes, required, frozenset(required), *_trick_sum(bid), in_belle, pays_instead
+            )
         out[flags] = checks
     return out
 
@@ -157,6 +162,8 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
             values[name] = value
         elif value is None:
             continue
+        elif name == "conceded" and value == PAYS_INSTEAD and check.pays_instead:
+            values[name] = value
         elif domain.trick_counts and _valid_tricks(value):
             values[name] = tuple(value)
         else:
@@ -165,7 +172,7 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
         raise EngineError(INVALID_HAND, errors, number)
     if not check.required_set <= values.keys():  # a required field missing (or broken: named above)
         for name in check.required:
-            if raw.get(name) is None:
+            if raw.get(name) is None and not (name == "tricks" and values.get("conceded") == PAYS_INSTEAD):
                 add_error(errors, name, variant.required_message(name, bid))
     hand = Hand(**values)
     broken = set(errors) if errors else NO_FIELDS
@@ -175,6 +182,11 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
     # The rules that tie well-formed fields together: partner and bidder, the trick sum, belle.
     if hand.partner is not None and hand.partner == hand.bidder:
         add_error(errors, "partner", text("hand.partner_is_bidder"))
+    if hand.conceded == PAYS_INSTEAD:
+        if hand.partner is not None:
+            add_error(errors, "conceded", text("hand.pays_instead_alone"))
+        if hand.revoke is not None:
+            add_error(errors, "revoke", text("hand.pays_instead_revoke"))
     if check.most_tricks is not None and broken.isdisjoint(_TRICKS_SUM_FIELDS):
         total = sum(hand.tricks)
         if check.whole_deal and not hand.conceded and hand.revoke is None:

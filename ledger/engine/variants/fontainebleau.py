@@ -21,7 +21,7 @@ from ..messages import ANTE, GAME_WORDS, HOUSE_RULE, HOUSE_RULE_HELP, REFUSAL, M
 from ..seats import ADVERSARIES, PAIRINGS, POOL, SEATS, others
 from . import table_law
 from .base import Variant
-from .checks import add_error
+from .checks import PAYS_INSTEAD, add_error
 from .declaration import (
     ALL_PASS,
     BOOLEAN,
@@ -209,6 +209,7 @@ DECLARATION = Declaration(
         ),
         # table law (rules.md §0.11)
         table_law.misdeal_penalty(10),  # one red counter, "same as at Boston"
+        table_law.pay_instead_short(),
     ),
     # Announcements, lowest first (seed 000, "ANNOUNCEMENTS"), then misère partout; a partner may be
     # called from boston to ten (PARTNER_BIDS): the pair must take PARTNER_EXTRA tricks more.
@@ -462,6 +463,8 @@ def settle_solo(deal: Deal) -> None:
     needed = TRICK_BIDS[hand.bid]
     value = trick_value(hand.bid, hand.trump, deal.options)
     taken = hand.tricks[bidder]
+    if hand.conceded == PAYS_INSTEAD:  # table law (rules.md §0.11): "pay instead of playing" (000:111)
+        hand, taken = hand._replace(conceded=False), table_law.taken_instead(deal, needed)
     adversaries = ADVERSARIES[bidder]
     if hand.conceded or taken >= needed:
         deal.each_pays(adversaries, bidder, value, "contract")

@@ -19,6 +19,10 @@ MISDEAL_CODE = "misdeal"
 register(
     {
         "option.misdeal_penalty": "Misdeal penalty",
+        "option.pay_instead_short": "Paying instead of playing",
+        "option.pay_instead_short.help": (
+            "a bidder who pays instead of playing pays as if his contract failed by this many tricks"
+        ),
         "option.misdeal_penalty.help": "what the dealer of a misdeal pays into the pool; the deal passes on",
         "russian.option.misdeal_penalty.help": "what the dealer of a misdeal pays into the basket; the deal passes on",
         "american.bid.misdeal": "misdeal",
@@ -96,6 +100,28 @@ def misdeal_forfeits_share() -> Option:
         "russian.option.misdeal_forfeits_share",
         "russian.option.misdeal_forfeits_share.help",
     )
+
+
+# --- paying instead of playing (§0.11) ----------------------------------------------------------------
+
+
+def pay_instead_short() -> Option:
+    """Option `pay_instead_short` (integer 1-13, default 1: the least loss; house default)."""
+    return Option(
+        "pay_instead_short",
+        INTEGER,
+        1,
+        "option.pay_instead_short",
+        "option.pay_instead_short.help",
+        minimum=1,
+        maximum=13,
+    )
+
+
+def taken_instead(deal: Deal, needed: int) -> int:
+    """The tricks a bidder who paid instead of playing is settled as having taken: his contract failed by
+    `pay_instead_short` tricks, at most by all of them (no contract can fail by more than its number)."""
+    return max(0, needed - deal.options.pay_instead_short)
 
 
 def settle_misdeal(deal: Deal) -> None:
