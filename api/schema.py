@@ -104,6 +104,7 @@ class HandIn(serializers.Serializer):
     jack = serializers.IntegerField(required=False)
     revoke = serializers.IntegerField(required=False)
     last_trick = serializers.IntegerField(required=False)
+    ace_turned = serializers.BooleanField(required=False, help_text="Russian «с ремизом»: the dealer turned an ace")
     adjustments = Adjustment(many=True, required=False)
     number = serializers.IntegerField(required=False, help_text="the deal the scorer believes is next")
 

@@ -45,3 +45,4 @@ class Hand(NamedTuple):
     revoke: int | None = None
     last_trick: int | None = None
     adjustments: tuple[Adjustment, ...] = ()
+    ace_turned: bool = False  # Russian «с ремизом» (rules.md §0.11)

@@ -93,6 +93,7 @@ ENGLISH: dict[str, str] = {
     "field.jack": "Bonus jack",
     "field.revoke": "Revoke",
     "field.last_trick": "Last trick",
+    "field.ace_turned": "Ace turned",
     "field.adjustments": "Adjustments",
     "field.number": "Deal number",
     # --- refusals of a hand (rules.md §0.10) -------------------------------------------------------
@@ -113,6 +114,8 @@ ENGLISH: dict[str, str] = {
     "hand.invalid.tricks": "enter four whole numbers of tricks, each from 0 to 13",
     "hand.invalid.honours": "honours are 0, 3 or 4",
     "hand.invalid.conceded": "say yes or no: did the adversaries concede?",
+    "hand.invalid.ace_turned": "say yes or no: did the dealer turn up an ace?",
+    "hand.option_off": "a {bid} is not played under these house rules: {option} is off",
     "hand.invalid.conceded_or_bidder": (
         "say yes or no (did the adversaries concede?), or bidder when the bidder paid instead of playing"
     ),

@@ -97,3 +97,41 @@ def test_a_russian_misdeal_forfeits_the_culprits_share(api: Any, admin: Any, clu
     assert (misdeal["transfers"], passed["pools"]) == ([], [80])
     closed = close(api, session)
     assert (closed["close"]["division"], closed["close"]["carried"]) == ([0, 26, 26, 26], [2])
+
+
+def test_remiz_when_the_dealer_turns_an_ace(api: Any, admin: Any, club: Any, players: Any) -> None:
+    """002:108 «с ремизом»: 2 chips into the basket after it is formed (40 + 2), before the all pass doubles
+    it: 84, not the 82 an adjustment after the doubling gave."""
+    session = open_session(admin, club, players, variant="russian", rules={"remiz": 2})
+    (got,) = record(api, session, [{"bid": "pass", "turned": "spades", "ace_turned": True}])
+    assert (got["pools"], got["deltas"]) == ([84], [-24, -20, -20, -20])
+    assert got["ace_turned"] is True
+    settlement(api, session)
+
+
+def test_russian_optional_bids_agreed_before_play(api: Any, admin: Any, club: Any, players: Any) -> None:
+    """002:114-122: an open petit misère (30 a head, made) and a souverain in старшая ♠ (50 × 2 a head, made)."""
+    rules = {"open_misere": 30, "souverain": {"made": 50, "failed": 40}}
+    session = open_session(admin, club, players, variant="russian", rules=rules)
+    legal = api.json("GET", f"/api/v1/sessions/{session.pk}/").json()["next_legal"]["bids"]
+    assert [b["code"] for b in legal] == ["simple", "solo", "open_misere", "souverain", "pass", "misdeal"]
+    souverain = {"bid": "souverain", "bidder": 0, "trump": "spades", "turned": "spades", "jack": 0}
+    misere = {"bid": "open_misere", "bidder": 1, "turned": "hearts", "jack": 2, "tricks": [4, 0, 4, 4]}
+    first, second = record(api, session, [{**souverain, "tricks": [12, 1, 0, 0]}, misere])
+    assert first["deltas"] == [-10 + 300 + 40 + 6, -112, -112, -112]
+    assert second["deltas"] == [-10 - 30, -10 + 90 + 40, -10 - 30, -10 - 30]  # the basket formed again, taken
+    settlement(api, session)
+
+
+def test_labet_and_solo_are_conditions_a_club_may_switch_off(api: Any, admin: Any, club: Any, players: Any) -> None:
+    """002:110-113: without the labet a failure doubles nothing; without the solo it is not offered."""
+    session = open_session(admin, club, players, variant="russian", rules={"labet": False, "solo": False})
+    legal = api.json("GET", f"/api/v1/sessions/{session.pk}/").json()["next_legal"]["bids"]
+    assert "solo" not in [b["code"] for b in legal]
+    simple = {"bid": "simple", "bidder": 1, "trump": "spades", "turned": "spades", "jack": 2, "partner": 3}
+    (got,) = record(api, session, [{**simple, "tricks": [3, 4, 3, 3]}])  # the buyer 4 of 5: short alone
+    assert got["pools"] == [40]  # R-T2 старшая at 7 = 8 to each opponent, and no labet
+    assert got["deltas"] == [-10 + 8 - 2, -10 - 16 - 2, -10 + 8 + 6, -10 - 2]
+    solo = {"bid": "solo", "bidder": 2, "trump": "clubs", "turned": "clubs", "jack": 0, "tricks": [2, 2, 7, 2]}
+    response = api.record(session.pk, solo)
+    assert response.status_code == 400 and response.json()["error"]["code"] == "option_required"

@@ -18,13 +18,6 @@ pytestmark = pytest.mark.django_db
 SECTIONS = {"american": "1", "fontainebleau": "2", "french": "3", "russian": "4"}
 # §0.11's codes not yet declared (issue 42 lands event by event).
 PENDING = {
-    "remiz",
-    "labet",
-    "solo",
-    "open_misere",
-    "grand_open_misere",
-    "souverain",
-    "grand_souverain",
     "claims_lapse",
 }
 

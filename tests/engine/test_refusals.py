@@ -286,11 +286,9 @@ NEUF = {"bid": "neuf", "bidder": 0, "trump": "clubs", "turned": "clubs", "jack":
             "a neuf needs the house rule “Neuf amounts”: set its amounts when opening the session",
         ),
         (  # option.unknown
-            sheet("russian", [], rules={"nope": 1}),
+            sheet("french", [], rules={"nope": 1}),
             "rules.nope",
-            "nope is not a house rule of this variant "
-            "(its rules: “Basket”, “Rate of a third suit”, “Nine amounts”, “Misère amount”, “Misdeal penalty”, "
-            "“Misdealer loses his share”)",
+            "nope is not a house rule of this variant (its rules: “Neuf amounts”, “Misdeal penalty”)",
         ),
     ],
     ids=["only_extra_deal", "past_game_extra", "forbidden.option", "option_required", "option.unknown"],

@@ -220,3 +220,93 @@ def test_paying_instead_is_refused_where_the_law_does_not_allow_it() -> None:
     assert list(refusal(sheet("american", [misere]))["fields"]) == ["conceded"]
     french = {"bid": "independence_six", "bidder": 0, "trump": "clubs", "turned": "clubs", "jack": 1}
     assert list(refusal(sheet("french", [{**french, "conceded": "bidder"}]))["fields"]) == ["conceded", "tricks"]
+
+
+# --- the Russian conditions agreed before play ---------------------------------------------------------
+
+
+def test_remiz_is_paid_into_the_basket_before_an_all_pass_doubles_it() -> None:
+    """002:108 «платить сдатчику в кассу две фишки, если у него на открытии козыря обнаружится туз».
+
+    Deal 1, dealer 0: the basket is formed (40), then remiz 2 (42), then all pass doubles it: 10 from
+    each and 2 more from the dealer: 84, not the 82 of an adjustment paid after the doubling."""
+    got = last("russian", [{"bid": "pass", "turned": "spades", "ace_turned": True}], rules={"remiz": 2})
+    assert got["pools"] == [84]
+    assert got["deltas"] == [-10 - 2 - 12, -20, -20, -20]
+    assert (0, "pool", 2, "penalty") in moves(got)
+    error = refusal(sheet("russian", [{"bid": "pass", "turned": "spades", "ace_turned": True}]))
+    assert error["fields"] == {
+        "ace_turned": ["the ace turned counts only with the house rule “Remiz (ace turned)”: leave it empty"]
+    }
+
+
+def test_labet_switched_off_doubles_nothing() -> None:
+    """002:110 «Бостон с лабетом»: an agreed condition. Off, a solo failed in старшая ♣ (7 tricks: R-T4
+    40 to each) leaves the basket as it was (40); the бостон is seat 0's."""
+    solo = {"bid": "solo", "bidder": 2, "trump": "clubs", "turned": "clubs", "jack": 0, "tricks": [2, 2, 7, 2]}
+    got = last("russian", [solo], rules={"labet": False})
+    assert got["deltas"] == [-10 + 40 + 6, -10 + 40 - 2, -10 - 120 - 2, -10 + 40 - 2]
+    assert got["pools"] == [40]
+    assert last("russian", [solo])["pools"] == [80]  # on by default: the labet doubles it
+
+
+def test_solo_switched_off_is_refused() -> None:
+    """002:112 «Индепанданс, или соло — при таком условии»: without the condition there is no solo."""
+    solo = {"bid": "solo", "bidder": 2, "trump": "clubs", "turned": "clubs", "jack": 0, "tricks": [2, 2, 7, 2]}
+    error = refusal(sheet("russian", [solo], rules={"solo": False}))
+    assert error["code"] == "option_required"
+    assert error["fields"] == {
+        "rules.solo": ["a solo (индепанданс) is not played under these house rules: “Solo (индепанданс)” is off"]
+    }
+
+
+def test_open_misere_made() -> None:
+    """002:114 «Петит-мизер уверт»: open, one card aside, no trick of twelve. 30 per opponent (its option),
+    the basket taken; a misère made pays no бостон."""
+    hand = {"bid": "open_misere", "bidder": 1, "turned": "hearts", "jack": 2, "tricks": [4, 0, 4, 4]}
+    got = last("russian", [hand], rules={"open_misere": 30})
+    assert got["deltas"] == [-40, -10 + 90 + 40, -40, -40]
+    assert got["pools"] == [0]
+
+
+def test_grand_open_misere_failed_pays_per_trick_taken() -> None:
+    """002:118 «Гран-мизер уверт … Каждая взятка наказывается ремизом»: 20 per opponent × 2 tricks taken,
+    a labet of 40, and (he does not hold the бостон) 2 to each of the three."""
+    hand = {"bid": "grand_open_misere", "bidder": 3, "turned": "hearts", "jack": 1, "tricks": [4, 4, 3, 2]}
+    got = last("russian", [hand], rules={"grand_open_misere": 20})
+    assert got["deltas"] == [-10 + 40 + 2, -10 + 40 + 2, -10 + 40 + 2, -10 - 120 - 40 - 6]
+    assert got["pools"] == [80]
+
+
+def test_souverain_and_grand_souverain() -> None:
+    """002:120 «Суверен: игрок обязан взять 12 взяток», 002:122 «Гран-суверен … все 13 взяток при закрытых
+    картах». A souverain in старшая ♠ (rate 2), 12 tricks: 50 × 2 from each, the basket, бостон seat 0."""
+    hand = {"bid": "souverain", "bidder": 0, "trump": "spades", "turned": "spades", "jack": 0, "tricks": [12, 1, 0, 0]}
+    got = last("russian", [hand], rules={"souverain": {"made": 50, "failed": 40}})
+    assert got["deltas"] == [-10 + 300 + 40 + 6, -112, -112, -112]
+    # A grand souverain in ♥, a third suit (младшая rate, 1), 12 tricks: failed, 60 to each and a labet.
+    grand = {**hand, "bid": "grand_souverain", "bidder": 2, "trump": "hearts", "jack": 1, "tricks": [0, 1, 12, 0]}
+    got = last("russian", [grand], rules={"grand_souverain": {"made": 80, "failed": 60}})
+    assert got["deltas"] == [-10 + 60 - 2, -10 + 60 + 6, -10 - 180 - 40 - 2, -10 + 60 - 2]
+    assert got["pools"] == [80]
+    error = refusal(sheet("russian", [hand]))
+    assert (error["code"], list(error["fields"])) == ("option_required", ["rules.souverain"])
+
+
+# --- the refusal order (§0.10) holds for the new events ------------------------------------------------
+
+
+def test_the_refusal_order_holds_for_the_table_law() -> None:
+    """Game limit first (a misdeal past the game, whatever its fields), then every broken field of the
+    hand, then the option it needs (a switched-off solo), then the adjustments against the pool."""
+    passes = [{"bid": "pass", "tricks": [4, 3, 3, 3]}] * 12
+    error = refusal(sheet("american", [*passes, {"bid": "misdeal", "bidder": 9}]))
+    assert (error["code"], error["hand"], list(error["fields"])) == ("invalid_hand", 13, ["hands"])
+    solo = {"bid": "solo", "bidder": 2, "trump": "clubs", "turned": "clubs", "jack": 0, "tricks": [2, 2, 7, 2]}
+    error = refusal(sheet("russian", [{**solo, "ace_turned": True}], rules={"solo": False}))
+    assert (error["code"], list(error["fields"])) == ("invalid_hand", ["ace_turned"])
+    taking = [{"from": "pool", "to": 1, "counters": 1, "note": "ruling"}]
+    error = refusal(sheet("russian", [{**solo, "adjustments": taking}], rules={"solo": False}))
+    assert (error["code"], list(error["fields"])) == ("option_required", ["rules.solo"])
+    error = refusal(sheet("french", [{"bid": "misdeal", "adjustments": taking}]))
+    assert (error["code"], list(error["fields"])) == ("invalid_hand", ["adjustments"])

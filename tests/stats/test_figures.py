@@ -201,7 +201,11 @@ def test_misere_partout_losers() -> None:
 
 def test_french_and_russian_all_pass_is_no_misere_partout() -> None:
     for variant in ("french", "russian"):
-        sheet = random_sheet(variant, random.Random(3), 10, rules=RULES[variant])
+        seed = 3
+        sheet = random_sheet(variant, random.Random(seed), 10, rules=RULES[variant])
+        while sheet["hands"][0]["bid"] == "misdeal":  # deal 1 of the game is the first hand that is a deal
+            seed += 1
+            sheet = random_sheet(variant, random.Random(seed), 10, rules=RULES[variant])
         sheet["hands"][0] = {"bid": "pass", "turned": sheet["hands"][0]["turned"]}
         sheet["close"] = {}
         settled = settle(sheet)

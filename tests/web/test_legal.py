@@ -70,7 +70,9 @@ def test_a_simple_is_played_in_belle_or_the_turned_suit(variant: str) -> None:
 def test_every_offered_bid_has_its_engine_fields_and_trick_total() -> None:
     for variant in variant_names():
         engine = get_variant(variant)
-        for bid, rules in bid_rules(variant, {"honours": True} if variant == "fontainebleau" else {}).items():
+        switches: dict[str, dict[str, Any]] = {"fontainebleau": {"honours": True}, "russian": {"remiz": 2}}
+        switched_on = switches.get(variant, {})
+        for bid, rules in bid_rules(variant, switched_on).items():
             assert {f for f, mode in rules["fields"].items() if mode != "forbidden"} == set(engine.fields[bid])
             assert rules["tricks"]["total"] in (12, 13)
     assert bid_rules("american", {})["little_misere"]["tricks"] == {"total": 12, "exact": False}

@@ -159,7 +159,8 @@ class Variant:
         for bid in self.declaration.bids:
             if deals.extra_bid is not None and (bid.code == deals.extra_bid) != extra and bid.kind != MISDEAL:
                 continue
-            if bid.needs_option and getattr(options, bid.needs_option) is None:
+            needs = getattr(options, bid.needs_option) if bid.needs_option else True
+            if needs is None or needs is False:  # not set, or a boolean house rule that is off
                 continue
             entry: dict[str, Any] = {
                 "code": bid.code,

@@ -27,7 +27,13 @@ TABLE_FIELD_NAMES = frozenset(TABLE_FIELDS)
 NO_FIELDS: frozenset[str] = frozenset()
 _TRICKS_SUM_FIELDS = frozenset({"tricks", "conceded", "revoke"})  # broken, they leave the trick sum unjudged
 PAYS_INSTEAD = "bidder"  # `conceded: "bidder"`: the bidder pays instead of playing (rules.md §0.11)
-DEFAULTS: dict[str, Any] = {"conceded": False, "honours": 0, "tricks": [0, 0, 0, 0], "adjustments": []}
+DEFAULTS: dict[str, Any] = {
+    "conceded": False,
+    "honours": 0,
+    "tricks": [0, 0, 0, 0],
+    "adjustments": [],
+    "ace_turned": False,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +114,7 @@ def domains(variant: Variant) -> dict[str, Domain]:
         "tricks": TRICK_COUNTS,
         "honours": Domain(int, frozenset((0, 3, 4))),
         "conceded": Domain(bool, frozenset((False, True))),
+        "ace_turned": Domain(bool, frozenset((False, True))),
     }
 
 
@@ -206,9 +213,12 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
         checks.variant_rules(hand, deal, options, state, broken, errors)
     if errors:
         raise EngineError(INVALID_HAND, errors, number)
-    if bid.needs_option and getattr(options, bid.needs_option) is None:
+    needs = getattr(options, bid.needs_option) if bid.needs_option else True
+    if needs is None or needs is False:  # not set, or a boolean house rule that is off (Russian `solo`)
+        assert bid.needs_option is not None
         rule = variant.declaration.option[bid.needs_option].named()
-        message = text("hand.option_required", bid=text(bid.label), option=rule)
+        key = "hand.option_off" if needs is False else "hand.option_required"
+        message = text(key, bid=text(bid.label), option=rule)
         raise EngineError(OPTION_REQUIRED, {f"rules.{bid.needs_option}": [message]}, number)
     return hand
 

@@ -30,6 +30,7 @@ TABLE_FIELDS = (
     "jack",
     "revoke",
     "last_trick",
+    "ace_turned",  # Russian «с ремизом»: the dealer turned an ace (rules.md §0.11)
 )
 
 # How "made" is judged (stats and engine alike).

@@ -126,6 +126,9 @@ BID_LABELS = {
 }
 
 
+REMIZ, REMIZ_RULE = table_law.REMIZ_FIELD, table_law.REMIZ_RULE  # table law: «с ремизом» (rules.md §0.11)
+
+
 # --- options ------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class NineAmounts:
@@ -206,7 +209,7 @@ DECLARATION = Declaration(
     title="Russian Boston (Бостон)",
     short_title="Russian",
     aliases=("boston-russe", "русский-бостон", "бостон"),
-    playable_rules={"nine": {"base": 30, "extra": 5}, "misere": 40},
+    playable_rules={"nine": {"base": 30, "extra": 5}, "misere": 40, **table_law.RUSSIAN_PLAYABLE},
     sample_deals=40,
     source="«Бостон правила карточной игры» and its «Тариф платежей».",
     options=(
@@ -234,43 +237,56 @@ DECLARATION = Declaration(
         # table law (rules.md §0.11)
         table_law.misdeal_penalty(0, "russian.option.misdeal_penalty.help"),  # the deal passes on (002:33)
         table_law.misdeal_forfeits_share(),
+        *table_law.RUSSIAN_CONDITIONS,
     ),
     bids=(
         Bid(
             code="simple",
             label="russian.bid.simple",
             kind=TRICKS,
-            fields={"bidder": R, "trump": R, "tricks": R, "partner": O, "jack": R, "revoke": O, "turned": R},
+            fields={"bidder": R, "trump": R, "tricks": R, "partner": O, "jack": R, "revoke": O, "turned": R, **REMIZ},
             tricks=UNSUPPORTED_CONTRACT,
             pair_tricks=PAIR_CONTRACT,
             trumps=BELLE_OR_PETITE,
+            field_options=REMIZ_RULE,
         ),
         Bid(
             code="solo",
             label="russian.bid.solo",
             kind=TRICKS,
-            fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+            fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R, **REMIZ},
             tricks=SOLO_CONTRACT,
             trumps=ANY_SUIT,
+            needs_option="solo",  # table law (rules.md §0.11): a condition a club may switch off
+            field_options=REMIZ_RULE,
         ),
         Bid(
             code="nine",
             label="russian.bid.nine",
             kind=TRICKS,
-            fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+            fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R, **REMIZ},
             tricks=NINE_CONTRACT,
             trumps=ANY_SUIT,
             needs_option="nine",
+            field_options=REMIZ_RULE,
         ),
         Bid(
             code="misere",
             label="russian.bid.misere",
             kind=EXACT,
-            fields={"bidder": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+            fields={"bidder": R, "tricks": R, "jack": R, "revoke": O, "turned": R, **REMIZ},
             tricks=0,
             needs_option="misere",
+            field_options=REMIZ_RULE,
         ),
-        Bid(code="pass", label="russian.bid.pass", kind=ALL_PASS, fields={"turned": R}),
+        *table_law.RUSSIAN_BIDS,  # table law (rules.md §0.11): the optional bids agreed before play
+        Bid(
+            code="pass",
+            label="russian.bid.pass",
+            kind=ALL_PASS,
+            fields={"turned": R, **REMIZ},
+            field_options=REMIZ_RULE,
+        ),
         table_law.misdeal_bid("russian"),  # table law (rules.md §0.11)
     ),
     deals=Deals(limit=None, step=3, ante="russian.ante", doubles=(DOUBLE_TOURS.start, DOUBLE_TOURS.stop - 1)),
@@ -322,6 +338,8 @@ def all_pass(deal: Deal) -> None:
 
 def labet(deal: Deal, payers: tuple[int, ...] | list[int]) -> None:
     """Лабет: an amount equal to the basket paid into it; two payers split it G-3 (the buyer first)."""
+    if not deal.options.labet:  # table law (rules.md §0.11): switched off, a failure doubles nothing
+        return
     deal.pay_shared(payers, POOL, deal.pools.double(), "pool")
 
 
@@ -335,7 +353,8 @@ def alone(deal: Deal, made: bool, amount: int) -> None:
         deal.pay(POOL, buyer, deal.pools.take_all(), "pool")  # he takes the basket
     else:
         deal.pays_each(buyer, ADVERSARIES[buyer], amount, "contract")
-        deal.pay(buyer, POOL, deal.pools.double(), "pool")  # a labet, his alone
+        if deal.options.labet:  # table law (rules.md §0.11): labet is a condition a club may switch off
+            deal.pay(buyer, POOL, deal.pools.double(), "pool")  # a labet, his alone
 
 
 # --- the variant --------------------------------------------------------------------------------
@@ -354,7 +373,7 @@ class Russian(Variant):
     def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
         if bid.kind == EXACT and name == "trump":
             return text(MISERE_TRUMP)
-        if bid.kind == ALL_PASS and name not in self.forbidden_ids:
+        if bid.kind == ALL_PASS and name not in self.forbidden_ids and name not in bid.field_options:
             return text("russian.forbidden.pass", field=self.field_words(name))
         return super().forbidden_message(name, bid, options)
 
@@ -364,6 +383,8 @@ class Russian(Variant):
         tour = 2 if deal.double else 1
         if deal.pools.total == 0:
             form_basket(deal, deal.options.basket * tour)
+        if hand.ace_turned:  # table law (rules.md §0.11): «с ремизом», before anything else
+            table_law.pay_remiz(deal)
         bid = hand.bid
         if bid == "pass":
             all_pass(deal)
@@ -375,7 +396,9 @@ class Russian(Variant):
             self.boston(deal, True, tour)
             return
         if not (made and hand.revoke is not None):  # a buyer's-side revoke voids a made contract
-            if bid == "misere":
+            if bid in table_law.OPTIONAL_BIDS:  # table law (rules.md §0.11)
+                alone(deal, made, optional_amount(deal, state, made, tour))
+            elif bid == "misere":
                 self.misere(deal, made, tour)
             else:
                 row = row_of(hand, deal.number, state, deal.options)
@@ -393,6 +416,8 @@ class Russian(Variant):
     def made(hand: Hand) -> bool:
         bidder, tricks = hand.bidder, hand.tricks
         assert bidder is not None
+        if hand.bid in table_law.OPTIONAL_BIDS:  # table law (rules.md §0.11)
+            return DECLARATION.bid[hand.bid].made(tricks[bidder], False)
         if hand.bid == "misere":
             return tricks[bidder] == 0
         if hand.partner is not None:  # only a simple is supported
@@ -474,7 +499,7 @@ class Russian(Variant):
         does not hold it pays it to each of the three others; otherwise nothing."""
         hand = deal.hand
         bonus = BOSTON_BONUS * tour
-        if hand.bid == "misere":
+        if hand.bid in MISERES:  # the open misères (table law) as the misère
             assert hand.bidder is not None
             if not made and hand.jack != hand.bidder:
                 deal.pays_each(hand.bidder, ADVERSARIES[hand.bidder], bonus, "jack")
@@ -487,6 +512,8 @@ class Russian(Variant):
 def quota_amount(deal: Deal, state: Belle, tour: int) -> int:
     """What each opponent pays for the contract made with exactly its quota (an opponent's revoke)."""
     hand = deal.hand
+    if hand.bid in table_law.OPTIONAL_BIDS:
+        return optional_amount(deal, state, True, tour)
     if hand.bid == "misere":
         return deal.options.misere * tour
     row = row_of(hand, deal.number, state, deal.options)
@@ -497,6 +524,22 @@ def quota_amount(deal: Deal, state: Belle, tour: int) -> int:
     if hand.partner is not None:
         return R_T1[row][PAIR_CONTRACT] * tour
     return R_T5[row][UNSUPPORTED_CONTRACT] * tour
+
+
+MISERES = frozenset({"misere", *table_law.OPEN_MISERES})
+
+
+def optional_amount(deal: Deal, state: Belle, made: bool, tour: int) -> int:
+    """An optional bid's chips per opponent (§0.11): an open misère's amount like the misère's (the grand
+    one, failed, × the tricks taken: 002:118); a souverain's made or failed amount at the rate, as a nine."""
+    hand, options = deal.hand, deal.options
+    assert hand.bidder is not None
+    amount = getattr(options, hand.bid)
+    if hand.bid in table_law.OPEN_MISERES:
+        taken = hand.tricks[hand.bidder]
+        return amount * (taken if hand.bid == "grand_open_misere" and not made else 1) * tour
+    row = row_of(hand, deal.number, state, options)
+    return amount["made" if made else "failed"] * RATE[row] * tour
 
 
 VARIANT = Russian()

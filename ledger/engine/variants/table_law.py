@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..deal import Deal
 from ..messages import register
 from ..seats import POOL, others
-from .declaration import BOOLEAN, INTEGER, MISDEAL, Bid, Option
+from .declaration import ANY_SUIT, BOOLEAN, EXACT, INTEGER, MISDEAL, OBJECT, TRICKS, Bid, O, Option, R
 
 MISDEAL_CODE = "misdeal"
 
@@ -130,3 +130,127 @@ def settle_misdeal(deal: Deal) -> None:
     penalty = deal.options.misdeal_penalty
     deal.pay(deal.dealer, POOL, penalty, "penalty")
     deal.pools.feed(penalty)
+
+
+# --- the Russian conditions agreed before play (§0.11, 002:104-122) -----------------------------------
+
+REMIZ_FIELD = {"ace_turned": O}  # every Russian bid but the misdeal may record the ace turned...
+REMIZ_RULE = {"ace_turned": "remiz"}  # ...which counts only with the house rule `remiz` (0: off)
+OPEN_MISERES = ("open_misere", "grand_open_misere")
+OPTIONAL_BIDS = frozenset((*OPEN_MISERES, "souverain", "grand_souverain"))
+# Amounts under which every optional bid may be played (the samples, the properties, the benchmarks).
+RUSSIAN_PLAYABLE = {
+    "open_misere": 60,
+    "grand_open_misere": 80,
+    "souverain": {"made": 100, "failed": 100},
+    "grand_souverain": {"made": 150, "failed": 150},
+}
+
+register(
+    {
+        "russian.option.remiz": "Remiz (ace turned)",
+        "russian.option.remiz.help": (
+            "«с ремизом»: chips the dealer pays into the basket when he turns up an ace; 0: not played"
+        ),
+        "russian.option.labet": "Labet",
+        "russian.option.labet.help": "a failed contract pays into the basket what it holds; off: it pays nothing in",
+        "russian.option.solo": "Solo (индепанданс)",
+        "russian.option.solo.help": "the solo, eight tricks alone, may be bid",
+        "russian.option.open_misere": "Open petit misère amount",
+        "russian.option.open_misere.help": (
+            "chips per opponent for an open petit misère (петит-мизер уверт); needed only if one is played"
+        ),
+        "russian.option.grand_open_misere": "Open grand misère amount",
+        "russian.option.grand_open_misere.help": (
+            "chips per opponent for an open grand misère (гран-мизер уверт), times the tricks taken when it "
+            "fails; needed only if one is played"
+        ),
+        "russian.option.souverain": "Souverain amounts",
+        "russian.option.souverain.help": (
+            "chips per opponent at the младшая rate, made and failed, for a souverain (12 tricks); needed only "
+            "if one is played"
+        ),
+        "russian.option.grand_souverain": "Grand souverain amounts",
+        "russian.option.grand_souverain.help": (
+            "chips per opponent at the младшая rate, made and failed, for a grand souverain (13 tricks, cards "
+            "closed); needed only if one is played"
+        ),
+        "russian.bid.open_misere": "open petit misère (петит-мизер уверт)",
+        "russian.bid.grand_open_misere": "open grand misère (гран-мизер уверт)",
+        "russian.bid.souverain": "souverain (суверен)",
+        "russian.bid.grand_souverain": "grand souverain (гран-суверен)",
+    }
+)
+
+
+def _amount(name: str) -> Option:
+    return Option(name, INTEGER, None, f"russian.option.{name}", f"russian.option.{name}.help", minimum=0)
+
+
+def _made_failed(name: str) -> Option:
+    label, help_id = f"russian.option.{name}", f"russian.option.{name}.help"
+    return Option(name, OBJECT, None, label, help_id, minimum=0, parts=("made", "failed"))
+
+
+RUSSIAN_CONDITIONS = (
+    Option("remiz", INTEGER, 0, "russian.option.remiz", "russian.option.remiz.help", minimum=0),
+    Option("labet", BOOLEAN, True, "russian.option.labet", "russian.option.labet.help"),
+    Option("solo", BOOLEAN, True, "russian.option.solo", "russian.option.solo.help"),
+    _amount("open_misere"),
+    _amount("grand_open_misere"),
+    _made_failed("souverain"),
+    _made_failed("grand_souverain"),
+)
+
+_MISERE_FIELDS = {"bidder": R, "tricks": R, "jack": R, "revoke": O, "turned": R, **REMIZ_FIELD}
+_SOUVERAIN_FIELDS = {"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R, **REMIZ_FIELD}
+RUSSIAN_BIDS = (
+    Bid(
+        code="open_misere",
+        label="russian.bid.open_misere",
+        kind=EXACT,
+        fields=_MISERE_FIELDS,
+        tricks=0,
+        discard=True,
+        needs_option="open_misere",
+        field_options=REMIZ_RULE,
+    ),
+    Bid(
+        code="grand_open_misere",
+        label="russian.bid.grand_open_misere",
+        kind=EXACT,
+        fields=_MISERE_FIELDS,
+        tricks=0,
+        needs_option="grand_open_misere",
+        field_options=REMIZ_RULE,
+    ),
+    Bid(
+        code="souverain",
+        label="russian.bid.souverain",
+        kind=TRICKS,
+        fields=_SOUVERAIN_FIELDS,
+        tricks=12,
+        trumps=ANY_SUIT,
+        needs_option="souverain",
+        field_options=REMIZ_RULE,
+    ),
+    Bid(
+        code="grand_souverain",
+        label="russian.bid.grand_souverain",
+        kind=TRICKS,
+        fields=_SOUVERAIN_FIELDS,
+        tricks=13,
+        trumps=ANY_SUIT,
+        needs_option="grand_souverain",
+        field_options=REMIZ_RULE,
+    ),
+)
+
+
+def pay_remiz(deal: Deal) -> None:
+    """«С ремизом» (002:108): the dealer who turned an ace pays `remiz` into the basket, after it is formed
+    and before anything else, so that an all-pass doubling doubles it (reason `penalty`; not doubled in
+    the double tours: it is the table's fixed amount)."""
+    remiz = deal.options.remiz
+    deal.pay(deal.dealer, POOL, remiz, "penalty")
+    deal.pools.feed(remiz)
