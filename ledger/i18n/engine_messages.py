@@ -196,6 +196,8 @@ ENTRIES = (
     pgettext_lazy('house rule, help', 'chips per opponent at the младшая rate, made and failed, for a souverain (12 tricks); needed only if one is played'),
     pgettext_lazy('house rule', 'Grand souverain amounts'),
     pgettext_lazy('house rule, help', 'chips per opponent at the младшая rate, made and failed, for a grand souverain (13 tricks, cards closed); needed only if one is played'),
+    pgettext_lazy('house rule', 'Claims lapse'),
+    pgettext_lazy('house rule, help', 'a deal can be amended only until the next deal is recorded; a later correction is an adjustment into the basket'),
     pgettext_lazy('game', 'open petit misère (петит-мизер уверт)'),
     pgettext_lazy('game', 'open grand misère (гран-мизер уверт)'),
     pgettext_lazy('game', 'souverain (суверен)'),

@@ -135,3 +135,44 @@ def test_labet_and_solo_are_conditions_a_club_may_switch_off(api: Any, admin: An
     solo = {"bid": "solo", "bidder": 2, "trump": "clubs", "turned": "clubs", "jack": 0, "tricks": [2, 2, 7, 2]}
     response = api.record(session.pk, solo)
     assert response.status_code == 400 and response.json()["error"]["code"] == "option_required"
+
+
+def test_claims_lapse_once_the_next_deal_is_recorded(api: Any, admin: Any, club: Any, players: Any) -> None:
+    """002:189 «Лишь только карты сняты … лишаются своих прав»: with `claims_lapse`, deal 1 can be amended
+    until deal 2 is recorded, then never (409 `claim_lapsed`, saying why and what the treasurer can do
+    instead: an adjustment into the basket). The last deal still can; without the rule, any deal can."""
+    solo = {"bid": "solo", "bidder": 2, "trump": "spades", "turned": "spades", "jack": 0, "tricks": [4, 4, 4, 1]}
+    for rules, lapsed in (({"claims_lapse": True}, True), ({}, False)):
+        session = open_session(admin, club, players, variant="russian", rules=rules)
+        record(api, session, [solo])
+        amended = {**solo, "jack": 1}
+        version = api.json("GET", f"/api/v1/sessions/{session.pk}/").json()["version"]
+        response = api.json("PUT", f"/api/v1/sessions/{session.pk}/hands/1/", amended, **{"If-Match": f'"{version}"'})
+        assert response.status_code == 200  # deal 1 is the last: the claim is still open
+        record(api, session, [{"bid": "pass", "turned": "hearts"}])
+        version += 2
+        response = api.json("PUT", f"/api/v1/sessions/{session.pk}/hands/1/", solo, **{"If-Match": f'"{version}"'})
+        if not lapsed:
+            assert response.status_code == 200
+            continue
+        assert response.status_code == 409
+        error = response.json()["error"]
+        assert error["code"] == "claim_lapsed"
+        assert "deal 1 can no longer be amended" in error["message"]
+        assert "adjustment into the basket" in error["message"]
+        french = api.json(
+            "PUT",
+            f"/api/v1/sessions/{session.pk}/hands/1/",
+            solo,
+            **{"If-Match": f'"{version}"', "Accept-Language": "fr"},
+        )
+        assert french.status_code == 409 and "ajustement" in french.json()["error"]["message"]
+        # The treasurer's correction: an adjustment into the basket on the next deal, which the rule allows.
+        ruling = [{"from": 1, "to": "pool", "counters": 4, "note": "deal 1: the бостон was seat 1's"}]
+        response = api.json(
+            "PUT",
+            f"/api/v1/sessions/{session.pk}/hands/2/",
+            {"bid": "pass", "turned": "hearts", "adjustments": ruling},
+            **{"If-Match": f'"{version}"'},
+        )
+        assert response.status_code == 200

@@ -100,6 +100,7 @@ LABELS = {
         ("russian", "grand_open_misere"): "Open grand misère amount",
         ("russian", "souverain"): "Souverain amounts",
         ("russian", "grand_souverain"): "Grand souverain amounts",
+        ("russian", "claims_lapse"): "Claims lapse",
     },
     "fr": {
         ("american", "table"): "Tableaux de paiement",
@@ -130,6 +131,7 @@ LABELS = {
         ("russian", "grand_open_misere"): "Montant de la grande misère ouverte",
         ("russian", "souverain"): "Montants du souverain",
         ("russian", "grand_souverain"): "Montants du grand souverain",
+        ("russian", "claims_lapse"): "Réclamations closes à la donne suivante",
     },
     "ru": {
         ("american", "table"): "Таблицы платежей",
@@ -160,6 +162,7 @@ LABELS = {
         ("russian", "grand_open_misere"): "Сумма гран-мизера уверт",
         ("russian", "souverain"): "Суммы суверена",
         ("russian", "grand_souverain"): "Суммы гран-суверена",
+        ("russian", "claims_lapse"): "Претензии до следующей сдачи",
     },
 }
 OF_RULES_MD = {variant for variant, _code in LABELS["en"]}

@@ -175,6 +175,11 @@ register(
             "chips per opponent at the младшая rate, made and failed, for a grand souverain (13 tricks, cards "
             "closed); needed only if one is played"
         ),
+        "russian.option.claims_lapse": "Claims lapse",
+        "russian.option.claims_lapse.help": (
+            "a deal can be amended only until the next deal is recorded; a later correction is an adjustment "
+            "into the basket"
+        ),
         "russian.bid.open_misere": "open petit misère (петит-мизер уверт)",
         "russian.bid.grand_open_misere": "open grand misère (гран-мизер уверт)",
         "russian.bid.souverain": "souverain (суверен)",
@@ -200,6 +205,8 @@ RUSSIAN_CONDITIONS = (
     _amount("grand_open_misere"),
     _made_failed("souverain"),
     _made_failed("grand_souverain"),
+    # 002:189: the engine is not affected; the service refuses an amendment once the next deal is recorded.
+    Option("claims_lapse", BOOLEAN, False, "russian.option.claims_lapse", "russian.option.claims_lapse.help"),
 )
 
 _MISERE_FIELDS = {"bidder": R, "tricks": R, "jack": R, "revoke": O, "turned": R, **REMIZ_FIELD}
