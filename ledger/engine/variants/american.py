@@ -217,17 +217,28 @@ DECLARATION = Declaration(
         table_law.misdeal_penalty(RED_COUNTER),  # Foster's one red counter, "same as at Boston"
         table_law.pay_instead_short(),
     ),
-    bids=tuple(
-        Bid(code=code, label=_label(code), kind=TRICKS, fields=TRICK_FIELDS, tricks=TRICK_BIDS[code], trumps=ANY_SUIT)
-        if code in TRICK_BIDS
-        else Bid(code=code, label=_label(code), kind=EXACT, fields=MISERE_FIELDS, tricks=0, discard=code in DISCARDS)
-        if code in MISERES
-        else Bid(code=code, label=_label(code), kind=ALL_PASS, fields={"tricks": R, "turned": O})
-        if code == "pass"
-        else Bid(code=code, label=_label(code), kind=LAST_TRICK, fields={"turned": O, "last_trick": R})
-        for code in RANKED
-    )
-    + (table_law.misdeal_bid("american"),),  # table law (rules.md §0.11)
+    bids=(
+        *(
+            Bid(
+                code=code,
+                label=_label(code),
+                kind=TRICKS,
+                fields=TRICK_FIELDS,
+                tricks=TRICK_BIDS[code],
+                trumps=ANY_SUIT,
+            )
+            if code in TRICK_BIDS
+            else Bid(
+                code=code, label=_label(code), kind=EXACT, fields=MISERE_FIELDS, tricks=0, discard=code in DISCARDS
+            )
+            if code in MISERES
+            else Bid(code=code, label=_label(code), kind=ALL_PASS, fields={"tricks": R, "turned": O})
+            if code == "pass"
+            else Bid(code=code, label=_label(code), kind=LAST_TRICK, fields={"turned": O, "last_trick": R})
+            for code in RANKED
+        ),
+        table_law.misdeal_bid("american"),  # table law (rules.md §0.11)
+    ),
     deals=Deals(limit=12, step=1, ante="american.ante", extra_option="last_trick_hand", extra_bid="last_trick"),
     tables=_tables(),
     facts=(
