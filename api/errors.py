@@ -36,6 +36,7 @@ LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.SessionClosed: 409,
     ledger.SessionNotClosed: 409,
     ledger.NotLastHand: 409,
+    ledger.ClaimLapsed: 409,
     ledger.PoolsClaimed: 409,
     ledger.DisputesOpen: 409,
     ledger.StaleNumber: 409,

@@ -98,10 +98,13 @@ class HandIn(serializers.Serializer):
     turned = serializers.CharField(required=False)
     tricks = serializers.ListField(child=serializers.IntegerField(), required=False)
     honours = serializers.IntegerField(required=False)
-    conceded = serializers.BooleanField(required=False)
+    conceded = serializers.JSONField(
+        required=False, help_text='true, false, or "bidder" when the bidder paid instead of playing (rules.md §0.11)'
+    )
     jack = serializers.IntegerField(required=False)
     revoke = serializers.IntegerField(required=False)
     last_trick = serializers.IntegerField(required=False)
+    ace_turned = serializers.BooleanField(required=False, help_text="Russian «с ремизом»: the dealer turned an ace")
     adjustments = Adjustment(many=True, required=False)
     number = serializers.IntegerField(required=False, help_text="the deal the scorer believes is next")
 

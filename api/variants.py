@@ -40,6 +40,7 @@ OptionOut = type(
         "help": serializers.CharField(),
         "choices": serializers.ListField(child=serializers.JSONField(), required=False),
         "minimum": serializers.IntegerField(required=False),
+        "maximum": serializers.IntegerField(required=False),
         "nullable": serializers.BooleanField(required=False, help_text="null (or leaving it out) is allowed"),
         "shape": serializers.DictField(required=False, help_text="an object-valued option: its keys and their bounds"),
     },
@@ -52,9 +53,9 @@ BidOut = type(
         "code": serializers.CharField(),
         "label": serializers.CharField(),
         "kind": serializers.ChoiceField(
-            choices=["tricks", "exact", "pass", "last_trick"],
+            choices=["tricks", "exact", "pass", "last_trick", "misdeal"],
             help_text="tricks: made at `tricks` or more (`pair_tricks` with a partner);"
-            " exact: made at exactly `tricks`",
+            " exact: made at exactly `tricks`; misdeal: the deal passed on after a misdeal (a hand, not a deal)",
         ),
         "fields": serializers.DictField(child=serializers.ChoiceField(choices=FIELD_MODES), help_text=HAND_FIELDS_HELP),
         "trumps": serializers.ListField(child=serializers.CharField(), required=False),
@@ -69,6 +70,11 @@ BidOut = type(
         ),
         "field_options": serializers.DictField(
             child=serializers.CharField(), required=False, help_text="field -> the boolean house rule it needs"
+        ),
+        "conceded": serializers.ListField(
+            child=serializers.JSONField(),
+            required=False,
+            help_text='the values `conceded` may take besides true, false: "bidder", he paid instead of playing',
         ),
     },
 )

@@ -49,6 +49,13 @@ class NotLastHand(LedgerError):
     default_message = "only the last hand can be undone"
 
 
+class ClaimLapsed(LedgerError):
+    """Russian `claims_lapse` (rules.md §0.11, 002:189): a deal is closed to claims once the next is recorded."""
+
+    code = "claim_lapsed"
+    default_message = "this deal can no longer be amended: claims lapse once the next deal is recorded"
+
+
 class PoolsClaimed(LedgerError):
     code = "pools_claimed"
     default_message = "the carried pools are already claimed by another session"

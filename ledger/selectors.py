@@ -305,8 +305,12 @@ def token_list(*, user: Reader) -> QuerySet[DeviceToken]:
 
 
 def session_first_hand(*, session: Session) -> Any:
-    """Deal 1 as recorded (its turned suit is belle for the rest of a French or Russian game), or None."""
-    return Hand.objects.filter(session=session, number=1).values_list("raw", flat=True).first()
+    """Deal 1 as recorded (its turned suit is belle for the rest of a French or Russian game), or None: the
+    first hand that is not a misdeal (a misdeal is not a deal of the game, rules.md §0.11)."""
+    for raw in Hand.objects.filter(session=session).order_by("number").values_list("raw", flat=True).iterator():
+        if not isinstance(raw, dict) or raw.get("bid") != "misdeal":
+            return raw
+    return None
 
 
 # --- the whole table (issue 25) --------------------------------------------------------------------
@@ -382,7 +386,7 @@ def board_sessions(*, club_id: int) -> list[Session]:
     )
 
 
-def deal_legal(*, variant: str, rules: dict[str, Any], number: int, first: Any) -> dict[str, Any]:
+def deal_legal(*, variant: str, rules: dict[str, Any], number: int, first: Any, deal: int = 0) -> dict[str, Any]:
     """What deal `number` may be under a session's rules, read from the variant's declaration: the one
     reader of it (the session API's `next_legal`, the scorer's deal table). Each bid, in rank order, with
     its label, every hand field's mode (`required`, `optional`, `forbidden`), its trumps (with
@@ -393,14 +397,16 @@ def deal_legal(*, variant: str, rules: dict[str, Any], number: int, first: Any) 
     played in belle says `belle_trump`: belle is among its trumps. So a page
     that numbers deals offline, after a deal 1 that waits unsent, reads belle from that deal as the shape
     says, not by a rule of its own. The labels are the engine's English: the edge says them in the
-    request's language (`ledger.i18n.bids_said`)."""
+    request's language (`ledger.i18n.bids_said`). `deal`: the deal of the game, when a misdeal made it
+    differ from the hand's number (rules.md §0.11)."""
     found = get_variant(variant)
     state = found.recall(first)
-    bids = found.legal_bids(number, found.parse_options(rules or {}), state)
+    deal = deal or number
+    bids = found.legal_bids(deal, found.parse_options(rules or {}), state)
     for entry in bids:
         bid = found.declaration.bid[entry["code"]]
         entry["tricks"] = {"total": 12 if bid.discard else 13, "exact": bid.kind in (ALL_PASS, TRICKS)}
-    return {"number": number, "bids": bids, "belle": found.belle_of(number, state)}
+    return {"number": number, "bids": bids, "belle": found.belle_of(deal, state)}
 
 
 def next_legal(*, session: Session) -> dict[str, Any] | None:
@@ -408,5 +414,6 @@ def next_legal(*, session: Session) -> dict[str, Any] | None:
     if session.next_deal is None:
         return None
     number = session.next_deal["number"]
-    first = session_first_hand(session=session) if number > 1 else None
-    return deal_legal(variant=session.variant, rules=session.rules or {}, number=number, first=first)
+    deal = session.next_deal.get("deal", number)
+    first = session_first_hand(session=session) if deal > 1 else None
+    return deal_legal(variant=session.variant, rules=session.rules or {}, number=number, first=first, deal=deal)

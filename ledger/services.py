@@ -32,6 +32,7 @@ from ledger.engine.sheet import SettledHand
 from ledger.engine.variants import get_variant
 
 from .exceptions import (
+    ClaimLapsed,
     DisputesOpen,
     InvalidRequest,
     LedgerError,
@@ -854,6 +855,12 @@ def hand_amend(
         hands = list(Hand.objects.filter(session=session).order_by("number"))
         if not 1 <= number <= len(hands):
             raise NotFound(f"the session has no hand {number}")
+        if number < len(hands) and (session.rules or {}).get("claims_lapse") is True:
+            raise ClaimLapsed(
+                f"deal {number} can no longer be amended: under the house rule “Claims lapse” a deal stands once "
+                f"the next one is recorded (deal {number + 1} is); a treasurer can record the correction as an "
+                "adjustment into the basket on the next deal"
+            )
         if (
             isinstance(hand, dict)
             and "number" in hand

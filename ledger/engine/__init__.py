@@ -26,8 +26,9 @@ def settlement_json(sheet: Sheet, run: Replay, hands: list[SettledHand]) -> dict
         "pools": run.pools.as_list(),
     }
     if sheet.close is not None:
+        pools, multi_pool = run.pools.as_list(), run.variant.multi_pool
         result["close"] = close_session(
-            run.balances, run.pools.as_list(), sheet.pools, sheet.close, sheet.stake, run.variant.multi_pool
+            run.balances, pools, sheet.pools, sheet.close, sheet.stake, multi_pool, run.forfeits
         )
     return result
 

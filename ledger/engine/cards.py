@@ -40,8 +40,9 @@ class Hand(NamedTuple):
     partner: int | None = None
     turned: str | None = None
     honours: int = 0
-    conceded: bool = False
+    conceded: bool | str = False  # "bidder": he paid instead of playing (rules.md §0.11)
     jack: int | None = None
     revoke: int | None = None
     last_trick: int | None = None
     adjustments: tuple[Adjustment, ...] = ()
+    ace_turned: bool = False  # Russian «с ремизом» (rules.md §0.11)

@@ -47,14 +47,18 @@ def minor_unit_exponent(currency: str) -> int:
     return MINOR_UNIT_EXPONENTS.get(currency, 2)
 
 
-def divide(pools: Sequence[int], how: Close, multi_pool: bool) -> tuple[list[int], list[int]]:
-    """(division per seat, carried pools). `divide` shares the total of all pools, not pool by pool."""
+def divide(
+    pools: Sequence[int], how: Close, multi_pool: bool, forfeits: frozenset[int] = frozenset()
+) -> tuple[list[int], list[int]]:
+    """(division per seat, carried pools). `divide` shares the total of all pools, not pool by pool;
+    the seats in `forfeits` (Russian `misdeal_forfeits_share`, rules.md §0.11) get no share."""
     if how.pools == "carry":
         return [0, 0, 0, 0], list(pools)
     total = sum(pools)
-    share, rest = divmod(total, 4)
+    sharing = [seat for seat in range(4) if seat not in forfeits] or [0, 1, 2, 3]
+    share, rest = divmod(total, len(sharing))
     carried = [rest] if rest or not multi_pool else []
-    return [share] * 4, carried
+    return [share if seat in sharing else 0 for seat in range(4)], carried
 
 
 def to_money(amounts: Sequence[int], stake: Stake) -> list[int]:
@@ -211,8 +215,9 @@ def close_session(
     how: Close,
     stake: Stake | None,
     multi_pool: bool,
+    forfeits: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
-    division, carried = divide(pools, how, multi_pool)
+    division, carried = divide(pools, how, multi_pool, forfeits)
     final = list(map(add, balances, division))
     result: dict[str, Any] = {"division": division, "carried": carried, "final": final}
     if stake is not None:

@@ -65,13 +65,14 @@ class Deal:
     (keeping the payments in a dict by movement, and the flows in a dict by party, cost 7 % more time:
     bench/README.md, "Instructions")."""
 
-    number: int
+    number: int  # the deal of the game (a misdeal is a hand of the sheet but not a deal: rules.md §0.11)
     dealer: int
     double: bool
     hand: Hand
     options: Any
     pools: Any
     moves: list[tuple[Place, int]]  # each movement's place and counters
+    forfeits: frozenset[int] = frozenset()  # seats with no share of a division (rules.md §0.11)
 
     def pay(self, frm: Party, to: Party, counters: int, reason: str) -> None:
         """Record one movement; movements with the same from, to and reason add up; a payment of 0 is
@@ -104,7 +105,10 @@ class Deal:
             self.pay(second, to, second_share, reason)
 
     def divide_pool(self, seats: list[int] | tuple[int, ...], reason: str) -> None:
-        """Equal division (G-2): each gets floor(P/k); the remainder stays in the pool."""
+        """Equal division (G-2): each gets floor(P/k); the remainder stays in the pool. A seat that forfeits
+        its share (Russian `misdeal_forfeits_share`) gets none of a `division`; the others divide it."""
+        if self.forfeits and reason == "division":
+            seats = [seat for seat in seats if seat not in self.forfeits] or seats
         share = self.pools.total // len(seats)
         for seat in seats:
             self.pay(POOL, seat, share, reason)

@@ -93,6 +93,7 @@ ENGLISH: dict[str, str] = {
     "field.jack": "Bonus jack",
     "field.revoke": "Revoke",
     "field.last_trick": "Last trick",
+    "field.ace_turned": "Ace turned",
     "field.adjustments": "Adjustments",
     "field.number": "Deal number",
     # --- refusals of a hand (rules.md §0.10) -------------------------------------------------------
@@ -113,9 +114,16 @@ ENGLISH: dict[str, str] = {
     "hand.invalid.tricks": "enter four whole numbers of tricks, each from 0 to 13",
     "hand.invalid.honours": "honours are 0, 3 or 4",
     "hand.invalid.conceded": "say yes or no: did the adversaries concede?",
+    "hand.invalid.ace_turned": "say yes or no: did the dealer turn up an ace?",
+    "hand.option_off": "a {bid} is not played under these house rules: {option} is off",
+    "hand.invalid.conceded_or_bidder": (
+        "say yes or no (did the adversaries concede?), or bidder when the bidder paid instead of playing"
+    ),
     "hand.forbidden": "a {bid} does not use the {field}: leave it empty",
     "hand.forbidden.option": "the {field} counts only with the house rule {option}: leave it empty",
     "hand.partner_is_bidder": "the partner must be another player than the bidder",
+    "hand.pays_instead_alone": "only a bidder playing alone may pay instead of playing: leave the partner empty",
+    "hand.pays_instead_revoke": "the bidder paid instead of playing, so nobody revoked: leave the revoke empty",
     "hand.tricks_sum": "the four seats' tricks must add up to {total}, not {got}",
     "hand.tricks_sum_most": "the four seats' tricks must add up to at most {total}, not {got}",
     "hand.tricks_sum_discard": (
@@ -130,8 +138,6 @@ ENGLISH: dict[str, str] = {
     "hand.past_game": "the game is {limit} deals: there is no deal {number}",
     "hand.past_game_extra": "the game is {limit} deals, and a last one only with the house rule {option}",
     "hand.option_required": "a {bid} needs the house rule {option}: set its amounts when opening the session",
-    "hand.revoke_opponent": "a revoke by an opponent is not priced; record it as an adjustment",
-    "hand.revoke_not_priced": "a revoke is not priced in this game: record its penalty as an adjustment",
     "hand.honours_no_trump": "honours count only with a trump suit: leave them at 0 in no trump",
     "hand.adjustments": "each adjustment needs who pays, who receives, how many counters and a note",
     "hand.adjustment.keys": "adjustment {i} needs exactly who pays, who receives, how many counters and a note",
@@ -167,6 +173,7 @@ ENGLISH: dict[str, str] = {
     "option.choice": "{label}: choose one of {choices}",
     "option.integer": "{label}: enter a whole number, {minimum} or more",
     "option.integer_or_none": "{label}: enter a whole number, {minimum} or more, or leave it empty",
+    "option.integer_range": "{label}: enter a whole number from {minimum} to {maximum}",
     "option.boolean": "{label}: say yes or no",
     "option.object": "{label}: give {parts}",
     "option.part": "{label}: {part} must be a whole number, {minimum} or more",

@@ -65,8 +65,12 @@ def random_hand(variant: Variant, rng: random.Random, adjust_rate: float = 0.05)
             hand[name] = rng.choice(SUITS)
         elif name == "honours":
             hand[name] = rng.choice((0, 0, 3, 4))
+        elif name == "ace_turned":
+            hand[name] = rng.random() < 0.3
         elif name == "conceded":
             hand[name] = rng.random() < 0.15
+            if bid in variant.declaration.pays_instead and rng.random() < 0.3:
+                hand[name] = "bidder"  # he pays instead of playing (rules.md §0.11)
     if "partner" in hand and "bidder" in hand and hand["partner"] == hand["bidder"]:
         hand["partner"] = (hand["bidder"] + rng.choice((1, 2, 3))) % 4
     if "tricks" in table:

@@ -62,6 +62,7 @@ LEDGER = (
     pgettext_lazy("ledger", "the session is closed: reopen it first"),
     pgettext_lazy("ledger", "the session is open: only a closed session can be reopened"),
     pgettext_lazy("ledger", "only the last hand can be undone"),
+    pgettext_lazy("ledger", "this deal can no longer be amended: claims lapse once the next deal is recorded"),
     pgettext_lazy("ledger", "the carried pools are already claimed by another session"),
     pgettext_lazy("ledger", "the session has changed since that version"),
     pgettext_lazy("ledger", "no such club"),
@@ -126,6 +127,11 @@ TEMPLATES = (
     gettext_noop("the preset is at version {version}, not {expected}"),
     gettext_noop("the session has no hand {number}"),
     gettext_noop("only the last hand ({last}) can be undone, not {number}"),
+    gettext_noop(
+        "deal {number} can no longer be amended: under the house rule “Claims lapse” a deal stands once the next "
+        "one is recorded (deal {next} is); a treasurer can record the correction as an adjustment into the basket "
+        "on the next deal"
+    ),
     gettext_noop("session {session}'s carried pools are already claimed"),
     gettext_noop("session {session} claimed the pools this session carried"),
     gettext_noop("session {session} carried no pools"),

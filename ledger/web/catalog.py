@@ -62,7 +62,12 @@ def variant_choices() -> list[tuple[str, str]]:
 
 
 # The parts of a structured option (French `neuf`, Russian `nine`).
-PART_WORDS = {"base": pgettext_lazy("option part", "base"), "extra": pgettext_lazy("option part", "extra")}
+PART_WORDS = {
+    "base": pgettext_lazy("option part", "base"),
+    "extra": pgettext_lazy("option part", "extra"),
+    "made": pgettext_lazy("option part", "made"),  # Russian souverains (rules.md §0.11)
+    "failed": pgettext_lazy("option part", "failed"),
+}
 
 
 # --- house rules -------------------------------------------------------------------------------------

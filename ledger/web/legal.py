@@ -18,6 +18,7 @@ from ledger.engine.variants.declaration import (
     BELLE_OR_PETITE,
     TABLE_FIELDS,
 )
+from ledger.engine.variants.table_law import OPTIONAL_BIDS
 from ledger.i18n import bids_said, label, prose
 
 SUIT_FIELDS = frozenset({"trump", "turned"})  # the hand fields that name a suit (the engine's suit domains)
@@ -59,11 +60,12 @@ def scorer_legal(name: str, rules: dict[str, Any]) -> dict[str, Any]:
 
 def bids_left_out(name: str, rules: dict[str, Any]) -> list[str]:
     """The bids this session cannot record because a house rule they need was left unset when it was
-    opened (a Russian misère without its amount): named on the scorer, so nobody hunts for the button."""
+    opened (a Russian misère without its amount): named on the scorer, so nobody hunts for the button. The
+    optional bids a table agrees before play (rules.md §0.11) are not named: unset, they are not played."""
     variant = get_variant(name)
     options = variant.parse_options(rules)
     return [
         label(bid.label)
         for bid in variant.declaration.bids
-        if bid.needs_option and getattr(options, bid.needs_option) is None
+        if bid.needs_option and getattr(options, bid.needs_option) is None and bid.code not in OPTIONAL_BIDS
     ]

@@ -16,18 +16,36 @@ from tests.ledger_fixtures import open_session, record_all
 pytestmark = pytest.mark.django_db
 
 SECTIONS = {"american": "1", "fontainebleau": "2", "french": "3", "russian": "4"}
+# §0.11's codes not yet declared (issue 42 landed event by event; none is left).
+PENDING: set[str] = set()
 
 
 def _rules_md_options(section: str) -> list[str]:
-    """The option names of rules.md §n.1's table, in order."""
+    """The option names of rules.md §n.1's table, in order, then those §0.11 adds to the variant."""
     text = RULES_MD.read_text()
     start = text.index(f"### {section}.1 Options")
     table = text[start : text.index("\n### ", start + 1)]
-    return re.findall(r"^\| `(\w+)` \|", table, flags=re.M)
+    return re.findall(r"^\| `(\w+)` \|", table, flags=re.M) + _table_law_rows(section, "| variant | option |")
+
+
+def _table_law_rows(section: str, header: str) -> list[str]:
+    """The codes §0.11's table starting `header` adds to the variant of section n ("every variant" too), in
+    the table's order: the first code of each row (an option's name, a bid)."""
+    name = next(name for name, number in SECTIONS.items() if number == section)
+    text = RULES_MD.read_text()
+    start = text.index(header, text.index("### 0.11 "))
+    codes = []
+    for line in text[start : text.index("\n\n", start)].splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        code = next(re.findall(r"`(\w+)`", cell)[0] for cell in cells[1:] if "`" in cell)
+        if cells[0] in (name, "every variant") and code not in PENDING:
+            codes.append(code)
+    return codes
 
 
 def _rules_md_bids(section: str) -> list[str]:
-    """The bid codes of rules.md §n.2 or §n.3's rank table, in order, each once."""
+    """The bid codes of rules.md §n.2 or §n.3's rank table, in order, each once; §0.11's ranked bids of the
+    variant in their rank after its ranked ones, and `misdeal` last (§0.11: "last in the bid list")."""
     text = RULES_MD.read_text()
     start = text.index("| rank | `bid`", text.index(f"## {section}. "))
     table = text[start : text.index("\n\n", start)]
@@ -35,7 +53,10 @@ def _rules_md_bids(section: str) -> list[str]:
     for code in re.findall(r"^\| [^|]* \| `(\w+)`", table, flags=re.M)[1:]:  # after the header
         if code not in codes:
             codes.append(code)
-    return codes
+    added = _table_law_rows(section, "| variant | rank | `bid` |")
+    unranked = next(i for i, code in enumerate(codes) if code == "pass")
+    ranked = [code for code in added if code != "misdeal"]
+    return codes[:unranked] + ranked + codes[unranked:] + [code for code in added if code == "misdeal"]
 
 
 def test_the_list_needs_no_login_and_holds_every_variant(client: Any) -> None:
@@ -121,17 +142,19 @@ def test_next_legal_american_thirteenth_deal_is_only_the_last_trick(
     session = open_session(admin, club, players, rules={"last_trick_hand": True})
     assert "last_trick" not in [b["code"] for b in _legal(api, session.pk)["bids"]]
     record_all(admin, session, [{"bid": "pass", "tricks": [4, 3, 3, 3]}] * 12)
-    assert [b["code"] for b in _legal(api, session.pk)["bids"]] == ["last_trick"]
+    # The last-trick hand, or a misdeal of it that passes the deal (rules.md §0.11).
+    assert [b["code"] for b in _legal(api, session.pk)["bids"]] == ["last_trick", "misdeal"]
     record_all(admin, session, [{"bid": "last_trick", "last_trick": 1}])
     assert _legal(api, session.pk) is None
 
 
 def test_next_legal_russian_needs_the_options_its_bids_need(api: Any, admin: Any, club: Any, players: Any) -> None:
     without = open_session(admin, club, players, variant="russian")
-    assert [b["code"] for b in _legal(api, without.pk)["bids"]] == ["simple", "solo", "pass"]
+    assert [b["code"] for b in _legal(api, without.pk)["bids"]] == ["simple", "solo", "pass", "misdeal"]
     rules = {"nine": {"base": 30, "extra": 5}, "misere": 40}
     with_them = open_session(admin, club, players, variant="russian", rules=rules)
-    assert [b["code"] for b in _legal(api, with_them.pk)["bids"]] == ["simple", "solo", "nine", "misere", "pass"]
+    codes = [b["code"] for b in _legal(api, with_them.pk)["bids"]]
+    assert codes == ["simple", "solo", "nine", "misere", "pass", "misdeal"]
 
 
 def test_every_legal_bid_is_accepted_by_the_engine(api: Any, admin: Any, club: Any, players: Any) -> None:

@@ -67,7 +67,14 @@ def test_open_a_session_and_record_three_deals(new_page: Any, scorer: Any, club:
     page.click("text=Open the session")
     page.wait_for_url("**/score/")
     session = Session.objects.get()
-    assert session.rules == {"table": "decimal", "ante": 5, "pool_limit": 100, "last_trick_hand": False}
+    assert session.rules == {
+        "table": "decimal",
+        "ante": 5,
+        "pool_limit": 100,
+        "last_trick_hand": False,
+        "misdeal_penalty": 10,  # table law (rules.md §0.11)
+        "pay_instead_short": 1,
+    }
     scorer_page = Scorer(page)
     expect(page.locator("#scorer")).to_have_attribute("data-state", "ready")
     expect(page.locator("#deal-title")).to_have_text("Deal 1")

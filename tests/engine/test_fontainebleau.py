@@ -628,8 +628,11 @@ REFUSED_HANDS = [
     ("honours option off", {**SIX, "honours": 3}, {}, "honours", "only with the house rule “Count honours”"),
     ("honours no trump", {**SIX, "trump": "none", "honours": 4}, {"honours": True}, "honours", "a trump suit"),
     ("honours on a misere", {**MISERE, "honours": 3}, {"honours": True}, "honours", "played without trumps"),
-    ("conceded bidder", {**SIX, "conceded": "bidder"}, {}, "conceded", "say yes or no: did the adversaries concede?"),
-    ("conceded 1", {**SIX, "conceded": 1}, {}, "conceded", "say yes or no: did the adversaries concede?"),
+    ("conceded bidder on a misere", {**MISERE, "conceded": "bidder"}, {}, "conceded",
+     "say yes or no: did the adversaries concede?"),
+    ("conceded bidder with a partner", {**SIX, "partner": 2, "conceded": "bidder"}, {}, "conceded",
+     "only a bidder playing alone may pay instead of playing"),
+    ("conceded 1", {**SIX, "conceded": 1}, {}, "conceded", "or bidder when the bidder paid instead of playing"),
     ("conceded on pass", {**PASS, "conceded": True}, {}, "conceded", "nobody concedes misère partout"),
     ("number", {**SIX, "number": 2}, {}, "number", "this is deal 1: correct the deal number or leave it out"),
     ("partner on eleven", {**SIX, "bid": "eleven", "partner": 2}, {}, "partner", "on boston to ten only"),
@@ -641,7 +644,7 @@ REFUSED_HANDS = [
      "trump", "a grand spread is played without trumps"),
     ("trump on pass", {**PASS, "trump": "clubs"}, {}, "trump", "misère partout is played without trumps"),
     ("bidder on pass", {**PASS, "bidder": 2}, {}, "bidder", "nobody bid"),
-    ("revoke", {**SIX, "revoke": 1}, {}, "revoke", "record its penalty as an adjustment"),
+    ("revoke on pass", {**PASS, "revoke": 1}, {}, "revoke", "does not use the revoke: leave it empty"),
     ("jack", {**SIX, "jack": 1}, {}, "jack", "no jack earns a bonus"),
     ("turned", {**SIX, "turned": "hearts"}, {}, "turned", "no trump is turned"),
     ("last trick", {**PASS, "last_trick": 1}, {}, "last_trick", "no last-trick hand"),
@@ -687,7 +690,7 @@ def test_a_thirteenth_deal_is_refused_whatever_its_bid():
 
 
 def test_every_broken_field_of_the_hand_is_listed():
-    error = refusal([PASS, {**SIX, "revoke": 2, "jack": 1, "trump": "grand", "number": 1}])
+    error = refusal([PASS, {**SIX, "revoke": 9, "jack": 1, "trump": "grand", "number": 1}])
     assert error.hand == 2
     assert set(error.fields) == {"revoke", "jack", "trump", "number"}
 
@@ -722,7 +725,7 @@ def test_the_variant_declares_what_the_spec_says():
     variant = get_variant("fontainebleau")
     assert variant.no_trump is True
     assert variant.trick_bids == frozenset(TRICK_BIDS)
-    assert set(variant.bids) == set(TRICK_BIDS) | set(MISERE_BIDS) | {"pass"}
+    assert set(variant.bids) == set(TRICK_BIDS) | set(MISERE_BIDS) | {"pass", "misdeal"}
     assert variant.title == "Boston de Fontainebleau"
 
 

@@ -32,8 +32,14 @@ HOUSE_RULES: dict[str, list[dict[str, Any]]] = {
         {"ante": 0, "pool_limit": None},
         {"pool_limit": 30, "ante": 10},
         {"last_trick_hand": True, "table": "classic", "pool_limit": 60},
+        {"misdeal_penalty": 0, "pay_instead_short": 13, "table": "classic"},  # table law (rules.md §0.11)
     ],
-    "fontainebleau": [{}, {"honours": True, "slam_table": 2}, {"suit_order": "french", "ante": 0}],
+    "fontainebleau": [
+        {},
+        {"honours": True, "slam_table": 2},
+        {"suit_order": "french", "ante": 0},
+        {"misdeal_penalty": 25, "pay_instead_short": 3, "honours": True},
+    ],
     "french": [
         {},
         {
@@ -43,7 +49,22 @@ HOUSE_RULES: dict[str, list[dict[str, Any]]] = {
             }
         },
     ],
-    "russian": [{}, {"nine": {"base": 30, "extra": 5}, "misere": 40, "third_suit_rate": "starshaya"}],
+    "russian": [
+        {},
+        {"nine": {"base": 30, "extra": 5}, "misere": 40, "third_suit_rate": "starshaya"},
+        {  # table law (rules.md §0.11): every condition agreed before play
+            "remiz": 2,
+            "labet": False,
+            "solo": False,
+            "misdeal_penalty": 3,
+            "misdeal_forfeits_share": True,
+            "open_misere": 30,
+            "grand_open_misere": 20,
+            "souverain": {"made": 50, "failed": 40},
+            "grand_souverain": {"made": 80, "failed": 60},
+        },
+        {"remiz": 5, "open_misere": 10, "souverain": {"made": 1, "failed": 0}, "misdeal_forfeits_share": True},
+    ],
 }
 
 

@@ -66,11 +66,10 @@ def test_a_last_trick_bid_on_deal_1_with_trick_fields_names_the_bid_too() -> Non
                     "trump": "clubs",
                     "turned": "spades",
                     "jack": 1,
-                    "revoke": 2,
-                    "tricks": [8, 3, 1, 1],
+                    "tricks": [8, 3, 1, 2],
                 }
             ],
-            "revoke",
+            "tricks",
         ),
         (
             "fontainebleau",
@@ -90,9 +89,6 @@ def test_a_rule_between_fields_is_named_beside_a_type_error(variant: str, hands:
 
 RUSSIAN_SOLO = {"bid": "solo", "trump": "clubs", "turned": "spades", "jack": 1, "tricks": [8, 3, 1, 1]}
 RUSSIAN_SIMPLE = {**RUSSIAN_SOLO, "bid": "simple", "trump": "spades"}  # deal 1: in belle, the turned suit
-WITHOUT_BUYER = (
-    "a revoke is priced only on the buyer's side: choose the buyer, or record an opponent's revoke as an adjustment"
-)
 
 
 @pytest.mark.parametrize("bidder", ["missing", None, 7, True])
@@ -105,8 +101,12 @@ WITHOUT_BUYER = (
             "tricks",
             "the four seats' tricks must add up to 13, not 12",
         ),
-        ("russian", {**RUSSIAN_SOLO, "revoke": 2}, "revoke", WITHOUT_BUYER),
-        ("russian", {**RUSSIAN_SIMPLE, "partner": 3, "revoke": 2}, "revoke", WITHOUT_BUYER),
+        (
+            "russian",
+            {**RUSSIAN_SOLO, "tricks": [8, 3, 1, 2]},
+            "tricks",
+            "the four seats' tricks must add up to 13, not 14",
+        ),
     ],
 )
 def test_a_hand_without_its_bidder_still_names_what_can_be_judged_without_him(
@@ -286,10 +286,9 @@ NEUF = {"bid": "neuf", "bidder": 0, "trump": "clubs", "turned": "clubs", "jack":
             "a neuf needs the house rule “Neuf amounts”: set its amounts when opening the session",
         ),
         (  # option.unknown
-            sheet("russian", [], rules={"nope": 1}),
+            sheet("french", [], rules={"nope": 1}),
             "rules.nope",
-            "nope is not a house rule of this variant "
-            "(its rules: “Basket”, “Rate of a third suit”, “Nine amounts”, “Misère amount”)",
+            "nope is not a house rule of this variant (its rules: “Neuf amounts”, “Misdeal penalty”)",
         ),
     ],
     ids=["only_extra_deal", "past_game_extra", "forbidden.option", "option_required", "option.unknown"],

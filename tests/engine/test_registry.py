@@ -45,9 +45,10 @@ def test_a_derived_declaration_changes_what_it_names_and_inherits_the_rest() -> 
         options={"table": {"default": "classic"}, "last_trick_hand": None, "house_extra": extra},
         bids={"last_trick": None},
     )
-    assert [o.name for o in derived.options] == ["table", "ante", "pool_limit", "house_extra"]
+    names = ["table", "ante", "pool_limit", "misdeal_penalty", "pay_instead_short", "house_extra"]
+    assert [o.name for o in derived.options] == names
     assert derived.default_options.table == "classic" and american.default_options.table == "decimal"
-    assert derived.codes == american.codes[:-1]
+    assert derived.codes == tuple(code for code in american.codes if code != "last_trick")
     assert derived.tables == american.tables and derived.deals == american.deals
     assert derived.aliases == () and american.aliases
     with pytest.raises(ValueError):

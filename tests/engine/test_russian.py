@@ -420,7 +420,7 @@ GOOD = SIMPLE | {"tricks": [5, 3, 3, 2]}
         ({"honours": 4}, "honours", "honours are not paid"),
         ({"conceded": True}, "conceded", "nobody concedes in Russian Boston"),
         ({"last_trick": 1}, "last_trick", "Russian Boston has no last-trick hand"),
-        ({"revoke": 2}, "revoke", "a revoke by an opponent is not priced; record it as an adjustment"),
+        ({"revoke": 4}, "revoke", "choose one of the four players"),
         ({"tricks": [5, 3, 3, 1]}, "tricks", "must add up to 13, not 12"),
         ({"tricks": [5, 3, 3]}, "tricks", "enter four whole numbers of tricks"),
         ({"tricks": [14, 0, 0, 0]}, "tricks", "enter four whole numbers of tricks"),
@@ -448,8 +448,7 @@ def test_solo_and_nine_take_any_suit_and_no_partner() -> None:
     settle(sheet([solo]))
     _, _, fields = hand_error([solo | {"partner": 2}])
     assert "a solo (индепанданс) is played alone" in fields["partner"][0]
-    _, _, fields = hand_error([solo | {"revoke": 1}])
-    assert fields["revoke"] == ["a revoke by an opponent is not priced; record it as an adjustment"]
+    settle(sheet([solo | {"revoke": 1}]))  # an opponent's revoke is priced (rules.md §0.11)
 
 
 def test_misere_fields() -> None:
@@ -483,7 +482,7 @@ def test_required_fields_are_explained_in_the_rulebook_words() -> None:
 def test_a_hand_lists_every_broken_field() -> None:
     _, _, fields = hand_error([{k: v for k, v in GOOD.items() if k != "jack"} | {"honours": 3, "conceded": True}])
     assert set(fields) == {"honours", "conceded", "jack"}
-    _, _, fields = hand_error([GOOD, GOOD | {"turned": "hearts", "trump": "clubs", "revoke": 3}])
+    _, _, fields = hand_error([GOOD, GOOD | {"turned": "hearts", "trump": "clubs", "revoke": 7}])
     assert set(fields) == {"trump", "revoke"}
 
 

@@ -32,7 +32,7 @@ def bid_rules(variant: str, rules: dict, number: int = 1, first: dict | None = N
 def test_the_last_trick_hand_only_on_deal_13_and_only_with_the_option() -> None:
     assert "last_trick" not in bids_allowed("american", {}, 1)
     assert "last_trick" not in bids_allowed("american", {"last_trick_hand": True}, 12)
-    assert bids_allowed("american", {"last_trick_hand": True}, 13) == ["last_trick"]
+    assert bids_allowed("american", {"last_trick_hand": True}, 13) == ["last_trick", "misdeal"]
 
 
 def test_a_bid_needing_an_option_is_offered_only_with_it() -> None:
@@ -42,8 +42,8 @@ def test_a_bid_needing_an_option_is_offered_only_with_it() -> None:
         "extra": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 1),
     }
     assert "neuf" in bids_allowed("french", {"neuf": neuf}, 1)
-    assert bids_allowed("russian", {}, 2) == ["simple", "solo", "pass"]
-    assert bids_allowed("russian", {"misere": 20}, 2) == ["simple", "solo", "misere", "pass"]
+    assert bids_allowed("russian", {}, 2) == ["simple", "solo", "pass", "misdeal"]
+    assert bids_allowed("russian", {"misere": 20}, 2) == ["simple", "solo", "misere", "pass", "misdeal"]
 
 
 def test_honours_are_offered_only_with_the_house_rule() -> None:
@@ -70,7 +70,9 @@ def test_a_simple_is_played_in_belle_or_the_turned_suit(variant: str) -> None:
 def test_every_offered_bid_has_its_engine_fields_and_trick_total() -> None:
     for variant in variant_names():
         engine = get_variant(variant)
-        for bid, rules in bid_rules(variant, {"honours": True} if variant == "fontainebleau" else {}).items():
+        switches: dict[str, dict[str, Any]] = {"fontainebleau": {"honours": True}, "russian": {"remiz": 2}}
+        switched_on = switches.get(variant, {})
+        for bid, rules in bid_rules(variant, switched_on).items():
             assert {f for f, mode in rules["fields"].items() if mode != "forbidden"} == set(engine.fields[bid])
             assert rules["tricks"]["total"] in (12, 13)
     assert bid_rules("american", {})["little_misere"]["tricks"] == {"total": 12, "exact": False}

@@ -67,6 +67,8 @@ SAME_IN_EVERY_LANGUAGE = {
 }
 SAME_IN_FRENCH = {
     # French words spelt as the English ones, with the same meaning on these pages.
+    "souverain": "le souverain, the Russian bid of 12 tricks (002:120), French in the source",
+    "grand": "grand souverain, grande misère: the bids' French names",
     "boston": "the game and its five-trick bid: le boston (glossary)",
     "date": "la date, a column heading",
     "table": "la table (the four players) and le tableau's neighbour: a column heading",

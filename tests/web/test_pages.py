@@ -158,6 +158,8 @@ def post_new(client: Client, club: Any, players: list[Player], **fields: Any) ->
         "rule-american-table": "decimal",
         "rule-american-ante": "5",
         "rule-american-pool_limit": "100",
+        "rule-american-misdeal_penalty": "10",  # table law (rules.md §0.11), as the form fills them in
+        "rule-american-pay_instead_short": "1",
     }
     data.update({f"seat-{i}": str(p.pk) for i, p in enumerate(players)})
     data.update(fields)
@@ -174,7 +176,14 @@ def test_opening_a_session_through_the_form(client_for: Any, scorer: Any, club: 
     assert response.status_code == 302
     session = Session.objects.get()
     assert response["Location"] == f"/sessions/{session.pk}/score/"
-    assert session.rules == {"table": "decimal", "ante": 10, "pool_limit": 100, "last_trick_hand": False}
+    assert session.rules == {
+        "table": "decimal",
+        "ante": 10,
+        "pool_limit": 100,
+        "last_trick_hand": False,
+        "misdeal_penalty": 10,
+        "pay_instead_short": 1,
+    }
     assert session.first_dealer == 2
     assert session.stake == {"currency": "EUR", "per_counter": "0.05"}
     assert [p.pk for p in selectors.session_players(session=session)] == [p.pk for p in players]
@@ -204,10 +213,21 @@ def test_no_limit_and_nested_rules_reach_the_engine(
         "rule-russian-nine.base": "6",
         "rule-russian-nine.extra": "2",
         "rule-russian-misere": "",
+        # table law (rules.md §0.11), as the form fills them in: the labet and the solo checked
+        "rule-russian-misdeal_penalty": "0",
+        "rule-russian-remiz": "0",
+        "rule-russian-labet": "on",
+        "rule-russian-solo": "on",
     }
     assert post_new(client, club, players, **data).status_code == 302
     rules = Session.objects.filter(variant="russian").get().rules
-    assert rules == {"basket": 10, "third_suit_rate": "starshaya", "nine": {"base": 6, "extra": 2}}
+    assert {k: rules[k] for k in ("basket", "third_suit_rate", "nine")} == {
+        "basket": 10,
+        "third_suit_rate": "starshaya",
+        "nine": {"base": 6, "extra": 2},
+    }
+    assert "misere" not in rules and "souverain" not in rules
+    assert (rules["labet"], rules["solo"], rules["remiz"]) == (True, True, 0)
 
 
 def test_the_engines_refusal_is_shown_next_to_its_rule(

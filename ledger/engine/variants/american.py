@@ -16,7 +16,9 @@ from ..errors import sheet_error
 from ..messages import ANTE, GAME_WORDS, HOUSE_RULE, HOUSE_RULE_HELP, REFUSAL, register, text
 from ..pools import AmericanPools
 from ..seats import ADVERSARIES, POOL, SEATS, others
+from . import table_law
 from .base import Variant
+from .checks import PAYS_INSTEAD
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -101,8 +103,8 @@ DECIMAL_FAILURE = {
 }
 RED_COUNTER = 10  # one red counter is ten white (A-T6, misère partout)
 
-TRICK_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "turned": O}
-MISERE_FIELDS = {"bidder": R, "tricks": R, "conceded": O, "turned": O}
+TRICK_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "turned": O, "revoke": O}  # revoke: §0.11
+MISERE_FIELDS = {"bidder": R, "tricks": R, "conceded": O, "turned": O, "revoke": O}
 
 register(
     {
@@ -211,16 +213,31 @@ DECLARATION = Declaration(
         Option(
             "last_trick_hand", BOOLEAN, False, "american.option.last_trick_hand", "american.option.last_trick_hand.help"
         ),
+        # table law (rules.md §0.11)
+        table_law.misdeal_penalty(RED_COUNTER),  # Foster's one red counter, "same as at Boston"
+        table_law.pay_instead_short(),
     ),
-    bids=tuple(
-        Bid(code=code, label=_label(code), kind=TRICKS, fields=TRICK_FIELDS, tricks=TRICK_BIDS[code], trumps=ANY_SUIT)
-        if code in TRICK_BIDS
-        else Bid(code=code, label=_label(code), kind=EXACT, fields=MISERE_FIELDS, tricks=0, discard=code in DISCARDS)
-        if code in MISERES
-        else Bid(code=code, label=_label(code), kind=ALL_PASS, fields={"tricks": R, "turned": O})
-        if code == "pass"
-        else Bid(code=code, label=_label(code), kind=LAST_TRICK, fields={"turned": O, "last_trick": R})
-        for code in RANKED
+    bids=(
+        *(
+            Bid(
+                code=code,
+                label=_label(code),
+                kind=TRICKS,
+                fields=TRICK_FIELDS,
+                tricks=TRICK_BIDS[code],
+                trumps=ANY_SUIT,
+            )
+            if code in TRICK_BIDS
+            else Bid(
+                code=code, label=_label(code), kind=EXACT, fields=MISERE_FIELDS, tricks=0, discard=code in DISCARDS
+            )
+            if code in MISERES
+            else Bid(code=code, label=_label(code), kind=ALL_PASS, fields={"tricks": R, "turned": O})
+            if code == "pass"
+            else Bid(code=code, label=_label(code), kind=LAST_TRICK, fields={"turned": O, "last_trick": R})
+            for code in RANKED
+        ),
+        table_law.misdeal_bid("american"),  # table law (rules.md §0.11)
     ),
     deals=Deals(limit=12, step=1, ante="american.ante", extra_option="last_trick_hand", extra_bid="last_trick"),
     tables=_tables(),
@@ -297,7 +314,6 @@ def misere_partout(deal: Deal) -> None:
 register(
     {
         "american.forbidden.partner": "American Boston has no partners: leave the partner empty",
-        "american.forbidden.revoke": "a revoke is not priced in American Boston: record its penalty as an adjustment",
         "american.forbidden.honours": "honours do not count in American Boston: leave them empty",
         "american.forbidden.jack": "the jack earns nothing in American Boston: leave it empty",
         "american.forbidden.trump": "a {bid} is played without trumps: leave the trump empty",
@@ -311,8 +327,7 @@ register(
 class American(Variant):
     declaration = DECLARATION
     forbidden_ids = {
-        name: f"american.forbidden.{name}"
-        for name in ("partner", "revoke", "honours", "jack", "trump", "last_trick", "conceded")
+        name: f"american.forbidden.{name}" for name in ("partner", "honours", "jack", "trump", "last_trick", "conceded")
     }
 
     def check_pools(self, pools: tuple[int, ...], options: Any) -> None:
@@ -336,8 +351,13 @@ class American(Variant):
             return
         bidder = hand.bidder
         assert bidder is not None
+        if hand.revoke is not None:  # table law (rules.md §0.11): priced as Boston's revoke
+            table_law.pay_revoke(deal, (bidder,), revoke_amount(deal))
+            return
         prices = PRICES[deal.options.table][bid]
-        if hand.conceded:
+        if hand.conceded == PAYS_INSTEAD:  # table law (rules.md §0.11): as failed by pay_instead_short
+            made, amount = prices.by_taken[table_law.taken_instead(deal, TRICK_BIDS[bid])]
+        elif hand.conceded:
             made, amount = True, prices.conceded
         else:
             made, amount = prices.by_taken[hand.tricks[bidder]]
@@ -348,6 +368,19 @@ class American(Variant):
         else:
             deal.pays_each(bidder, ADVERSARIES[bidder], amount, "contract")
             deal.pay(bidder, POOL, pools.double(), "pool")
+
+
+# --- table law (rules.md §0.11): the amounts of this variant's tables it is priced with ----------------
+def revoke_amount(deal: Deal) -> int:
+    """A revoke's payment to each adversary: the contract's failure for max(1, s) tricks short; a misère's
+    amount ("the same as at Boston", 000:115)."""
+    bid = deal.hand.bid
+    if bid in MISERES:
+        return MISERES[bid]
+    bidder = deal.hand.bidder
+    assert bidder is not None
+    needed = TRICK_BIDS[bid]
+    return put_in_for(deal.options, needed, table_law.revoke_shortfall(deal, (bidder,), needed))
 
 
 VARIANT = American()

@@ -21,7 +21,7 @@ from ..pools import SinglePool
 from ..seats import ROUNDS
 from . import checks
 from .checks import SEAT_FIELDS, BidCheck, Domain, Errors, HandChecks
-from .declaration import BELLE_OR_PETITE, SUIT_OR_NONE, TABLE_FIELDS, TRICKS, Bid, Declaration
+from .declaration import BELLE_OR_PETITE, MISDEAL, SUIT_OR_NONE, TABLE_FIELDS, TRICKS, Bid, Declaration
 
 BELLE_DEAL = 1  # the deal whose turned suit is belle (старшая) for the rest of the game
 
@@ -144,7 +144,7 @@ class Variant:
     def recall(self, first_hand: Any) -> Belle | None:
         """The memory of a game whose deal 1 was `first_hand` (a recorded, valid hand), or of none yet."""
         state = self.new_state()
-        if state is not None and isinstance(first_hand, dict):
+        if state is not None and isinstance(first_hand, dict) and first_hand.get("bid") != MISDEAL:
             state.suit = first_hand.get("turned")
         return state
 
@@ -157,9 +157,10 @@ class Variant:
         extra = deals.extra_option is not None and deals.limit is not None and number == deals.limit + 1
         out = []
         for bid in self.declaration.bids:
-            if deals.extra_bid is not None and (bid.code == deals.extra_bid) != extra:
+            if deals.extra_bid is not None and (bid.code == deals.extra_bid) != extra and bid.kind != MISDEAL:
                 continue
-            if bid.needs_option and getattr(options, bid.needs_option) is None:
+            needs = getattr(options, bid.needs_option) if bid.needs_option else True
+            if needs is None or needs is False:  # not set, or a boolean house rule that is off
                 continue
             entry: dict[str, Any] = {
                 "code": bid.code,
@@ -251,4 +252,6 @@ class Variant:
             return text("hand.invalid.seat")
         if name == "trump":
             return text("hand.invalid.trump", trumps=self._trumps_text(bid))
+        if name == "conceded" and bid is not None and bid.code in self.declaration.pays_instead:
+            return text("hand.invalid.conceded_or_bidder")
         return text(f"hand.invalid.{name}")

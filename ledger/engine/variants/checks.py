@@ -18,7 +18,7 @@ from ..cards import SUIT_SYMBOLS, SUITS, Adjustment, Hand, is_int
 from ..errors import INVALID_HAND, OPTION_REQUIRED, EngineError
 from ..messages import GAME_WORDS, Message, Term, Words, text, words_or
 from ..seats import POOL, SEATS, is_seat
-from .declaration import ALL_PASS, BELLE_OR_PETITE, FORBIDDEN, REQUIRED, TABLE_FIELDS, TRICKS, Bid, Declaration
+from .declaration import ALL_PASS, BELLE_OR_PETITE, FORBIDDEN, MISDEAL, REQUIRED, TABLE_FIELDS, TRICKS, Bid, Declaration
 
 Errors = dict[str, list[str]]  # field -> what is wrong with it, in the player's words
 ADJUSTMENT_KEYS = frozenset({"from", "to", "counters", "note"})
@@ -26,7 +26,14 @@ SEAT_FIELDS = frozenset({"bidder", "partner", "jack", "revoke", "last_trick"})
 TABLE_FIELD_NAMES = frozenset(TABLE_FIELDS)
 NO_FIELDS: frozenset[str] = frozenset()
 _TRICKS_SUM_FIELDS = frozenset({"tricks", "conceded", "revoke"})  # broken, they leave the trick sum unjudged
-DEFAULTS: dict[str, Any] = {"conceded": False, "honours": 0, "tricks": [0, 0, 0, 0], "adjustments": []}
+PAYS_INSTEAD = "bidder"  # `conceded: "bidder"`: the bidder pays instead of playing (rules.md §0.11)
+DEFAULTS: dict[str, Any] = {
+    "conceded": False,
+    "honours": 0,
+    "tricks": [0, 0, 0, 0],
+    "adjustments": [],
+    "ace_turned": False,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +63,7 @@ class BidCheck:
     most_tricks: int | None  # the most the four trick counts may add up to (12: a discard); None: no tricks
     whole_deal: bool  # they must add up to 13, unless the deal was conceded or stopped by a revoke
     in_belle: bool  # a simple: played in belle or petite
+    pays_instead: bool = False  # `conceded` may be "bidder": he pays instead of playing (rules.md §0.11)
 
 
 class HandChecks(NamedTuple):
@@ -106,6 +114,7 @@ def domains(variant: Variant) -> dict[str, Domain]:
         "tricks": TRICK_COUNTS,
         "honours": Domain(int, frozenset((0, 3, 4))),
         "conceded": Domain(bool, frozenset((False, True))),
+        "ace_turned": Domain(bool, frozenset((False, True))),
     }
 
 
@@ -123,16 +132,23 @@ def bid_checks(variant: Variant) -> dict[tuple[bool, ...], dict[str, BidCheck]]:
             takes["bid"] = Domain(str, frozenset((bid.code,)))
             required = tuple(name for name, mode in modes.items() if mode == REQUIRED)
             in_belle = bid.trumps == BELLE_OR_PETITE
-            checks[bid.code] = BidCheck(bid, takes, required, frozenset(required), *_trick_sum(bid), in_belle)
+            pays_instead = bid.code in declaration.pays_instead
+            checks[bid.code] = BidCheck(
+                bid, takes, required, frozenset(required), *_trick_sum(bid), in_belle, pays_instead
+            )
         out[flags] = checks
     return out
 
 
-def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: HandChecks) -> Hand:
-    """All of a hand's checks but the adjustments against the pools (§0.10, step 2)."""
+def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: HandChecks, deal: int = 0) -> Hand:
+    """All of a hand's checks but the adjustments against the pools (§0.10, step 2).
+
+    `number` is the hand's place in the sheet, `deal` the deal of the game it is (none given: the same);
+    they differ after a misdeal, which is a hand but not a deal of the game (§0.11)."""
     options = checks.options
-    if checks.last_deal is not None and number > checks.last_deal:
-        past_game = variant.game_limit_error(number, options)
+    deal = deal or number
+    if checks.last_deal is not None and deal > checks.last_deal:
+        past_game = variant.game_limit_error(deal, options)
         assert past_game is not None
         raise EngineError(INVALID_HAND, {"hands": [past_game]}, number)
     if type(raw) is not dict:
@@ -153,6 +169,8 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
             values[name] = value
         elif value is None:
             continue
+        elif name == "conceded" and value == PAYS_INSTEAD and check.pays_instead:
+            values[name] = value
         elif domain.trick_counts and _valid_tricks(value):
             values[name] = tuple(value)
         else:
@@ -161,16 +179,21 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
         raise EngineError(INVALID_HAND, errors, number)
     if not check.required_set <= values.keys():  # a required field missing (or broken: named above)
         for name in check.required:
-            if raw.get(name) is None:
+            if raw.get(name) is None and not (name == "tricks" and values.get("conceded") == PAYS_INSTEAD):
                 add_error(errors, name, variant.required_message(name, bid))
     hand = Hand(**values)
     broken = set(errors) if errors else NO_FIELDS
     extra = checks.extra_bid
-    if extra is not None and (number > checks.game_limit) != (bid is extra):
-        _check_extra_deal(variant, bid, number, extra, errors)
+    if extra is not None and (deal > checks.game_limit) != (bid is extra) and bid.kind != MISDEAL:
+        _check_extra_deal(variant, bid, deal, extra, errors)
     # The rules that tie well-formed fields together: partner and bidder, the trick sum, belle.
     if hand.partner is not None and hand.partner == hand.bidder:
         add_error(errors, "partner", text("hand.partner_is_bidder"))
+    if hand.conceded == PAYS_INSTEAD:
+        if hand.partner is not None:
+            add_error(errors, "conceded", text("hand.pays_instead_alone"))
+        if hand.revoke is not None:
+            add_error(errors, "revoke", text("hand.pays_instead_revoke"))
     if check.most_tricks is not None and broken.isdisjoint(_TRICKS_SUM_FIELDS):
         total = sum(hand.tricks)
         if check.whole_deal and not hand.conceded and hand.revoke is None:
@@ -183,16 +206,19 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
                 add_error(errors, "tricks", text("hand.tricks_sum_most", total=13, got=total))
     if check.in_belle and hand.trump is not None and hand.turned is not None:
         assert state is not None  # a variant that plays in belle remembers it (`Variant.new_state`)
-        belle, petite = state.suits_of(number, hand.turned)
+        belle, petite = state.suits_of(deal, hand.turned)
         if hand.trump not in (belle, petite):
-            add_error(errors, "trump", _belle_message(variant, bid, number, belle, petite, hand.trump))
+            add_error(errors, "trump", _belle_message(variant, bid, deal, belle, petite, hand.trump))
     if checks.variant_rules is not None:
-        checks.variant_rules(hand, number, options, state, broken, errors)
+        checks.variant_rules(hand, deal, options, state, broken, errors)
     if errors:
         raise EngineError(INVALID_HAND, errors, number)
-    if bid.needs_option and getattr(options, bid.needs_option) is None:
+    needs = getattr(options, bid.needs_option) if bid.needs_option else True
+    if needs is None or needs is False:  # not set, or a boolean house rule that is off (Russian `solo`)
+        assert bid.needs_option is not None
         rule = variant.declaration.option[bid.needs_option].named()
-        message = text("hand.option_required", bid=text(bid.label), option=rule)
+        key = "hand.option_off" if needs is False else "hand.option_required"
+        message = text(key, bid=text(bid.label), option=rule)
         raise EngineError(OPTION_REQUIRED, {f"rules.{bid.needs_option}": [message]}, number)
     return hand
 

@@ -30,6 +30,7 @@ TABLE_FIELDS = (
     "jack",
     "revoke",
     "last_trick",
+    "ace_turned",  # Russian «с ремизом»: the dealer turned an ace (rules.md §0.11)
 )
 
 # How "made" is judged (stats and engine alike).
@@ -37,6 +38,7 @@ TRICKS = "tricks"  # the bidder (or the pair) takes at least `tricks` (`pair_tri
 EXACT = "exact"  # the bidder takes exactly `tricks`: misères, spreads, piccolissimo
 ALL_PASS = "pass"  # nobody bid
 LAST_TRICK = "last_trick"  # the American 13th deal
+MISDEAL = "misdeal"  # a misdeal that passes the deal: a hand of the sheet, not a deal of the game (§0.11)
 
 # Which trumps a bid allows.
 ANY_SUIT = "suit"
@@ -69,6 +71,7 @@ class Option:
     per_suit: bool = False
     build: Callable[..., Any] | None = None
     choice_labels: tuple[str, ...] = ()
+    maximum: int | None = None  # INTEGER: the most it may be (none: no bound)
 
     def __post_init__(self) -> None:
         if self.choice_labels and len(self.choice_labels) != len(self.choices):
@@ -101,7 +104,11 @@ class Option:
         if self.type == INTEGER:
             if not is_int(value) or value < (self.minimum or 0):
                 key = "option.integer_or_none" if self.nullable else "option.integer"
-                raise self._error(key, minimum=self.minimum or 0)
+                if self.maximum is not None:
+                    key = "option.integer_range"
+                raise self._error(key, minimum=self.minimum or 0, maximum=self.maximum)
+            if self.maximum is not None and value > self.maximum:
+                raise self._error("option.integer_range", minimum=self.minimum or 0, maximum=self.maximum)
             return value
         return self._parse_object(value)
 
@@ -157,6 +164,8 @@ class Option:
             out["choices"] = list(self.choices)
         if self.minimum is not None:
             out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
         if self.nullable or self.default is None:
             out["nullable"] = True
         if self.type == OBJECT:
@@ -392,14 +401,26 @@ class Declaration:
     def field_label(self, name: str) -> str:
         return self.field_labels.get(name) or ENGLISH[f"field.{name}"]
 
+    @property
+    def pays_instead(self) -> frozenset[str]:
+        """The bids whose bidder may pay instead of playing (`conceded: "bidder"`, rules.md §0.11): the
+        trick contracts of a variant that declares the option `pay_instead_short`."""
+        if "pay_instead_short" not in self.option:
+            return frozenset()
+        return frozenset(b.code for b in self.bids if b.kind == TRICKS)
+
     def as_json(self) -> dict[str, Any]:
         """The shape of `GET /api/v1/variants/{name}/` (`api.md`, "Additions")."""
+        bids = [b.as_json(self.options_class()) for b in self.bids]
+        for bid in bids:
+            if bid["code"] in self.pays_instead:
+                bid["conceded"] = [False, True, "bidder"]  # "bidder": he pays instead of playing
         return {
             "name": self.name,
             "title": self.title,
             "source": self.source,
             "options": [o.as_json() for o in self.options],
-            "bids": [b.as_json(self.options_class()) for b in self.bids],
+            "bids": bids,
             "deals": self.deals.as_json(),
             "tables": [t.as_json() for t in self.tables],
             "pools": "one" if self.pools == 1 else "many",

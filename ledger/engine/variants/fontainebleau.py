@@ -19,8 +19,9 @@ from ..cards import Hand
 from ..deal import Deal
 from ..messages import ANTE, GAME_WORDS, HOUSE_RULE, HOUSE_RULE_HELP, REFUSAL, Message, Term, register, text
 from ..seats import ADVERSARIES, PAIRINGS, POOL, SEATS, others
+from . import table_law
 from .base import Variant
-from .checks import add_error
+from .checks import PAYS_INSTEAD, add_error
 from .declaration import (
     ALL_PASS,
     BOOLEAN,
@@ -89,16 +90,13 @@ PARTNER_BIDS = ("boston", "six", "seven", "eight", "nine", "ten")
 PARTNER_EXTRA = 3  # "the two together shall win three tricks more than the number bid"
 ROW_FOR_TRICKS = {tricks: bid for bid, tricks in TRICK_BIDS.items() if bid != "spread_slam"}
 
-_PARTNER_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "partner": O, "honours": O}
-_SOLO_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "honours": O}
-_NO_TRUMP_FIELDS = {"bidder": R, "tricks": R, "conceded": O}
+_PARTNER_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "partner": O, "honours": O, "revoke": O}
+_SOLO_FIELDS = {"bidder": R, "trump": R, "tricks": R, "conceded": O, "honours": O, "revoke": O}  # revoke: §0.11
+_NO_TRUMP_FIELDS = {"bidder": R, "tricks": R, "conceded": O, "revoke": O}
 BID_LABELS = {bid: bid_word(bid) for bid in TABLE_NO_1} | {"pass": "all pass (misère partout)"}
 
 register(
     {
-        "fontainebleau.forbidden.revoke": (
-            "a revoke is not priced in Boston de Fontainebleau: record its penalty as an adjustment"
-        ),
         "fontainebleau.forbidden.jack": "no jack earns a bonus in Boston de Fontainebleau: leave it empty",
         "fontainebleau.forbidden.turned": "no trump is turned in Boston de Fontainebleau: leave the turned card empty",
         "fontainebleau.forbidden.last_trick": "Boston de Fontainebleau has no last-trick hand: leave it empty",
@@ -209,6 +207,9 @@ DECLARATION = Declaration(
             "fontainebleau.option.slam_table.help",
             choices=(1, 2),
         ),
+        # table law (rules.md §0.11)
+        table_law.misdeal_penalty(10),  # one red counter, "same as at Boston"
+        table_law.pay_instead_short(),
     ),
     # Announcements, lowest first (seed 000, "ANNOUNCEMENTS"), then misère partout; a partner may be
     # called from boston to ten (PARTNER_BIDS): the pair must take PARTNER_EXTRA tricks more.
@@ -353,6 +354,7 @@ DECLARATION = Declaration(
             field_options={"honours": "honours"},
         ),
         Bid(code="pass", label=LABELS["pass"], kind=ALL_PASS, fields={"tricks": R}, played_as="misère partout"),
+        table_law.misdeal_bid("fontainebleau"),  # table law (rules.md §0.11)
     ),
     deals=Deals(limit=GAME, step=1, ante="fontainebleau.ante"),
     tables=_tables(),
@@ -390,7 +392,6 @@ class Fontainebleau(Variant):
     declaration = DECLARATION
 
     forbidden_ids = {
-        "revoke": "fontainebleau.forbidden.revoke",
         "jack": "fontainebleau.forbidden.jack",
         "turned": "fontainebleau.forbidden.turned",
         "last_trick": "fontainebleau.forbidden.last_trick",
@@ -421,6 +422,8 @@ class Fontainebleau(Variant):
         bid = hand.bid
         if bid == "pass":
             misere_partout(deal)
+        elif hand.revoke is not None:  # table law (rules.md §0.11): priced as Boston's revoke
+            settle_revoke(deal)
         elif bid in NO_TRUMP_TRICKS:
             settle_no_trump_bid(deal)
         elif hand.partner is None:
@@ -460,6 +463,8 @@ def settle_solo(deal: Deal) -> None:
     needed = TRICK_BIDS[hand.bid]
     value = trick_value(hand.bid, hand.trump, deal.options)
     taken = hand.tricks[bidder]
+    if hand.conceded == PAYS_INSTEAD:  # table law (rules.md §0.11): "pay instead of playing" (000:111)
+        hand, taken = hand._replace(conceded=False), table_law.taken_instead(deal, needed)
     adversaries = ADVERSARIES[bidder]
     if hand.conceded or taken >= needed:
         deal.each_pays(adversaries, bidder, value, "contract")
@@ -505,6 +510,32 @@ def pay_into_pool(deal: Deal, losers: tuple[int, ...], amount: int) -> None:
         # "on the twelfth hand, if the caller does not succeed, he pays the pool as usual, and his
         # adversaries then divide it amongst themselves."
         deal.divide_pool(others(*losers), "division")
+
+
+# --- table law (rules.md §0.11): the amounts of this variant's tables it is priced with ----------------
+def settle_revoke(deal: Deal) -> None:
+    """A revoke, "the same as at Boston" (004:5): the revoker pays each adversary of his side the
+    contract's failure, V + 5 × max(1, s) (a misère, spread or piccolissimo: its amount, "the same as in
+    misère"), and an amount equal to the pool into it. Honours held still count, as on a made contract."""
+    hand, options = deal.hand, deal.options
+    bidder = hand.bidder
+    assert bidder is not None
+    side = (bidder,) if hand.partner is None else (bidder, hand.partner)
+    if hand.bid in NO_TRUMP_TRICKS:
+        amount = TABLE_NO_1[hand.bid].no_trump
+        assert amount is not None
+    else:
+        assert hand.trump is not None
+        needed = TRICK_BIDS[hand.bid] + (PARTNER_EXTRA if hand.partner is not None else 0)
+        row = hand.bid if hand.partner is None else ROW_FOR_TRICKS[needed]
+        amount = trick_value(row, hand.trump, options) + EXTRA_TRICK * table_law.revoke_shortfall(deal, side, needed)
+    table_law.pay_revoke(deal, side, amount)
+    honours = HONOURS_BONUS[hand.honours]
+    if hand.partner is None:
+        deal.each_pays(ADVERSARIES[bidder], bidder, honours, "honours")
+    else:
+        for payer, payee in PAIRINGS[others(*side)]:
+            deal.pay(payer, payee, honours, "honours")
 
 
 VARIANT = Fontainebleau()

@@ -23,6 +23,7 @@ from ..cards import SUIT_SYMBOLS, Hand
 from ..deal import Deal
 from ..messages import GAME_WORDS, Message, register, text
 from ..seats import ADVERSARIES, PAIRINGS, POOL, others
+from . import table_law
 from .base import Belle, Variant
 from .declaration import (
     ALL_PASS,
@@ -227,6 +228,8 @@ DECLARATION = Declaration(
             per_suit=True,
             build=NeufAmounts,
         ),
+        # table law (rules.md §0.11)
+        table_law.misdeal_penalty(0),  # "a misdeal loses the deal" (001:13)
     ),
     bids=(
         Bid(
@@ -292,6 +295,7 @@ DECLARATION = Declaration(
         ),
         Bid(code="grand_spread", label=LABELS["grand_spread"], kind=EXACT, fields=_MISERE_FIELDS, tricks=0),
         Bid(code="pass", label=LABELS["pass"], kind=ALL_PASS, fields={"turned": R}),
+        table_law.misdeal_bid("french"),  # table law (rules.md §0.11)
     ),
     deals=Deals(limit=None, step=3, ante="french.ante", doubles=(FIRST_DOUBLE, LAST_DOUBLE)),
     tables=_tables(),

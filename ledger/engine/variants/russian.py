@@ -17,7 +17,7 @@ House defaults applied (not in the source; `rules.md` §4):
   amount once even in double tours;
 - a successful pair is paid by pairing (§0.7); a failing pair is not paired;
 - a revoke by the buying side voids a made contract (the бостон is still paid) and never excuses a
-  failure; a revoke by an opponent is not priced (an adjustment).
+  failure; a revoke by an opponent is priced by the table law (`table_law`, rules.md §0.11).
 
 † Tariff corrections (rules.md §4.4), marked in the tables below and listed in `CORRECTED`:
 R-T1 старшая 9 tricks printed «3», read 8; R-T3 младшая 12 tricks printed «30», read 32; R-T3
@@ -32,7 +32,6 @@ Chips: the basket's default of 10 from each is the seed's «десяти фиш 
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +39,8 @@ from ..cards import Hand
 from ..deal import Deal, split_joint
 from ..messages import Message, register, text
 from ..seats import ADVERSARIES, PAIRINGS, POOL, SEATS, others
+from . import table_law
 from .base import Belle, Variant
-from .checks import Errors, add_error
 from .declaration import (
     ALL_PASS,
     ANY_SUIT,
@@ -127,6 +126,9 @@ BID_LABELS = {
 }
 
 
+REMIZ, REMIZ_RULE = table_law.REMIZ_FIELD, table_law.REMIZ_RULE  # table law: «с ремизом» (rules.md §0.11)
+
+
 # --- options ------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class NineAmounts:
@@ -150,10 +152,6 @@ register(
         "russian.forbidden.last_trick": "Russian Boston has no last-trick hand: leave the last trick empty",
         "russian.forbidden.partner": "a {bid} is played alone, without a supporter: leave the partner empty",
         "russian.forbidden.pass": "when all four pass the cards are thrown in: leave the {field} empty",
-        "russian.revoke_without_buyer": (
-            "a revoke is priced only on the buyer's side: choose the buyer, or record an opponent's revoke as an "
-            "adjustment"
-        ),
         "russian.option.basket": "Basket",
         "russian.option.basket.help": "what each of the four puts in when the basket is formed",
         "russian.option.third_suit_rate": "Rate of a third suit",
@@ -211,7 +209,7 @@ DECLARATION = Declaration(
     title="Russian Boston (Бостон)",
     short_title="Russian",
     aliases=("boston-russe", "русский-бостон", "бостон"),
-    playable_rules={"nine": {"base": 30, "extra": 5}, "misere": 40},
+    playable_rules={"nine": {"base": 30, "extra": 5}, "misere": 40, **table_law.RUSSIAN_PLAYABLE},
     sample_deals=40,
     source="«Бостон правила карточной игры» and its «Тариф платежей».",
     options=(
@@ -236,43 +234,60 @@ DECLARATION = Declaration(
             build=NineAmounts,
         ),
         Option("misere", INTEGER, None, "russian.option.misere", "russian.option.misere.help", minimum=0),
+        # table law (rules.md §0.11)
+        table_law.misdeal_penalty(0, "russian.option.misdeal_penalty.help"),  # the deal passes on (002:33)
+        table_law.misdeal_forfeits_share(),
+        *table_law.RUSSIAN_CONDITIONS,
     ),
     bids=(
         Bid(
             code="simple",
             label="russian.bid.simple",
             kind=TRICKS,
-            fields={"bidder": R, "trump": R, "tricks": R, "partner": O, "jack": R, "revoke": O, "turned": R},
+            fields={"bidder": R, "trump": R, "tricks": R, "partner": O, "jack": R, "revoke": O, "turned": R, **REMIZ},
             tricks=UNSUPPORTED_CONTRACT,
             pair_tricks=PAIR_CONTRACT,
             trumps=BELLE_OR_PETITE,
+            field_options=REMIZ_RULE,
         ),
         Bid(
             code="solo",
             label="russian.bid.solo",
             kind=TRICKS,
-            fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+            fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R, **REMIZ},
             tricks=SOLO_CONTRACT,
             trumps=ANY_SUIT,
+            needs_option="solo",  # table law (rules.md §0.11): a condition a club may switch off
+            field_options=REMIZ_RULE,
         ),
         Bid(
             code="nine",
             label="russian.bid.nine",
             kind=TRICKS,
-            fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+            fields={"bidder": R, "trump": R, "tricks": R, "jack": R, "revoke": O, "turned": R, **REMIZ},
             tricks=NINE_CONTRACT,
             trumps=ANY_SUIT,
             needs_option="nine",
+            field_options=REMIZ_RULE,
         ),
         Bid(
             code="misere",
             label="russian.bid.misere",
             kind=EXACT,
-            fields={"bidder": R, "tricks": R, "jack": R, "revoke": O, "turned": R},
+            fields={"bidder": R, "tricks": R, "jack": R, "revoke": O, "turned": R, **REMIZ},
             tricks=0,
             needs_option="misere",
+            field_options=REMIZ_RULE,
         ),
-        Bid(code="pass", label="russian.bid.pass", kind=ALL_PASS, fields={"turned": R}),
+        *table_law.RUSSIAN_BIDS,  # table law (rules.md §0.11): the optional bids agreed before play
+        Bid(
+            code="pass",
+            label="russian.bid.pass",
+            kind=ALL_PASS,
+            fields={"turned": R, **REMIZ},
+            field_options=REMIZ_RULE,
+        ),
+        table_law.misdeal_bid("russian"),  # table law (rules.md §0.11)
     ),
     deals=Deals(limit=None, step=3, ante="russian.ante", doubles=(DOUBLE_TOURS.start, DOUBLE_TOURS.stop - 1)),
     tables=_tables(),
@@ -323,6 +338,8 @@ def all_pass(deal: Deal) -> None:
 
 def labet(deal: Deal, payers: tuple[int, ...] | list[int]) -> None:
     """Лабет: an amount equal to the basket paid into it; two payers split it G-3 (the buyer first)."""
+    if not deal.options.labet:  # table law (rules.md §0.11): switched off, a failure doubles nothing
+        return
     deal.pay_shared(payers, POOL, deal.pools.double(), "pool")
 
 
@@ -336,7 +353,8 @@ def alone(deal: Deal, made: bool, amount: int) -> None:
         deal.pay(POOL, buyer, deal.pools.take_all(), "pool")  # he takes the basket
     else:
         deal.pays_each(buyer, ADVERSARIES[buyer], amount, "contract")
-        deal.pay(buyer, POOL, deal.pools.double(), "pool")  # a labet, his alone
+        if deal.options.labet:  # table law (rules.md §0.11): labet is a condition a club may switch off
+            deal.pay(buyer, POOL, deal.pools.double(), "pool")  # a labet, his alone
 
 
 # --- the variant --------------------------------------------------------------------------------
@@ -355,25 +373,9 @@ class Russian(Variant):
     def forbidden_message(self, name: str, bid: Bid, options: Any) -> Message:
         if bid.kind == EXACT and name == "trump":
             return text(MISERE_TRUMP)
-        if bid.kind == ALL_PASS and name not in self.forbidden_ids:
+        if bid.kind == ALL_PASS and name not in self.forbidden_ids and name not in bid.field_options:
             return text("russian.forbidden.pass", field=self.field_words(name))
         return super().forbidden_message(name, bid, options)
-
-    def check_hand(
-        self, hand: Hand, number: int, options: Any, state: Belle, broken: AbstractSet[str], errors: Errors
-    ) -> None:
-        """A revoke is priced only on the buyer's side (rules.md §4.3).
-
-        Without the buyer (missing or broken) the revoke is still named, as §0.10 asks for every broken
-        field, unless it is the supporter's (the buyer's side whoever bought): words that hold whether it
-        was the buyer's or an opponent's (docs/decisions.md, issue 28)."""
-        if hand.revoke is None or "partner" in broken:
-            return
-        if hand.bidder is None:
-            if hand.revoke != hand.partner:
-                add_error(errors, "revoke", text("russian.revoke_without_buyer"))
-        elif hand.revoke not in (hand.bidder, hand.partner):
-            add_error(errors, "revoke", text("hand.revoke_opponent"))
 
     # settling (rules.md §4.7)
     def settle_deal(self, deal: Deal, state: Belle) -> None:
@@ -381,13 +383,22 @@ class Russian(Variant):
         tour = 2 if deal.double else 1
         if deal.pools.total == 0:
             form_basket(deal, deal.options.basket * tour)
+        if hand.ace_turned:  # table law (rules.md §0.11): «с ремизом», before anything else
+            table_law.pay_remiz(deal)
         bid = hand.bid
         if bid == "pass":
             all_pass(deal)
             return
         made = self.made(hand)
+        if hand.revoke is not None and hand.revoke not in (hand.bidder, hand.partner):  # table law, §0.11
+            side = (hand.bidder,) if hand.partner is None else (hand.bidder, hand.partner)
+            table_law.pay_opponent_revoke(deal, side, quota_amount(deal, state, tour))  # type: ignore[arg-type]
+            self.boston(deal, True, tour)
+            return
         if not (made and hand.revoke is not None):  # a buyer's-side revoke voids a made contract
-            if bid == "misere":
+            if bid in table_law.OPTIONAL_BIDS:  # table law (rules.md §0.11)
+                alone(deal, made, optional_amount(deal, state, made, tour))
+            elif bid == "misere":
                 self.misere(deal, made, tour)
             else:
                 row = row_of(hand, deal.number, state, deal.options)
@@ -405,6 +416,8 @@ class Russian(Variant):
     def made(hand: Hand) -> bool:
         bidder, tricks = hand.bidder, hand.tricks
         assert bidder is not None
+        if hand.bid in table_law.OPTIONAL_BIDS:  # table law (rules.md §0.11)
+            return DECLARATION.bid[hand.bid].made(tricks[bidder], False)
         if hand.bid == "misere":
             return tricks[bidder] == 0
         if hand.partner is not None:  # only a simple is supported
@@ -486,13 +499,47 @@ class Russian(Variant):
         does not hold it pays it to each of the three others; otherwise nothing."""
         hand = deal.hand
         bonus = BOSTON_BONUS * tour
-        if hand.bid == "misere":
+        if hand.bid in MISERES:  # the open misères (table law) as the misère
             assert hand.bidder is not None
             if not made and hand.jack != hand.bidder:
                 deal.pays_each(hand.bidder, ADVERSARIES[hand.bidder], bonus, "jack")
             return
         assert hand.jack is not None
         deal.each_pays(ADVERSARIES[hand.jack], hand.jack, bonus, "jack")
+
+
+# --- table law (rules.md §0.11): the amounts of this variant's tables it is priced with ----------------
+def quota_amount(deal: Deal, state: Belle, tour: int) -> int:
+    """What each opponent pays for the contract made with exactly its quota (an opponent's revoke)."""
+    hand = deal.hand
+    if hand.bid in table_law.OPTIONAL_BIDS:
+        return optional_amount(deal, state, True, tour)
+    if hand.bid == "misere":
+        return deal.options.misere * tour
+    row = row_of(hand, deal.number, state, deal.options)
+    if hand.bid == "solo":
+        return R_T3[row][SOLO_CONTRACT] * tour
+    if hand.bid == "nine":
+        return deal.options.nine.base * RATE[row] * tour
+    if hand.partner is not None:
+        return R_T1[row][PAIR_CONTRACT] * tour
+    return R_T5[row][UNSUPPORTED_CONTRACT] * tour
+
+
+MISERES = frozenset({"misere", *table_law.OPEN_MISERES})
+
+
+def optional_amount(deal: Deal, state: Belle, made: bool, tour: int) -> int:
+    """An optional bid's chips per opponent (§0.11): an open misère's amount like the misère's (the grand
+    one, failed, × the tricks taken: 002:118); a souverain's made or failed amount at the rate, as a nine."""
+    hand, options = deal.hand, deal.options
+    assert hand.bidder is not None
+    amount = getattr(options, hand.bid)
+    if hand.bid in table_law.OPEN_MISERES:
+        taken = hand.tricks[hand.bidder]
+        return amount * (taken if hand.bid == "grand_open_misere" and not made else 1) * tour
+    row = row_of(hand, deal.number, state, options)
+    return amount["made" if made else "failed"] * RATE[row] * tour
 
 
 VARIANT = Russian()
