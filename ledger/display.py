@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from ledger import zones
 from ledger.csvfile import Amount, csv_text
+from ledger.elision import elide
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, SessionEvent
 from ledger.money.selectors import statement_entries
 
@@ -44,7 +45,8 @@ def describe(entry: MoneyEntry) -> str:
         return gettext("session %(session)s reopened: its close is reversed") % n
     paying = entry.amount > 0  # the payer's balance rises
     if tx.kind == MoneyTransaction.Kind.WRITTEN_OFF:
-        return (gettext("written off by %(others)s") if paying else gettext("wrote off what %(others)s owed")) % n
+        said = gettext("written off by %(others)s") if paying else gettext("wrote off what %(others)s owed")
+        return elide(said % n)  # « dette d'Ann abandonnée »
     if tx.kind == MoneyTransaction.Kind.PARTLY_PAID:
         return (gettext("partly paid to %(others)s") if paying else gettext("partly paid by %(others)s")) % n
     return (gettext("paid to %(others)s") if paying else gettext("paid by %(others)s")) % n

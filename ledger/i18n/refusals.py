@@ -151,6 +151,17 @@ TEMPLATES = (
     gettext_noop("role must be one of {roles}"),
     gettext_noop("status must be one of {statuses}"),
     gettext_noop("payment {payment} is already reversed"),
+    # `ledger.money.services._overpay_text` (issue 38): the overpayment refusal, tied to an evening or not.
+    gettext_noop(
+        "this evening's transfer leaves {owed} to pay, less than {cents}: recorded, the payer's balance goes"
+        " from {payer_before} to {payer_after} and the payee's from {payee_before} to {payee_after};"
+        " send `overpay: true` to record it"
+    ),
+    gettext_noop(
+        "the payer owes the payee {owed} to pay, less than {cents}: recorded, the payer's balance goes"
+        " from {payer_before} to {payer_after} and the payee's from {payee_before} to {payee_after};"
+        " send `overpay: true` to record it"
+    ),
     gettext_noop("cents must be a whole number from 1 to {limit}"),
     gettext_noop("`{name}` is not a field of this request"),
     gettext_noop("`{name}` must be a whole number, 1 or more"),

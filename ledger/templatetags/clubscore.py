@@ -14,6 +14,7 @@ from django.utils.translation import pgettext_lazy
 
 from ledger.currency import decimal_text as _decimal_text
 from ledger.currency import group_digits, money_text, units_table
+from ledger.elision import elide as _elide
 from ledger.web import catalog, dates
 
 register = template.Library()
@@ -158,3 +159,9 @@ def codes(text: Any, variant: str) -> str:
 # A date (or a time, local) as the page's language writes it: ledger/web/dates.py, which the books'
 # history view also calls. A time arrives in the current zone: the club's (ledger/web/zones.py).
 register.filter("day", dates.day, expects_localtime=True)
+
+
+@register.filter(is_safe=True)
+def elide(text: str) -> str:
+    """A translated sentence with its names in, French elision done (« Solde d'Ann »): `ledger.elision`."""
+    return _elide(text)

@@ -41,6 +41,11 @@ def pool_label(variant: str) -> str:
     return prose(declaration.pool_label)
 
 
+def one_pool(variant: str) -> bool:
+    """Whether the game has a single pool (basket): its words say "the pool", not "the pools"."""
+    return variant not in variant_names() or get_variant(variant).declaration.pools == 1
+
+
 def variant_title(name: str) -> str:
     """The variant's title (American Boston …) in the request's language; an unknown code as it is."""
     if name not in variant_names():

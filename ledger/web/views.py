@@ -113,6 +113,7 @@ def _session_context(request: HttpRequest, session: Session) -> dict[str, Any]:
         "players": players,
         "variant_title": catalog.variant_title(session.variant),
         "pool_label": catalog.pool_label(session.variant),
+        "one_pool": catalog.one_pool(session.variant),
         "can_score": _may(role, Role.SCORER),
         "can_close": _may(role, Role.TREASURER),
     }

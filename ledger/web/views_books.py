@@ -14,12 +14,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from ledger import display, selectors, zones
 from ledger.csvfile import Amount, csv_text
 from ledger.currency import money_text, parse_money
+from ledger.elision import elide
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role, Session
 from ledger.money import POOL, Party
@@ -237,7 +238,7 @@ def _overpay_question(exc: money_writes.Overpayment, names: dict[str, str], form
         )
     else:
         said = gettext("%(payer)s owes %(payee)s %(owed)s across every evening.") % words
-    return (
+    return elide(
         said
         + " "
         + gettext(
@@ -380,6 +381,10 @@ def session_export(request: AuthedRequest, session_id: int, fmt: str) -> HttpRes
         rows = reads.sheet_rows(session=found, names=context["names"], settlement=settlement)
         hands = {h.number: h.raw for h in selectors.hand_list(session=found)}
         names = context["names"]
+        # A Russian game's бостон is the ♥J when diamonds are trumps (issue 38).
+        jack_column = gettext("Jack of diamonds (♦J)")
+        if found.variant == "russian":
+            jack_column = pgettext("deals column", "Boston (♦J/♥J)")
         header = [
             gettext("Deal"),
             gettext("Dealer"),
@@ -390,7 +395,7 @@ def session_export(request: AuthedRequest, session_id: int, fmt: str) -> HttpRes
             gettext("Trump"),
             gettext("Turned"),
             gettext("Honours"),
-            gettext("Jack of diamonds (♦J)"),
+            jack_column,
             gettext("Conceded"),
             *[gettext("%(name)s: tricks") % {"name": n} for n in names],
             *[gettext("%(name)s: change") % {"name": n} for n in names],

@@ -17,7 +17,7 @@
     unreadable: gettext('This file could not be read.'),
     alike: function (name, others) {
       return interpolate(gettext('“%(name)s” looks like %(others)s, already a player of the club: the import refuses it. Correct the file to the club’s name if it is the same person, or give a name told apart at a glance.'),
-        { name: name, others: others.map(function (o) { return '“' + o + '”'; }).join(', ') }, true);
+        { name: name, others: others.map(function (o) { return interpolate(pgettext('quotation', '“%(text)s”'), { text: o }, true); }).join(', ') }, true);
     },
     date: gettext('Played on'),
     pools: gettext('At the close, the pools'),

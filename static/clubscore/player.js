@@ -99,8 +99,8 @@
       details.appendChild(el('h3', { text: cfg.titles[name] || name }));
       const figs = [figure('sessions', gettext('sessions'), text(CS.plain.format(v.sessions))),
         figure('deals', gettext('deals'), text(CS.plain.format(v.deals))), figure('counters', gettext('counters'), CS.numSpan(v.counters))];
-      if (v.best_session) figs.push(figure('best session', gettext('best session'), el('a', { href: '/sessions/' + v.best_session.id + '/', text: '#' + v.best_session.id + ' ' + CS.signed(v.best_session.counters) })));
-      if (v.worst_session) figs.push(figure('worst session', gettext('worst session'), el('a', { href: '/sessions/' + v.worst_session.id + '/', text: '#' + v.worst_session.id + ' ' + CS.signed(v.worst_session.counters) })));
+      if (v.best_session) figs.push(figure('best session', gettext('best session'), el('a', { href: '/sessions/' + v.best_session.id + '/', text: interpolate(pgettext('session number', '#%(n)s'), { n: v.best_session.id }, true) + ' ' + CS.signed(v.best_session.counters) })));
+      if (v.worst_session) figs.push(figure('worst session', gettext('worst session'), el('a', { href: '/sessions/' + v.worst_session.id + '/', text: interpolate(pgettext('session number', '#%(n)s'), { n: v.worst_session.id }, true) + ' ' + CS.signed(v.worst_session.counters) })));
       if (v.pools_won) {
         figs.push(figure('pools won', gettext('pools won'), text(interpolate(ngettext('%(n)s (%(counters)s counter)', '%(n)s (%(counters)s counters)', v.pools_won.counters),
           { n: CS.plain.format(v.pools_won.count), counters: CS.plain.format(v.pools_won.counters) }, true))));

@@ -33,7 +33,7 @@ HELD = {
     "fr": f"Le club garde 0,10{NB}€ pour la table{NB}: les poules reportées à sa prochaine séance.",
     "ru": f"Клуб хранит 0,10{NB}€ для этого стола: корзину, перенесённую в его следующую партию.",
 }
-FROM_THE_POOL = {"en": "the club's pool pays Cleo €0.10", "fr": f"la poule du club paie Cleo 0,10{NB}€"}
+FROM_THE_POOL = {"en": "the club's pool pays Cleo €0.10", "fr": f"la poule du club → Cleo : 0,10{NB}€"}
 FROM_THE_POOL["ru"] = f"корзина клуба → Cleo: 0,10{NB}€"
 
 
