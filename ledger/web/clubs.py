@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
 from ledger import selectors, services, zones
@@ -14,6 +14,7 @@ from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role
 
 from .views import AuthedRequest, page, refusal_fields
+from .zone_choices import LIKELY, zone_choices
 
 
 @page
@@ -35,7 +36,7 @@ def club_new(request: AuthedRequest) -> HttpResponse:
             "typed": typed,
             "errors": errors,
             "other_errors": [m for name, msgs in errors.items() if name not in typed for m in msgs],
-            "zones": zones.zone_names(),
+            "zones": zone_choices(typed["time_zone"] or LIKELY.get(get_language(), zones.DEFAULT)),
         },
         status=400 if errors else 200,
     )

@@ -27,7 +27,7 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from ledger import selectors, services, zones
+from ledger import selectors, services
 from ledger.engine import EngineError
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import DisputesOpen, LedgerError, NotFound, PermissionDenied
@@ -40,6 +40,7 @@ from ledger.money import selectors as money_selectors
 
 from . import books, catalog, legal, reads
 from .forms import parse_new_session, parse_past_filters, rule_input_name
+from .zone_choices import zone_choices
 
 DEAL_LOOKAHEAD = 60  # deals past the recorded ones the scorer can number while offline
 
@@ -156,7 +157,7 @@ def club(request: AuthedRequest, club_id: int) -> HttpResponse:
             "can_score": _may(found.role, Role.SCORER),
             "is_admin": found.role == Role.ADMIN,
             "club_zone_name": format_html('<span lang="zxx" translate="no">{}</span>', found.time_zone),
-            "zones": zones.zone_names() if found.role == Role.ADMIN else (),
+            "zones": zone_choices(found.time_zone) if found.role == Role.ADMIN else (),
             "open_sessions": list(sessions.filter(status=Session.Status.OPEN)),
             "past": past,
             "past_page": Paginator(closed, PAST_PAGE).get_page(request.GET.get("page")),

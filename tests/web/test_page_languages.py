@@ -142,7 +142,10 @@ class _Visible(HTMLParser):
         values = dict(attrs)
         lang = values.get("lang")
         other_language = tag != "html" and lang is not None and lang.split("-")[0] != self.language
-        left_out = tag in UNREAD or other_language
+        # The time-zone choices are places, CLDR's names in the page's language (« Abidjan (Côte d’Ivoire) »,
+        # spelt as in English): names, like the players'; tests/web/test_zone_choices.py reads them.
+        places = tag == "select" and values.get("name") == "time_zone"
+        left_out = tag in UNREAD or other_language or places
         if not self.skipping and not left_out:
             self.texts.extend(value for name in SHOWN_ATTRIBUTES if (value := values.get(name)))
             if tag == "input" and values.get("type") in ("submit", "button") and values.get("value"):
