@@ -147,16 +147,20 @@ def test_russian_words_with_counts_currencies_and_names() -> None:
         assert ngettext(*net, 1) % {"n": 1} == "Все вечера вместе: 1 платёж рассчитает всех"
         assert ngettext(*net, 3) % {"n": 3} == "Все вечера вместе: 3 платежа рассчитают всех"
         assert ngettext(*net, 8) % {"n": 8} == "Все вечера вместе: 8 платежей рассчитают всех"
-        with pytest.raises(ValueError, match="^у иены нет дробной части$"):
+        with pytest.raises(ValueError, match=r"^у иены нет дробной части$"):
             parse_money("12.5", "JPY")
-        with pytest.raises(ValueError, match="^у рубля 2 знака после запятой$"):
+        with pytest.raises(ValueError, match=r"^у рубля 2 знака после запятой$"):
             parse_money("12.505", "RUB")
         assert gettext("dealt by %(dealer)s") % {"dealer": "Ann"} == "сдаёт: Ann"
-        assert gettext("%(payer)s owes %(payee)s %(owed)s across every evening.") % {
-            "payer": "Ann",
-            "payee": "Dan",
-            "owed": "1 €",
-        } == "За все вечера долг Ann → Dan: 1 €."
+        assert (
+            gettext("%(payer)s owes %(payee)s %(owed)s across every evening.")
+            % {
+                "payer": "Ann",
+                "payee": "Dan",
+                "owed": "1 €",
+            }
+            == "За все вечера долг Ann → Dan: 1 €."
+        )
 
 
 def test_the_follower_page_names_the_next_dealer_without_a_gender(scene: Scene) -> None:
@@ -173,7 +177,10 @@ MASCULINE = re.compile(rf"(?:\b(?:\w+л|должен|обязан)\s+{NAME}|{NAM
 
 def translations(language: str) -> list[str]:
     root = Path(settings.BASE_DIR)
-    catalogs = [*root.glob(f"locale/{language}/LC_MESSAGES/*.po"), *root.glob(f"ledger/i18n/locale/{language}/LC_MESSAGES/*.po")]
+    catalogs = [
+        *root.glob(f"locale/{language}/LC_MESSAGES/*.po"),
+        *root.glob(f"ledger/i18n/locale/{language}/LC_MESSAGES/*.po"),
+    ]
     assert catalogs
     return [line for c in catalogs for line in c.read_text().splitlines() if line.startswith("msgstr")]
 
