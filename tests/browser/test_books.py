@@ -307,7 +307,7 @@ TYPED = {  # (a part, too many decimals, a thousand and a half with the language
     "fr": ("0,10", "0,105", f"1{NNB}000,50"),  # the narrow no-break space, as French grouping is written
     "ru": ("0,10", "0,105", f"1{NB}000,50"),
 }
-REFUSED = {"en": "euros have 2 decimals", "fr": "les euros ont 2 décimales", "ru": "у валюты «евро» 2 знака"}
+REFUSED = {"en": "euros have 2 decimals", "fr": "les euros ont 2 décimales", "ru": "у евро 2 знака"}
 EUROS = {  # cents -> as the page writes it
     "en": {60: "€0.60", 55: "€0.55", 30: "€0.30", 10: "€0.10", 50: "€0.50", 145: "€1.45", 100050: "€1,000.50"},
     "fr": {c: t for c, t in [(60, "0,60"), (55, "0,55"), (30, "0,30"), (10, "0,10"), (50, "0,50"), (145, "1,45")]}

@@ -88,10 +88,10 @@ NB = "\u00a0"
 PREVIEW_TRANSFERS = {  # american-evening-defaults at a cent a counter: money [-103, 192, -103, 12], 2 to the pool
     "en": ["Ann pays Ben $1.03", "Cleo pays Ben $0.89", "Cleo pays Dan $0.12", "Cleo pays the club's pool $0.02"],
     "fr": [
-        f"Ann paie Ben 1,03{NB}$",
-        f"Cleo paie Ben 0,89{NB}$",
-        f"Cleo paie Dan 0,12{NB}$",
-        f"Cleo paie la poule du club 0,02{NB}$",
+        f"Ann → Ben : 1,03{NB}$",
+        f"Cleo → Ben : 0,89{NB}$",
+        f"Cleo → Dan : 0,12{NB}$",
+        f"Cleo → la poule du club : 0,02{NB}$",
     ],
     "ru": [  # «Ann → Cleo: 4,85 €», the settlement's one form (the preview had lost its colon)
         f"Ann → Ben: 1,03{NB}$",

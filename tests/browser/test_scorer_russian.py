@@ -177,7 +177,7 @@ def test_a_deal_is_recorded_on_the_scorer_in_russian(
     assert scorer.balances() == balances
 
     page.locator("#deals summary").click()
-    expect(page.locator("#deal-list li").first).to_contain_text("сдавал Глеб: Борис")  # deal 2 dealt by seat 3
+    expect(page.locator("#deal-list li").first).to_contain_text("сдаёт Глеб: Борис")  # deal 2 dealt by seat 3
     expect(page.locator("#deal-list li").first).to_contain_text("4 взятки")  # 1 взятка, 2–4 взятки, 5 взяток
     expect(page.locator('#deal-list button[data-amend="2"]')).to_have_text("Исправить")
     buttons = [b for b in page.locator("#scorer button:visible").all_inner_texts() if b.strip()]
