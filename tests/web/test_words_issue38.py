@@ -275,3 +275,12 @@ def test_the_club_page_puts_the_club_s_zone_first(scene: Scene) -> None:
     assert first[0] == ("America/Los_Angeles", "Los Angeles (États-Unis)")
     assert '<option value="America/Los_Angeles" selected>' in select
     assert select.count(" selected") == 1
+
+
+def test_the_join_page_revokes_ann_s_link_with_elision(scene: Scene) -> None:
+    owner = get_user_model().objects.get(username="zoya")
+    services.seat_link_issue(actor=owner, session_id=scene.open.pk, seat=0)  # Ann's seat
+    services.seat_link_issue(actor=owner, session_id=scene.open.pk, seat=1)  # Ben's
+    seen = text(page(reverse("web:join", args=[scene.open.pk]), "fr"))
+    assert "Révoquer le lien d'Ann" in seen and "lien de Ann" not in seen
+    assert "Révoquer le lien de Ben" in seen
