@@ -40,6 +40,7 @@ LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.PoolsClaimed: 409,
     ledger.DisputesOpen: 409,
     ledger.StaleNumber: 409,
+    ledger.NightDrawn: 409,
     ledger.VersionMismatch: 412,
 }
 

@@ -81,3 +81,10 @@ class StaleNumber(LedgerError):
     def __init__(self, message: str, session: Any) -> None:
         super().__init__(message, {"number": [message]})
         self.session = session
+
+
+class NightDrawn(LedgerError):
+    """A second draw of a night's tables (issue 37): a draw is made once, its seed kept."""
+
+    code = "night_drawn"
+    default_message = "the tables of this night are drawn already"

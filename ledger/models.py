@@ -415,6 +415,8 @@ class MoneyTransaction(models.Model):
     for_session = models.ForeignKey(
         Session, null=True, blank=True, on_delete=models.PROTECT, related_name="payments_for"
     )
+    # A payment tied to one transfer of a club night's room settlement (issue 37); null: not one.
+    for_night = models.ForeignKey("Night", null=True, blank=True, on_delete=models.PROTECT, related_name="payments_for")
 
     class Meta:
         ordering = ["id"]
@@ -451,6 +453,11 @@ class MoneyTransaction(models.Model):
             models.CheckConstraint(
                 condition=Q(for_session__isnull=True) | Q(kind__in=["paid", "partly_paid", "written_off"]),
                 name="money_only_payments_for_session",
+            ),
+            models.CheckConstraint(
+                condition=Q(for_night__isnull=True)
+                | Q(kind__in=["paid", "partly_paid", "written_off"], for_session__isnull=True),
+                name="money_only_payments_for_night",
             ),
         ]
         indexes = [models.Index(fields=["club", "kind"], name="money_transaction_club_kind")]
@@ -602,3 +609,76 @@ class MoneyDigest(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["club", "position"], name="money_chain_one_per_position")]
+
+
+# --- the club night (issue 37): who checked in, the tables drawn, one settlement for the room ----------
+
+
+class Night(models.Model):
+    """A club night: one per club and date (a day of the club's time zone). Its tables are drawn once,
+    from the players checked in; the draw's method and seed are kept, so it can be shown and replayed
+    (`ledger.engine.room.draw_tables` with `random.Random(draw_seed)`)."""
+
+    class Method(models.TextChoices):
+        LOT = "lot"
+        RATING = "rating"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="nights")
+    date = models.DateField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    draw_method = models.CharField(max_length=8, choices=Method.choices, blank=True)
+    draw_seed = models.BigIntegerField(null=True, blank=True)
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    drawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "date"], name="night_unique_club_date"),
+            models.CheckConstraint(
+                condition=Q(drawn_at__isnull=True, draw_seed__isnull=True, draw_method="")
+                | Q(drawn_at__isnull=False, draw_seed__isnull=False, draw_method__in=["lot", "rating"]),
+                name="night_draw_complete",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"night of {self.date} ({self.club})"
+
+
+class CheckIn(models.Model):
+    """A player checked in at a night: `arrival` is his place in the order of arrival (1, 2, ...)."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="check_ins")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="check_ins")
+    arrival = models.PositiveIntegerField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["night", "arrival"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="checkin_unique_night_player"),
+            models.UniqueConstraint(fields=["night", "arrival"], name="checkin_unique_night_arrival"),
+            models.CheckConstraint(condition=Q(arrival__gte=1), name="checkin_arrival_positive"),
+        ]
+
+
+class NightTable(models.Model):
+    """One table of a night's draw: the session opened for it (`number`: 1, 2, ... in the draw's order)."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    session = models.OneToOneField(Session, on_delete=models.PROTECT, related_name="night_table")
+
+    class Meta:
+        ordering = ["night", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "number"], name="nighttable_unique_night_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="nighttable_number_positive"),
+        ]

@@ -129,14 +129,21 @@ def player_create(*, actor: User, club_id: int, name: str, user: User | None = N
     try:
         with transaction.atomic(durable=True):
             club_role(user=actor, club_id=club_id, role=Role.SCORER)
-            _lock_club(club_id)
-            existing = list(Player.objects.filter(club_id=club_id).values_list("name", flat=True))
-            if name in existing:
-                raise InvalidRequest.field("name", "the club already has a player of this name")
-            refuse_look_alike(name, existing, "name")
-            return Player.objects.create(club_id=club_id, name=name, user=user)
+            return player_add(club_id=club_id, name=name, user=user)
     except IntegrityError:  # a concurrent create of the same name
         raise InvalidRequest.field("name", "the club already has a player of this name") from None
+
+
+def player_add(*, club_id: int, name: str, user: User | None = None) -> Player:
+    """`player_create`'s write inside a transaction of the caller's that has checked the role (a guest
+    checked in at a night, issue 37): the same unique and look-alike name rules, under the club's lock."""
+    name = _clean_name(name, "name")
+    _lock_club(club_id)
+    existing = list(Player.objects.filter(club_id=club_id).values_list("name", flat=True))
+    if name in existing:
+        raise InvalidRequest.field("name", "the club already has a player of this name")
+    refuse_look_alike(name, existing, "name")
+    return Player.objects.create(club_id=club_id, name=name, user=user)
 
 
 # --- the engine's projection -----------------------------------------------------------------------
@@ -384,36 +391,63 @@ def session_open(
     version kept with the session): the caller's `variant`, `rules` and `stake` must then be left out."""
     with transaction.atomic(durable=True):
         club_role(user=actor, club_id=club_id, role=Role.SCORER)
-        chosen: PresetVersion | None = None
-        if preset_id is not None:
-            chosen = _preset_for_session(club_id, preset_id)
-            variant, rules, stake = chosen.variant, chosen.rules, chosen.stake
-        players = _club_players(club_id, player_ids)
-        names = [p.name for p in players]
-        session = Session(
+        return session_add(
+            actor=actor,
             club_id=club_id,
             variant=variant,
-            rules=rules if rules is not None else {},
+            rules=rules,
+            player_ids=player_ids,
             first_dealer=first_dealer,
             stake=stake,
-            pools_in=[],
-            opened_by=actor,
-            preset_version=chosen,
+            carry_pools_from=carry_pools_from,
+            preset_id=preset_id,
         )
+
+
+def session_add(
+    *,
+    actor: User,
+    club_id: int,
+    variant: str,
+    rules: dict[str, Any] | None,
+    player_ids: list[int],
+    first_dealer: int,
+    stake: dict[str, Any] | None = None,
+    carry_pools_from: int | None = None,
+    preset_id: int | None = None,
+) -> Session:
+    """`session_open`'s write inside a transaction of the caller's that has checked the role (the tables
+    of a night's draw, issue 37, all opened in the draw's one transaction)."""
+    chosen: PresetVersion | None = None
+    if preset_id is not None:
+        chosen = _preset_for_session(club_id, preset_id)
+        variant, rules, stake = chosen.variant, chosen.rules, chosen.stake
+    players = _club_players(club_id, player_ids)
+    names = [p.name for p in players]
+    session = Session(
+        club_id=club_id,
+        variant=variant,
+        rules=rules if rules is not None else {},
+        first_dealer=first_dealer,
+        stake=stake,
+        pools_in=[],
+        opened_by=actor,
+        preset_version=chosen,
+    )
+    sheet = parse_sheet(sheet_of(session=session, players=names, hands=[], close=None))
+    session.variant = variant = sheet.variant  # an alias of the variant is stored as its code
+    if carry_pools_from is not None:
+        source = _lock_sessions(carry_pools_from).get(carry_pools_from)
+        session.pools_in = _claimable_pools(source, club_id, variant, stake)
+        session.carry_pools_from = source
         sheet = parse_sheet(sheet_of(session=session, players=names, hands=[], close=None))
-        session.variant = variant = sheet.variant  # an alias of the variant is stored as its code
-        if carry_pools_from is not None:
-            source = _lock_sessions(carry_pools_from).get(carry_pools_from)
-            session.pools_in = _claimable_pools(source, club_id, variant, stake)
-            session.carry_pools_from = source
-            sheet = parse_sheet(sheet_of(session=session, players=names, hands=[], close=None))
-        run = Replay(sheet)
-        session.balances = list(run.balances)
-        session.pools = run.pools.as_list()
-        session.next_deal = run.next_deal()
-        session.save()
-        Seat.objects.bulk_create(Seat(session=session, seat=i, player=p) for i, p in enumerate(players))
-        announce(session)  # the room board shows the new table at once (issue 38, item 13)
+    run = Replay(sheet)
+    session.balances = list(run.balances)
+    session.pools = run.pools.as_list()
+    session.next_deal = run.next_deal()
+    session.save()
+    Seat.objects.bulk_create(Seat(session=session, seat=i, player=p) for i, p in enumerate(players))
+    announce(session)  # the room board shows the new table at once (issue 38, item 13)
     return session
 
 
@@ -1103,11 +1137,16 @@ def seat_link_issue(*, actor: User, session_id: int, seat: Any) -> tuple[str, Se
     """A link for one seat of one open session (scorers and above); the key is shown once, kept hashed."""
     if type(seat) is not int or not 0 <= seat <= 3:
         raise InvalidRequest.field("seat", "a seat is 0, 1, 2 or 3")
-    key = secrets.token_urlsafe(LINK_KEY_BYTES)
     with transaction.atomic(durable=True):
         session = _lock_session(session_id, actor, Role.SCORER)
         _check_open(session)
-        link = SeatLink.objects.create(session=session, seat=seat, key_hash=token_hash(key), created_by=actor)
+        return seat_link_add(actor=actor, session=session, seat=seat)
+
+
+def seat_link_add(*, actor: User, session: Session, seat: int) -> tuple[str, SeatLink]:
+    """`seat_link_issue`'s write, inside the caller's transaction (a night's draw readies its tables' links)."""
+    key = secrets.token_urlsafe(LINK_KEY_BYTES)
+    link = SeatLink.objects.create(session=session, seat=seat, key_hash=token_hash(key), created_by=actor)
     return key, link
 
 

@@ -49,6 +49,9 @@ def canonical(tx: Any, entries: Iterable[tuple[int, int]]) -> bytes:
         elif value is not None and not isinstance(value, int | str):
             value = str(value)  # the client key's UUID
         fields[name] = value
+    night = getattr(tx, "for_night_id", None)  # (issue 37) only when set: the links written before keep their digests
+    if night is not None:
+        fields["for_night_id"] = night
     body = {"transaction": fields, "entries": sorted([int(a), int(b)] for a, b in entries)}
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 
 from django.db.models import F, QuerySet, Sum, Window
 
+from ledger.engine.room import room_settlement, room_totals
 from ledger.engine.settle_up import evening_left, settle_up
 from ledger.exceptions import NotFound, PermissionDenied
-from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
+from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, NightTable, Player, Role, Session
 from ledger.selectors import Reader, club_role, session_players
 
 from . import POOL, Party
@@ -334,3 +335,113 @@ def evening_paid(*, session: Session) -> EveningPaid | None:
         back=back,
         tied=state.tied,
     )
+
+
+# --- a club night's room settlement (issue 37) ------------------------------------------------------
+
+
+@dataclass
+class RoomTransfer:
+    payer: Party
+    payee: Party
+    payer_name: str
+    payee_name: str
+    cents: int  # the room's transfer, as printed
+    paid: int  # what the payments tied to it (for the night) add up to, reversals left out
+
+    @property
+    def left(self) -> int:
+        return max(self.cents - self.paid, 0)
+
+
+@dataclass
+class RoomSettlement:
+    """A night's one settlement: `ready` once every table is closed and their money is in one currency
+    (else `refusal` says why not); `totals` each party's results added up over the tables."""
+
+    tables: list[Session]
+    ready: bool
+    refusal: str = ""
+    currency: str = ""
+    totals: list[tuple[Party, str, int]] = field(default_factory=list)
+    transfers: list[RoomTransfer] = field(default_factory=list)
+
+    @property
+    def owed(self) -> int:
+        return sum(t.cents for t in self.transfers)
+
+    @property
+    def paid(self) -> int:
+        return sum(min(t.paid, t.cents) for t in self.transfers)
+
+
+NOT_ALL_CLOSED = "the room is settled once every table is closed"
+NO_TABLES = "no table has been drawn tonight"
+
+
+def night_settlement(*, night_id: int) -> RoomSettlement:
+    """The night's room settlement, from its tables' closes: each table's money per seat's player and
+    its pool money (the club's pool account) added up per party, and squared with the fewest transfers
+    (`ledger.engine.room`). Tables played for different currencies are refused (docs/decisions.md)."""
+    tables = [t.session for t in NightTable.objects.filter(night_id=night_id).select_related("session")]
+    if not tables:
+        return RoomSettlement(tables=tables, ready=False, refusal=NO_TABLES)
+    if any(s.status != Session.Status.CLOSED for s in tables):
+        return RoomSettlement(tables=tables, ready=False, refusal=NOT_ALL_CLOSED)
+    names: dict[Party, str] = {POOL: POOL}
+    results: list[dict[Party, int]] = []
+    currencies: set[str] = set()
+    for session in tables:
+        closing = session.closing or {}
+        if "money" not in closing:
+            continue  # a table played without a stake moves no money
+        currencies.add(str(closing["currency"]))
+        result: dict[Party, int] = defaultdict(int)
+        for player, cents in zip(session_players(session=session), closing["money"], strict=True):
+            names[player.pk] = player.name
+            result[player.pk] += int(cents)
+        if closing.get("pool_money"):
+            result[POOL] += int(closing["pool_money"])
+        results.append(dict(result))
+    if len(currencies) > 1:
+        refusal = (
+            "the tables were played for " + ", ".join(sorted(currencies)) + ": the room is settled in one "
+            "currency only; settle each table on its own"
+        )
+        return RoomSettlement(tables=tables, ready=False, refusal=refusal)
+    currency = currencies.pop() if currencies else ""
+    totals = room_totals(results)
+    transfers = room_settlement(results)
+    accounts = {
+        party(a): a.pk
+        for a in MoneyAccount.objects.filter(
+            Q(player_id__in=[p for p in totals if p != POOL]) | Q(kind=MoneyAccount.Kind.POOL),
+            club_id=tables[0].club_id,
+        )
+    }
+    out = []
+    for payer, payee, cents in transfers:
+        paid = 0
+        if payer in accounts and payee in accounts:
+            paid = night_tied_paid(night_id, accounts[payer], accounts[payee], currency)
+        out.append(RoomTransfer(payer, payee, names[payer], names[payee], cents, paid))
+    return RoomSettlement(
+        tables=tables,
+        ready=True,
+        currency=currency,
+        totals=sorted(((p, names[p], a) for p, a in totals.items()), key=lambda t: (-t[2], t[1])),
+        transfers=out,
+    )
+
+
+def night_tied_paid(night_id: int, payer_account: int, payee_account: int, currency: str) -> int:
+    """What the payments tied to the night's transfer payer -> payee add up to, reversals left out."""
+    rows = MoneyEntry.objects.filter(
+        account_id=payer_account,
+        amount__gt=0,
+        transaction__for_night_id=night_id,
+        transaction__currency=currency,
+        transaction__reversed_by__isnull=True,
+        transaction__entries__account_id=payee_account,
+    ).aggregate(total=Sum("amount"))
+    return int(rows["total"] or 0)

@@ -17,11 +17,11 @@ from django.utils import timezone
 
 from ledger.currency import money_text
 from ledger.exceptions import InvalidRequest, NotFound
-from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
+from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Night, Player, Role, Session
 from ledger.selectors import club_role, session_players
 
 from . import MAX_CENTS, NOTE_MAX, PAYMENT_STATUSES, POOL, Party, chain
-from .selectors import account_balance, evening_state
+from .selectors import account_balance, evening_state, night_settlement, night_tied_paid
 
 # --- accounts --------------------------------------------------------------------------------------
 
@@ -249,6 +249,7 @@ def payment_record(
     note: str = "",
     client_key: uuid.UUID | None = None,
     session_id: int | None = None,
+    night_id: int | None = None,
     overpay: bool = False,
     duplicate_ok: bool = True,
 ) -> MoneyTransaction:
@@ -274,11 +275,14 @@ def payment_record(
         raise InvalidRequest.field("cents", "the amount must be more than 0 and less than a million billion")
     if payer == payee:
         raise InvalidRequest.field("to", "a payment goes from one party to another")
+    if session_id is not None and night_id is not None:
+        raise InvalidRequest.field("night", "a payment is tied to one evening's transfer or one night's, not both")
     note = _clean_note(note)
     try:
         with transaction.atomic(durable=True):
             club_role(user=actor, club_id=club_id, role=Role.TREASURER)
             evening = _evening(club_id, session_id, payer, payee, currency)
+            night = _night(club_id, night_id, payer, payee, currency)
             accounts = [_payment_account(club_id, payer, "from"), _payment_account(club_id, payee, "to")]
             ids = sorted(a.pk for a in accounts)
             list(MoneyAccount.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
@@ -290,12 +294,16 @@ def payment_record(
             if evening is not None:
                 state = evening_state(evening)  # seen under the locks: the tied payments as they stand
                 owed = state.owed(payer, payee) if state is not None else 0
+            elif night is not None:
+                owed = night[1] - night_tied_paid(night[0], accounts[0].pk, accounts[1].pk, currency)
             else:
                 owed = min(-payer_balance, payee_balance)
             owed = max(owed, 0)
             if cents > owed and not overpay:
                 raise Overpayment(
-                    _overpay_text(owed, cents, payer_balance, payee_balance, currency, evening is not None),
+                    _overpay_text(
+                        owed, cents, payer_balance, payee_balance, currency, evening is not None or night is not None
+                    ),
                     owed=owed,
                     cents=cents,
                     payer_balance=payer_balance,
@@ -303,7 +311,7 @@ def payment_record(
                     currency=currency,
                 )
             if not duplicate_ok:
-                _check_duplicate(club_id, accounts, currency, cents, status, session_id)
+                _check_duplicate(club_id, accounts, currency, cents, status, session_id, night_id)
             tx = _post(
                 club_id=club_id,
                 kind=status,
@@ -313,6 +321,7 @@ def payment_record(
                 created_by=actor,
                 client_key=client_key,
                 for_session_id=session_id,
+                for_night_id=night_id,
             )
             assert tx is not None
     except IntegrityError:
@@ -342,6 +351,23 @@ def _evening(club_id: int, session_id: int | None, payer: Party, payee: Party, c
     return session
 
 
+def _night(club_id: int, night_id: int | None, payer: Party, payee: Party, currency: str) -> tuple[int, int] | None:
+    """(night id, the transfer's minor units) of the room transfer a payment is tied to, or None."""
+    if night_id is None:
+        return None
+    if not Night.objects.filter(pk=night_id, club_id=club_id).exists():
+        raise InvalidRequest.field("night", f"there is no night {night_id} in this club")
+    room = night_settlement(night_id=night_id)
+    if not room.ready:
+        raise InvalidRequest.field("night", room.refusal)
+    cents = sum(t.cents for t in room.transfers if (t.payer, t.payee) == (payer, payee))
+    if not cents:
+        raise InvalidRequest.field("night", f"night {night_id} has no transfer from this payer to this payee")
+    if room.currency != currency:
+        raise InvalidRequest.field("currency", f"night {night_id} was played for {room.currency}, not {currency}")
+    return night_id, cents
+
+
 def _overpay_text(owed: int, cents: int, payer_balance: int, payee_balance: int, currency: str, tied: bool) -> str:
     def amount(value: int) -> str:
         return f"{money_text(value, currency, grouped=False, minus='-', signed=True)} {currency}"
@@ -355,7 +381,13 @@ def _overpay_text(owed: int, cents: int, payer_balance: int, payee_balance: int,
 
 
 def _check_duplicate(
-    club_id: int, accounts: list[MoneyAccount], currency: str, cents: int, status: str, session_id: int | None
+    club_id: int,
+    accounts: list[MoneyAccount],
+    currency: str,
+    cents: int,
+    status: str,
+    session_id: int | None,
+    night_id: int | None = None,
 ) -> None:
     since = timezone.now() - DUPLICATE_WINDOW
     earlier = (
@@ -364,6 +396,7 @@ def _check_duplicate(
             kind=status,
             currency=currency,
             for_session_id=session_id,
+            for_night_id=night_id,
             created_at__gte=since,
             reversed_by__isnull=True,
             entries__account_id=accounts[0].pk,
