@@ -96,6 +96,17 @@ LEDGER = (
     pgettext_lazy("ledger", 'a party is a player id of the club or "pool"'),
     pgettext_lazy("ledger", "this party has no money in the club's ledger"),
     pgettext_lazy("ledger", "a payment goes from one party to another"),
+    # the club night (issue 37)
+    pgettext_lazy("ledger", "no such night"),
+    pgettext_lazy("ledger", "the tables of this night are drawn already"),
+    pgettext_lazy("ledger", "a table needs four players checked in"),
+    pgettext_lazy("ledger", "a draw is by lot or by rating"),
+    pgettext_lazy("ledger", "a seed is a whole number from 0 to 2^53 - 1"),
+    pgettext_lazy("ledger", "a date is written YYYY-MM-DD"),
+    pgettext_lazy("ledger", "a player is named by his id"),
+    pgettext_lazy("ledger", "the room is settled once every table is closed"),
+    pgettext_lazy("ledger", "no table has been drawn tonight"),
+    pgettext_lazy("ledger", "a payment is tied to one evening's transfer or one night's, not both"),
     # the whole table (issue 25)
     pgettext_lazy("ledger", "a deal is disputed: the treasurer resolves or overrules each dispute before the close"),
     pgettext_lazy("ledger", "only a player seated at this table confirms or disputes its deals"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import F, QuerySet, Sum, Window
+from django.db.models import F, Q, QuerySet, Sum, Window
 
 from ledger.engine.room import room_settlement, room_totals
 from ledger.engine.settle_up import evening_left, settle_up
@@ -362,6 +362,7 @@ class RoomSettlement:
     tables: list[Session]
     ready: bool
     refusal: str = ""
+    currencies: list[str] = field(default_factory=list)  # the tables' currencies, when more than one
     currency: str = ""
     totals: list[tuple[Party, str, int]] = field(default_factory=list)
     transfers: list[RoomTransfer] = field(default_factory=list)
@@ -408,7 +409,7 @@ def night_settlement(*, night_id: int) -> RoomSettlement:
             "the tables were played for " + ", ".join(sorted(currencies)) + ": the room is settled in one "
             "currency only; settle each table on its own"
         )
-        return RoomSettlement(tables=tables, ready=False, refusal=refusal)
+        return RoomSettlement(tables=tables, ready=False, refusal=refusal, currencies=sorted(currencies))
     currency = currencies.pop() if currencies else ""
     totals = room_totals(results)
     transfers = room_settlement(results)

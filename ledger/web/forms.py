@@ -143,14 +143,10 @@ def parse_conditions(post: QueryDict) -> NewSession:
     currency = (post.get("stake_currency") or "").strip().upper()
     per_counter = (post.get("stake_per_counter") or "").strip()
     form.stake_typed = {"currency": currency, "per_counter": per_counter}
-    if currency or per_counter:
-        if not (currency and per_counter):
-            form.error("stake", gettext("give both the currency and the value of one counter, or neither"))
-        else:
-            try:  # the one reader of amounts: 0,05 in French and Russian, 0.05 in English
-                form.stake = {"currency": currency, "per_counter": parse_stake(per_counter, currency)}
-            except ValueError as exc:
-                form.error("stake", str(exc))
+    try:
+        form.stake = parse_stake_fields(post)
+    except ValueError as exc:
+        form.error("stake", str(exc))
     return form
 
 
@@ -220,3 +216,16 @@ def parse_past_filters(query: QueryDict, *, variants: set[str], players: set[int
         else:
             past.errors["player"] = [gettext("Choose one of the club's players.")]
     return past
+
+
+def parse_stake_fields(post: QueryDict) -> dict[str, str] | None:
+    """The stake typed in `stake_currency` and `stake_per_counter` (None: both left empty); a ValueError
+    says, in the page's language, what is wrong with it."""
+    currency = (post.get("stake_currency") or "").strip().upper()
+    per_counter = (post.get("stake_per_counter") or "").strip()
+    if not (currency or per_counter):
+        return None
+    if not (currency and per_counter):
+        raise ValueError(gettext("give both the currency and the value of one counter, or neither"))
+    # the one reader of amounts: 0,05 in French and Russian, 0.05 in English
+    return {"currency": currency, "per_counter": parse_stake(per_counter, currency)}

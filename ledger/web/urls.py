@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from . import clubs, live, login, presets, table, views, views_books
+from . import clubs, live, login, nights, presets, table, views, views_books
 
 pages = [
     path("", views.home, name="home"),
@@ -45,6 +45,12 @@ pages = [
     path("clubs/<int:club_id>/board/links/", table.board_links, name="board-links"),
     path("b/<str:key>/", table.board, name="board"),
     path("b/<str:key>/tables/", table.board_tables_view, name="board-tables"),
+    # The club night (issue 37): check-ins, the tables drawn, one settlement for the room.
+    path("clubs/<int:club_id>/nights/", nights.night_open, name="night-open"),
+    path("clubs/<int:club_id>/nights/<int:night_id>/", nights.night, name="night"),
+    path("clubs/<int:club_id>/nights/<int:night_id>/check-in/", nights.night_check_in, name="night-check-in"),
+    path("clubs/<int:club_id>/nights/<int:night_id>/draw/", nights.night_draw, name="night-draw"),
+    path("clubs/<int:club_id>/nights/<int:night_id>/settlement/", nights.night_settlement, name="night-settlement"),
     path("rules/", views.rules_index, name="rules-index"),
     path("sw.js", views.service_worker, name="service-worker"),
     path("rules/<slug:variant>/", views.rules, name="rules"),

@@ -27,14 +27,14 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from ledger import selectors, services
+from ledger import nights, selectors, services
 from ledger.engine import EngineError
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import DisputesOpen, LedgerError, NotFound, PermissionDenied
 from ledger.i18n import error_body as engine_error_body
 from ledger.i18n.refusals import ledger_text
 from ledger.live import live_tag
-from ledger.models import Role, Session
+from ledger.models import CheckIn, Club, Role, Session
 from ledger.money import POOL
 from ledger.money import selectors as money_selectors
 
@@ -169,12 +169,25 @@ def club(request: AuthedRequest, club_id: int) -> HttpResponse:
             ],
             "can_keep_presets": _may(found.role, Role.TREASURER),
             **_club_money(request, club_id, found.role),
+            **_club_night(request, found, found.role),
         },
         status=400 if past.errors else 200,
     )
 
 
 PAST_PAGE = 20  # past sessions a page of the club's list
+
+
+def _club_night(request: AuthedRequest, club: Club, role: str) -> dict[str, Any]:
+    """Tonight's club night (issue 37): its link, whether the member is checked in, the last nights."""
+    tonight = nights.night_of_today(user=request.user, club=club)
+    here = tonight is not None and CheckIn.objects.filter(night=tonight, player__user=request.user).exists()
+    return {
+        "tonight": tonight,
+        "tonight_here": here,
+        "can_run_night": _may(role, Role.TREASURER),
+        "recent_nights": list(nights.night_list(user=request.user, club_id=club.pk)[:5]),
+    }
 
 
 BOARD_PERIODS = [

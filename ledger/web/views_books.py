@@ -17,12 +17,12 @@ from django.utils import timezone
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from ledger import display, selectors, zones
+from ledger import display, nights, selectors, zones
 from ledger.csvfile import Amount, csv_text
 from ledger.currency import money_text, parse_money
 from ledger.elision import elide
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
-from ledger.models import Role, Session
+from ledger.models import Night, Role, Session
 from ledger.money import POOL, Party
 from ledger.money import services as money_writes
 from ledger.web.dates import day as day_text
@@ -58,6 +58,7 @@ def club_books(request: AuthedRequest, club_id: int) -> HttpResponse:
             "statuses": STATUS_CHOICES,
             "form": form,
             "evening": _evening_of(request, club_id, form.session),
+            "night": _night_of(request, club_id, form.night),
         },
         status=400 if refused else 200,
     )
@@ -76,6 +77,7 @@ class PaymentForm:
     status: str = "paid"
     note: str = ""
     session: str = ""  # the evening whose transfer it pays ("": a free payment)
+    night: str = ""  # or the club night whose room transfer it pays (issue 37)
     key: str = field(default_factory=lambda: str(uuid.uuid4()))  # one per rendered form (Idempotency-Key)
     errors: dict[str, list[str]] = field(default_factory=dict)
     confirm: str = ""  # "overpay" or "duplicate": the question the treasurer is asked
@@ -85,7 +87,8 @@ class PaymentForm:
 
 
 def _prefill(request: HttpRequest, ledger: books.Books, currencies: list[str]) -> PaymentForm:
-    """The payment form filled from a settlement's "record" link (`?from=&to=&cents=&currency=&session=`)."""
+    """The payment form filled from a settlement's "record" link (`?from=&to=&cents=&currency=&session=`,
+    or `&night=` from a night's room settlement)."""
     parties = [value for value, _name in ledger.parties]
     payer, payee = request.GET.get("from", ""), request.GET.get("to", "")
     currency = request.GET.get("currency", "")
@@ -99,6 +102,7 @@ def _prefill(request: HttpRequest, ledger: books.Books, currencies: list[str]) -
         # as the page's language writes a decimal (4,40 in French), which the form reads back
         amount=money_text(cents, currency) if 0 < cents <= 10**15 else "",
         session=str(_int(request.GET.get("session")) or ""),
+        night=str(_int(request.GET.get("night")) or ""),
     )
 
 
@@ -108,6 +112,12 @@ def _evening_of(request: AuthedRequest, club_id: int, session: str) -> Session |
     if not number:
         return None
     return selectors.session_list(user=request.user, club=club_id).filter(pk=number).first()
+
+
+def _night_of(request: AuthedRequest, club_id: int, night: str) -> Night | None:
+    """The club night the form's payment is tied to, if it is one of the club's."""
+    number = _int(night)
+    return nights.night_list(user=request.user, club_id=club_id).filter(pk=number).first() if number else None
 
 
 def _posted(request: AuthedRequest) -> PaymentForm:
@@ -120,6 +130,7 @@ def _posted(request: AuthedRequest) -> PaymentForm:
         status=post.get("status", "paid"),
         note=post.get("note", ""),
         session=post.get("session", ""),
+        night=post.get("night", ""),
         key=post.get("key", "") or str(uuid.uuid4()),
         overpay=post.get("overpay") == "yes",
         duplicate_ok=post.get("duplicate_ok") == "yes",
@@ -182,6 +193,7 @@ def _books_action(request: AuthedRequest, club_id: int, ledger: books.Books) -> 
             note=form.note,
             client_key=_key(form.key),
             session_id=_int(form.session) or None,
+            night_id=_int(form.night) or None,
             overpay=form.overpay,
             duplicate_ok=form.duplicate_ok,
         )

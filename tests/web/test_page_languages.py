@@ -28,9 +28,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.timezone import localtime
 
-from ledger import followup, services
+from ledger import followup, nights, services
 from ledger.engine.variants import variant_names
-from ledger.models import Club, MoneyTransaction, Player, Role, Session
+from ledger.models import Club, MoneyTransaction, Night, Player, Role, Session
 from ledger.money import services as money_writes
 from ledger.templatetags.clubscore import codes
 from ledger.web.dates import day
@@ -217,6 +217,7 @@ class Scene:
     open_empty: Session
     names: set[str] = field(default_factory=set)
     preset: int = 0  # a Russian preset (issue 42), and `empty` opened from it
+    nights: list[Night] = field(default_factory=list)  # drawn (one table, a guest waits), not drawn yet
 
 
 @pytest.fixture
@@ -251,8 +252,14 @@ def scene(db: None) -> Scene:
         rules={"basket": 20, "nine": {"base": 4, "extra": 2}, "misere": 10},
     )
     empty = open_from_preset(owner, club, list(reversed(players)), preset)
-    names = {"Bars Club", "Kirov Circle", "zoya", "lena", "Qx", "Qy", "Pyatnitsa", *(p.name for p in players)}
-    return Scene(club, players, fresh(closed), fresh(opened), fresh(empty), names, preset.pk)
+    drawn = nights.night_open(actor=owner, club_id=club.pk, date="2026-03-14")[0]
+    for p in players:
+        nights.check_in(actor=owner, night_id=drawn.pk, player_id=p.pk)
+    nights.guest_check_in(actor=owner, night_id=drawn.pk, name="Eve")
+    nights.night_draw(actor=owner, night_id=drawn.pk, variant="american", stake={"currency": "USD", "per_counter": "1"})
+    undrawn = nights.night_open(actor=owner, club_id=club.pk)[0]
+    names = {"Bars Club", "Kirov Circle", "zoya", "lena", "Qx", "Qy", "Pyatnitsa", "Eve", *(p.name for p in players)}
+    return Scene(club, players, fresh(closed), fresh(opened), fresh(empty), names, preset.pk, [drawn, undrawn])
 
 
 def client(language: str, username: str | None = "zoya") -> Client:
@@ -298,6 +305,11 @@ def pages(scene: Scene) -> Iterator[tuple[str, str, str | None, int]]:
     yield "opening a table from a preset", reverse("web:preset-open", args=[club, scene.preset]), "zoya", 200
     yield "the room board", reverse("web:club-board", args=[club]), "zoya", 200
     yield "board links", reverse("web:board-links", args=[club]), "zoya", 200
+    drawn, undrawn = (n.pk for n in scene.nights)
+    yield "club night, drawn", reverse("web:night", args=[club, drawn]), "zoya", 200
+    yield "club night, before the draw", reverse("web:night", args=[club, undrawn]), "zoya", 200
+    yield "club night, a member's", reverse("web:night", args=[club, undrawn]), "lena", 200
+    yield "the room's settlement, a table open", reverse("web:night-settlement", args=[club, drawn]), "zoya", 200
     yield "login", reverse("login"), None, 200
     yield "403", reverse("web:books", args=[club]), "lena", 403
     yield "404", reverse("web:session", args=[closed + 1000]), "zoya", 404
