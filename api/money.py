@@ -197,6 +197,12 @@ PaymentIn = type(
             help_text="the evening whose transfer `from` -> `to` this pays (the settlement's record link); "
             "left out: a free payment",
         ),
+        "night": serializers.IntegerField(
+            required=False,
+            min_value=1,
+            max_value=MAX_ID,
+            help_text="the club night whose room transfer `from` -> `to` this pays (issue 37); not with `session`",
+        ),
         "overpay": serializers.BooleanField(
             required=False,
             default=False,
@@ -235,6 +241,9 @@ TransactionOut = type(
         "note": serializers.CharField(),
         "for_session": serializers.IntegerField(
             source="for_session_id", allow_null=True, help_text="payments: the evening whose transfer it pays"
+        ),
+        "for_night": serializers.IntegerField(
+            source="for_night_id", allow_null=True, help_text="payments: the club night whose room transfer it pays"
         ),
         "recorded_by": Username(source="created_by", allow_null=True),
         "recorded_at": Timestamp(source="created_at"),
@@ -403,6 +412,7 @@ class PaymentRecordApi(APIView):
             note=data.get("note", ""),
             client_key=key,
             session_id=data.get("session"),
+            night_id=data.get("night"),
             overpay=data.get("overpay", False),
         )
         return Response(self.OutputSerializer(tx).data, status=201)

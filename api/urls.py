@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from . import auth, clubs, hands, money, presets, sessions, stats, table, variants
+from . import auth, clubs, hands, money, nights, presets, sessions, stats, table, variants
 from .errors import api_not_found
 from .schema import Generator
 
@@ -91,6 +91,12 @@ v1 = [
     path("clubs/<id:club_id>/settle-up/", money.SettleUpApi.as_view(), name="club-settle-up"),
     path("clubs/<id:club_id>/payments/", money.PaymentsRoute.as_view(), name="club-payments"),
     path("players/<id:player_id>/statement/", money.StatementApi.as_view(), name="player-statement"),
+    # The club night (issue 37).
+    path("clubs/<id:club_id>/nights/", nights.NightsRoute.as_view(), name="club-nights"),
+    path("nights/<id:night_id>/", nights.NightDetailApi.as_view(), name="night"),
+    path("nights/<id:night_id>/check-ins/", nights.CheckInApi.as_view(), name="night-check-ins"),
+    path("nights/<id:night_id>/draw/", nights.DrawApi.as_view(), name="night-draw"),
+    path("nights/<id:night_id>/settlement/", nights.NightSettlementApi.as_view(), name="night-settlement"),
     path("settle/", sessions.SettleApi.as_view(), name="settle"),
     path("variants/", variants.VariantListApi.as_view(), name="variants"),
     path("variants/<str:name>/", variants.VariantDetailApi.as_view(), name="variant"),

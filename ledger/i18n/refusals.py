@@ -50,6 +50,7 @@ API = (
     # presets (issue 42)
     pgettext_lazy("api", "a session opened from a preset takes its variant, rules and stake from it"),
     pgettext_lazy("api", "choose a variant, or give a `preset`"),
+    pgettext_lazy("api", "give `player` or `guest`, one of them"),
 )
 
 # The ledger's refusals whose text has no parameter (ledger/exceptions.py's defaults and the fixed

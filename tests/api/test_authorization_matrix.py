@@ -35,7 +35,7 @@ from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
 from api.common import Route
-from ledger import services
+from ledger import nights, services
 from ledger.models import Club, DealCheck, Player, Role, Session
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, make_user, open_session, record_all
 
@@ -153,6 +153,16 @@ def _a_board_link(world: World, t: Target) -> dict[str, str]:
     return {"link_id": str(link.pk)}
 
 
+def _a_night(world: World, t: Target) -> dict[str, str]:
+    """The club's night of today (issue 37), opened by its admin (the same one for every cell)."""
+    night, _ = nights.night_open(actor=t.owner, club_id=t.club.pk)
+    return {"night_id": str(night.pk)}
+
+
+def _own_check_in(world: World, t: Target) -> dict[str, Any]:
+    return {"player": t.player.pk}  # the player linked to the club's player login: his own check-in
+
+
 API = "/api/v1/"
 POLICY: dict[tuple[str, str], Rule] = {
     # api.md, "Who may do what" and "Resources"
@@ -208,6 +218,15 @@ POLICY: dict[tuple[str, str], Rule] = {
     (f"{API}seat/<key:key>/hands/<id:number>/dispute/", "POST"): Rule("seat link", lambda w, t: _reason()),
     (f"{API}clubs/<id:club_id>/board-links/", "POST"): Rule(Role.ADMIN, lambda w, t: {"name": "matrix"}),
     (f"{API}clubs/<id:club_id>/board-links/<id:link_id>/", "DELETE"): Rule(Role.ADMIN, prepare=_a_board_link),
+    # the club night (issue 37)
+    (f"{API}clubs/<id:club_id>/nights/", "GET"): Rule(Role.PLAYER),
+    (f"{API}clubs/<id:club_id>/nights/", "POST"): Rule(Role.TREASURER, lambda w, t: {}),
+    (f"{API}nights/<id:night_id>/", "GET"): Rule(Role.TREASURER, prepare=_a_night),
+    (f"{API}nights/<id:night_id>/check-ins/", "POST"): Rule(Role.PLAYER, _own_check_in, prepare=_a_night),
+    (f"{API}nights/<id:night_id>/draw/", "POST"): Rule(
+        Role.TREASURER, lambda w, t: {"variant": "american"}, prepare=_a_night
+    ),
+    (f"{API}nights/<id:night_id>/settlement/", "GET"): Rule(Role.TREASURER, prepare=_a_night),
     (f"{API}settle/", "POST"): Rule("public", lambda w, t: _sheet(["Ann", "Ben", "Cleo", "Dan"])),
     (f"{API}variants/", "GET"): Rule("public"),
     (f"{API}variants/<str:name>/", "GET"): Rule("public"),
@@ -272,6 +291,16 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/live/seat/<str:key>/", "GET"): Rule("seat link"),
     ("/live/clubs/<int:club_id>/", "GET"): Rule(Role.PLAYER, anonymous=R404),
     ("/live/board/<str:key>/", "GET"): Rule("board link"),
+    # the club night (issue 37)
+    ("/clubs/<int:club_id>/nights/", "POST"): Rule(Role.TREASURER, lambda w, t: {}),
+    ("/clubs/<int:club_id>/nights/<int:night_id>/", "GET"): Rule(Role.PLAYER, prepare=_a_night),
+    ("/clubs/<int:club_id>/nights/<int:night_id>/check-in/", "POST"): Rule(
+        Role.PLAYER, _own_check_in, prepare=_a_night
+    ),
+    ("/clubs/<int:club_id>/nights/<int:night_id>/draw/", "POST"): Rule(
+        Role.TREASURER, lambda w, t: {"variant": "american"}, prepare=_a_night
+    ),
+    ("/clubs/<int:club_id>/nights/<int:night_id>/settlement/", "GET"): Rule(Role.TREASURER, prepare=_a_night),
     ("/rules/", "GET"): Rule("public"),
     ("/sw.js", "GET"): Rule("public"),
     ("/rules/<slug:variant>/", "GET"): Rule("public"),

@@ -178,6 +178,16 @@ def test_every_operation_answers_what_its_schema_documents(
     public("POST", "/api/v1/seat/{key}/hands/{number}/dispute/", {"reason": "no"}, key=link["key"], number=2)
     revoke = "/api/v1/sessions/{session_id}/seat-links/{link_id}/"
     call("DELETE", revoke, status=204, session_id=tid, link_id=link["id"])
+    # The club night (issue 37): opened, four checked in and a guest, the tables drawn, the room's settlement.
+    night = call("POST", "/api/v1/clubs/{club_id}/nights/", {}, 201, club_id=club.pk).json()["id"]
+    call("GET", "/api/v1/clubs/{club_id}/nights/", club_id=club.pk)
+    for pid in ids:
+        call("POST", "/api/v1/nights/{night_id}/check-ins/", {"player": pid}, 201, night_id=night)
+    call("POST", "/api/v1/nights/{night_id}/check-ins/", {"guest": "Ivo"}, 201, night_id=night)
+    drawn = {"variant": "american", "stake": {"currency": "USD", "per_counter": "0.01"}, "seed": 7}
+    call("POST", "/api/v1/nights/{night_id}/draw/", drawn, 201, night_id=night)
+    call("GET", "/api/v1/nights/{night_id}/", night_id=night)
+    call("GET", "/api/v1/nights/{night_id}/settlement/", night_id=night)
     board = call("POST", "/api/v1/clubs/{club_id}/board-links/", {"name": "room"}, 201, club_id=club.pk).json()
     call("DELETE", "/api/v1/clubs/{club_id}/board-links/{link_id}/", status=204, club_id=club.pk, link_id=board["id"])
 

@@ -1,0 +1,279 @@
+"""The club night (issue 37; `api.md`): nights of a club, check-ins, the draw of the tables, the room's
+settlement. One class per operation, thin: the writes are `ledger.nights`'.
+
+- `GET, POST /api/v1/clubs/{club}/nights/`: the club's nights, newest first (members); open the night of
+  a date, today in the club's time zone if left out (treasurers): 201 when opened, 200 when it was.
+- `GET /api/v1/nights/{night}/`: who is here (arrival order), the tables drawn and who waits (treasurers).
+- `POST /api/v1/nights/{night}/check-ins/`: check a player in (`player`; his own: any member; another:
+  scorers) or a guest by name (`guest`, scorers): a new player of the club. Checking in twice is once.
+- `POST /api/v1/nights/{night}/draw/`: draw the tables (treasurers), once (a second draw is 409
+  `night_drawn`: a retry never draws twice); the answer carries each seat's link key, shown once.
+- `GET /api/v1/nights/{night}/settlement/`: the room's one settlement (treasurers). A transfer is paid
+  through `POST /api/v1/clubs/{club}/payments/` with `night`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ledger import nights, selectors
+from ledger.models import Night, Role
+from ledger.money import selectors as money_selectors
+
+from . import schema
+from .common import MAX_ID, Documented, ListQuery, Route, Strict, Text, Timestamp, actor, paginated, query, valid
+from .limits import NAME_MAX, VARIANT_MAX
+from .sessions import STAKE_SCHEMA
+
+
+class NightOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = serializers.IntegerField(source="club_id")
+    date = serializers.DateField(help_text="a day of the club's time zone")
+    draw_method = serializers.CharField(help_text='"lot" or "rating"; "" before the draw')
+    draw_seed = serializers.IntegerField(
+        allow_null=True, help_text="the draw's seed: random.Random(seed) replays it (ledger.engine.room)"
+    )
+    drawn_at = Timestamp(allow_null=True)
+
+
+class NightOpen(Strict):
+    date = serializers.DateField(required=False, help_text="YYYY-MM-DD; today in the club's time zone if left out")
+
+
+class NightListApi(APIView):
+    """The club's nights, newest first (members)."""
+
+    OutputSerializer = NightOut
+
+    @extend_schema(responses=schema.page_of(OutputSerializer), parameters=schema.PAGE_PARAMETERS)
+    def get(self, request: Request, club_id: int) -> Response:
+        valid(ListQuery, query(request))
+        return paginated(request, self, nights.night_list(user=request.user, club_id=club_id), self.OutputSerializer)
+
+
+class NightOpenApi(APIView):
+    """Open the club's night of a date (treasurers): 201 when opened, 200 with the same night when it
+    already was (a retry opens nothing twice)."""
+
+    InputSerializer = NightOpen
+    OutputSerializer = NightOut
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 200: OutputSerializer})
+    def post(self, request: Request, club_id: int) -> Response:
+        selectors.club_role(user=request.user, club_id=club_id, role=Role.TREASURER)
+        data = valid(self.InputSerializer, request.data)
+        night, opened = nights.night_open(actor=actor(request), club_id=club_id, date=data.get("date"))
+        return Response(self.OutputSerializer(night).data, status=201 if opened else 200)
+
+
+class NightsRoute(Route):
+    operations = {"get": NightListApi, "post": NightOpenApi}
+
+
+class NightArrivalOut(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    arrival = serializers.IntegerField(help_text="1 for the first to arrive")
+    at = Timestamp()
+
+
+class NightSeatOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class NightTableOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    session = serializers.IntegerField()
+    status = serializers.CharField()
+    first_dealer = serializers.IntegerField()
+    seats = NightSeatOut(many=True)
+
+
+class NightRoomOut(serializers.Serializer):
+    night = NightOut()
+    here = NightArrivalOut(many=True, help_text="everyone checked in, in arrival order")
+    tables = NightTableOut(many=True)
+    waiting = NightArrivalOut(many=True, help_text="checked in and at no table, in arrival order (after the draw)")
+
+
+def _room(night: Night) -> dict[str, Any]:
+    room = nights.night_room(night=night)
+    tables = [
+        {
+            "number": table.number,
+            "session": table.session_id,
+            "status": table.session.status,
+            "first_dealer": table.session.first_dealer,
+            "seats": [{"seat": i, "player": p.pk, "name": p.name} for i, p in enumerate(players)],
+        }
+        for table, players in room.tables
+    ]
+    return {"night": night, "here": room.here, "tables": tables, "waiting": room.waiting}
+
+
+class NightDetailApi(APIView):
+    """Who is here (arrival order), the tables drawn (each a session) and who waits (treasurers)."""
+
+    OutputSerializer = NightRoomOut
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request, night_id: int) -> Response:
+        night = nights.night_get(user=request.user, night_id=night_id, role=Role.TREASURER)
+        return Response(self.OutputSerializer(_room(night)).data)
+
+
+class NightCheckInIn(Strict):
+    player = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID, help_text="a player of the club")
+    guest = Text(required=False, max_length=NAME_MAX, help_text="a guest's name: a new player of the club")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("player" in attrs) == ("guest" in attrs):
+            raise serializers.ValidationError({"player": ["give `player` or `guest`, one of them"]})
+        return attrs
+
+
+class CheckInApi(APIView):
+    """Check a player in (his own: any member; another: scorers), or a guest by name (scorers): a new
+    player of the club under its name rules. Checking in twice keeps the first arrival (200)."""
+
+    InputSerializer = NightCheckInIn
+    OutputSerializer = NightArrivalOut
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 200: OutputSerializer})
+    def post(self, request: Request, night_id: int) -> Response:
+        night = nights.night_get(user=request.user, night_id=night_id)  # 404 before the body
+        data = valid(self.InputSerializer, request.data)
+        if "guest" in data:
+            arrival = nights.guest_check_in(actor=actor(request), night_id=night_id, name=data["guest"])
+            fresh = True
+        else:
+            before = {c.player_id for c in nights.night_room(night=night).here}
+            arrival = nights.check_in(actor=actor(request), night_id=night_id, player_id=data["player"])
+            fresh = arrival.player_id not in before
+        return Response(self.OutputSerializer(arrival).data, status=201 if fresh else 200)
+
+
+class NightDrawIn(Strict):
+    method = serializers.ChoiceField(choices=["lot", "rating"], required=False, default="lot")
+    variant = Text(max_length=VARIANT_MAX)
+    rules = Documented(required=False, schema={"type": "object", "description": "the variant's options"})
+    stake = Documented(required=False, allow_null=True, schema=STAKE_SCHEMA)
+    seed = serializers.IntegerField(
+        required=False, min_value=0, max_value=nights.SEED_MAX - 1, help_text="drawn by the server if left out"
+    )
+
+
+class NightLinkOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    id = serializers.IntegerField()
+    key = serializers.CharField(help_text="shown once; kept only as its SHA-256")
+    url = serializers.CharField()
+
+
+class NightDrawnTableOut(NightTableOut):
+    seat_links = NightLinkOut(many=True)
+
+
+class NightDrawOut(serializers.Serializer):
+    night = NightOut()
+    tables = NightDrawnTableOut(many=True)
+    waiting = NightArrivalOut(many=True)
+
+
+class DrawApi(APIView):
+    """Draw the night's tables (treasurers), once: tables of four from the players checked in (arrival
+    order; the last arrivals wait), by lot or by the club's ratings, seats and first dealers by lot, from
+    `seed`; each table a session of `variant` at `stake`, with a link for each seat (its key shown here
+    only). A second draw, a retry included, is 409 `night_drawn`: the night's GET shows the tables, and a
+    lost seat link is issued again at `/sessions/{id}/seat-links/`."""
+
+    InputSerializer = NightDrawIn
+    OutputSerializer = NightDrawOut
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request: Request, night_id: int) -> Response:
+        nights.night_get(user=request.user, night_id=night_id, role=Role.TREASURER)
+        data = valid(self.InputSerializer, request.data)
+        drawn = nights.night_draw(
+            actor=actor(request),
+            night_id=night_id,
+            method=data["method"],
+            variant=data["variant"],
+            rules=data.get("rules"),
+            stake=data.get("stake"),
+            seed=data.get("seed"),
+        )
+        room = _room(drawn.night)
+        for table in room["tables"]:
+            table["seat_links"] = [
+                {"seat": seat, "id": link.pk, "key": key, "url": f"/s/{key}/"}
+                for seat, key, link in drawn.links[table["session"]]
+            ]
+        return Response(self.OutputSerializer(room).data, status=201)
+
+
+class NightPartyAmount(serializers.Serializer):
+    party = serializers.JSONField(help_text='a player id, or "pool" (the club\'s pool account)')
+    name = serializers.CharField()
+    cents = serializers.IntegerField(help_text="minor units: above 0 the party is owed, below it owes")
+
+
+class NightRoomTransferOut(serializers.Serializer):
+    payer = serializers.JSONField(help_text='a player id or "pool"')
+    payee = serializers.JSONField(help_text='a player id or "pool"')
+    payer_name = serializers.CharField()
+    payee_name = serializers.CharField()
+    cents = serializers.IntegerField()
+    paid = serializers.IntegerField(help_text="what the payments tied to this night's transfer add up to")
+
+
+class NightRoomSettlementOut(serializers.Serializer):
+    night = serializers.IntegerField()
+    ready = serializers.BooleanField(help_text="false until every table is closed, or when currencies differ")
+    refusal = serializers.CharField(help_text='why not ready ("" when ready)')
+    currency = serializers.CharField(help_text='"" when no table played for money')
+    tables = serializers.ListField(child=serializers.IntegerField(), help_text="the tables' sessions")
+    totals = NightPartyAmount(many=True, help_text="each party's results added up over every table")
+    transfers = NightRoomTransferOut(many=True, help_text="the fewest payments that square the room")
+
+
+class NightSettlementApi(APIView):
+    """The room's one settlement (treasurers): each player's results added up over every table, and the
+    fewest transfers that square everyone; each table's own settlement stays at its session's. A
+    transfer is recorded as paid at `/clubs/{club}/payments/` with `night`."""
+
+    OutputSerializer = NightRoomSettlementOut
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request, night_id: int) -> Response:
+        night = nights.night_get(user=request.user, night_id=night_id, role=Role.TREASURER)
+        room = money_selectors.night_settlement(night_id=night.pk)
+        body = {
+            "night": night.pk,
+            "ready": room.ready,
+            "refusal": room.refusal,
+            "currency": room.currency,
+            "tables": [s.pk for s in room.tables],
+            "totals": [{"party": p, "name": n, "cents": c} for p, n, c in room.totals],
+            "transfers": [
+                {
+                    "payer": t.payer,
+                    "payee": t.payee,
+                    "payer_name": t.payer_name,
+                    "payee_name": t.payee_name,
+                    "cents": t.cents,
+                    "paid": t.paid,
+                }
+                for t in room.transfers
+            ],
+        }
+        return Response(self.OutputSerializer(body).data)
