@@ -29,7 +29,7 @@ from ledger.money import selectors as money_selectors
 from . import schema
 from .common import MAX_ID, Documented, ListQuery, Route, Strict, Text, Timestamp, actor, paginated, query, valid
 from .limits import NAME_MAX, VARIANT_MAX
-from .sessions import STAKE_SCHEMA
+from .sessions import STAKE_SCHEMA, SessionOpen
 
 
 class NightOut(serializers.Serializer):
@@ -164,12 +164,22 @@ class CheckInApi(APIView):
 
 class NightDrawIn(Strict):
     method = serializers.ChoiceField(choices=["lot", "rating"], required=False, default="lot")
-    variant = Text(max_length=VARIANT_MAX)
+    preset = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="a preset of the club: every table plays its current version (then leave `variant`, `rules` "
+        "and `stake` out)",
+    )
+    variant = Text(max_length=VARIANT_MAX, required=False, help_text="required unless `preset` is given")
     rules = Documented(required=False, schema={"type": "object", "description": "the variant's options"})
     stake = Documented(required=False, allow_null=True, schema=STAKE_SCHEMA)
     seed = serializers.IntegerField(
         required=False, min_value=0, max_value=nights.SEED_MAX - 1, help_text="drawn by the server if left out"
     )
+
+    validate = SessionOpen.validate  # a preset, or a variant (with its rules and stake): as a session's
 
 
 class NightLinkOut(serializers.Serializer):
@@ -192,9 +202,9 @@ class NightDrawOut(serializers.Serializer):
 class DrawApi(APIView):
     """Draw the night's tables (treasurers), once: tables of four from the players checked in (arrival
     order; the last arrivals wait), by lot or by the club's ratings, seats and first dealers by lot, from
-    `seed`; each table a session of `variant` at `stake`, with a link for each seat (its key shown here
-    only). A second draw, a retry included, is 409 `night_drawn`: the night's GET shows the tables, and a
-    lost seat link is issued again at `/sessions/{id}/seat-links/`."""
+    `seed`; each table a session opened from the club's `preset` (or of `variant` at `stake`), with a
+    link for each seat (its key shown here only). A second draw, a retry included, is 409 `night_drawn`:
+    the night's GET shows the tables, and a lost seat link is issued again at `/sessions/{id}/seat-links/`."""
 
     InputSerializer = NightDrawIn
     OutputSerializer = NightDrawOut
@@ -207,10 +217,11 @@ class DrawApi(APIView):
             actor=actor(request),
             night_id=night_id,
             method=data["method"],
-            variant=data["variant"],
+            variant=data.get("variant", ""),
             rules=data.get("rules"),
             stake=data.get("stake"),
             seed=data.get("seed"),
+            preset_id=data.get("preset"),
         )
         room = _room(drawn.night)
         for table in room["tables"]:

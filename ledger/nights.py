@@ -170,11 +170,14 @@ def night_draw(
     rules: dict[str, Any] | None = None,
     stake: dict[str, Any] | None = None,
     seed: Any = None,
+    preset_id: int | None = None,
 ) -> DrawnLinks:
     """Draw the night's tables (treasurers and above), once: from the players checked in, in arrival
     order, by lot (002:158) or by the club's ratings; seats and first dealers drawn too (`engine.room`),
     by a `random.Random` seeded with `seed` (drawn here if left out, kept with the night). Each table is a
-    session of `variant` at `stake`, opened in this one transaction, with a link for each seat."""
+    session opened from the club's preset `preset_id` (issue 42: its variant, rules and stake, the version
+    kept with each session), else of `variant` with `rules` at `stake`, all in this one transaction, with
+    a link for each seat."""
     if method not in DRAW_METHODS:
         raise InvalidRequest.field("method", "a draw is by lot or by rating")
     if seed is None:
@@ -203,6 +206,7 @@ def night_draw(
                 player_ids=list(table.seats),
                 first_dealer=table.first_dealer,
                 stake=stake,
+                preset_id=preset_id,
             )
             NightTable.objects.create(night=night, number=number, session=session)
             links[session.pk] = [

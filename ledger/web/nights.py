@@ -24,7 +24,15 @@ from . import catalog
 from .forms import parse_stake_fields
 from .views import AuthedRequest, _may, page, refusal_fields, refusal_text
 
-SHOWN = {"player", "name", "method", "variant", "stake", "players"}  # the fields the night's page shows errors beside
+SHOWN = {
+    "player",
+    "name",
+    "method",
+    "variant",
+    "stake",
+    "players",
+    "preset",
+}  # the fields the night's page shows errors beside
 
 
 def _night(request: AuthedRequest, club_id: int, night_id: int, role: str = Role.PLAYER) -> Night:
@@ -88,6 +96,7 @@ def _render(
             "errors": errors or {},
             "other_errors": [m for name, said in (errors or {}).items() if name not in SHOWN for m in said],
             "variants": catalog.variant_choices(),
+            "presets": list(selectors.preset_list(user=request.user, club_id=night.club_id)),
             "typed": request.POST if errors else {},
         },
         status=400 if errors else 200,
@@ -130,8 +139,9 @@ def night_check_in(request: AuthedRequest, club_id: int, night_id: int) -> HttpR
 def night_draw(request: AuthedRequest, club_id: int, night_id: int) -> HttpResponse:
     """Draw the tables (the treasurer): the page that answers shows each table's seat links, once."""
     found = _night(request, club_id, night_id, Role.TREASURER)
+    preset = request.POST.get("preset", "")
     try:
-        stake = parse_stake_fields(request.POST)
+        stake = None if preset else parse_stake_fields(request.POST)
     except ValueError as exc:
         return _render(request, found, errors={"stake": [str(exc)]})
     try:
@@ -141,6 +151,7 @@ def night_draw(request: AuthedRequest, club_id: int, night_id: int) -> HttpRespo
             method=request.POST.get("method", "lot"),
             variant=request.POST.get("variant", ""),
             stake=stake,
+            preset_id=int(preset) if preset.isdigit() else None,
         )
     except (NotFound, PermissionDenied):
         raise

@@ -145,3 +145,19 @@ def test_another_clubs_night_is_not_found(
         assert_error(stranger.json(method, url, {"guest": "Zed"} if method == "POST" else None), 404, "not_found")
     assert_error(api_for(player_user).json("GET", f"/api/v1/nights/{night['id']}/"), 403, "permission_denied")
     assert api_for(treasurer).json("GET", f"/api/v1/nights/{night['id']}/").status_code == 200
+
+
+def test_the_draw_from_a_preset_takes_no_variant_of_its_own(
+    api: Api, admin: Any, club: Club, nine: list[Player]
+) -> None:
+    preset = services.preset_create(actor=admin, club_id=club.pk, name="Friday", variant="french", rules={}, stake=USD)
+    night = open_night(api, club)
+    for p in nine[:4]:
+        api.json("POST", f"/api/v1/nights/{night['id']}/check-ins/", {"player": p.pk})
+    url = f"/api/v1/nights/{night['id']}/draw/"
+    assert_error(api.json("POST", url, {"preset": preset.pk, "variant": "american"}), 400, "invalid_request", "variant")
+    assert_error(api.json("POST", url, {}), 400, "invalid_request", "variant")
+    drawn = api.json("POST", url, {"preset": preset.pk})
+    assert drawn.status_code == 201, drawn.content
+    session = NightTable.objects.get(night_id=night["id"]).session
+    assert session.variant == "french" and session.preset_version.preset_id == preset.pk

@@ -316,3 +316,29 @@ def test_a_night_of_another_club_is_not_found_for_a_payment(
             night_id=theirs.pk,
         )
     assert "night" in refused.value.fields
+
+
+def test_tables_open_from_the_clubs_preset_and_keep_its_version(
+    treasurer: Any, club: Club, night: Night, nine: list[Player]
+) -> None:
+    preset = services.preset_create(
+        actor=treasurer, club_id=club.pk, name="Friday", variant="russian", rules={"basket": 20}, stake=USD
+    )
+    check_in_all(treasurer, night, nine[:8])
+    nights.night_draw(actor=treasurer, night_id=night.pk, variant="", preset_id=preset.pk, seed=11)
+    for table in NightTable.objects.filter(night=night).select_related("session__preset_version"):
+        session = table.session
+        assert (session.variant, session.stake, session.rules["basket"]) == ("russian", USD, 20)
+        assert session.preset_version is not None and session.preset_version.preset_id == preset.pk
+
+
+def test_a_preset_of_another_club_opens_no_table(
+    treasurer: Any, night: Night, nine: list[Player], other_admin: Any, other_club: Club
+) -> None:
+    theirs = services.preset_create(
+        actor=other_admin, club_id=other_club.pk, name="Theirs", variant="american", rules={}
+    )
+    check_in_all(treasurer, night, nine[:4])
+    with pytest.raises(InvalidRequest) as refused:
+        nights.night_draw(actor=treasurer, night_id=night.pk, variant="", preset_id=theirs.pk)
+    assert "preset" in refused.value.fields and not NightTable.objects.exists()

@@ -147,3 +147,18 @@ def test_the_rooms_settlement_records_each_payment_tied_to_the_night(
     assert MoneyTransaction.objects.filter(for_night=night).count() == len(room.transfers)
     done = browser.get(settlement).content.decode()
     assert 'class="no-print record-link"' not in done and done.count('class="paid"') == len(room.transfers)
+
+
+def test_the_draw_form_offers_the_clubs_presets_and_opens_the_tables_from_one(
+    client_for: Callable[[Any], Client], treasurer: Any, club: Club, eight: list[Player]
+) -> None:
+    preset = services.preset_create(actor=treasurer, club_id=club.pk, name="Friday", variant="russian", rules={})
+    night = nights.night_open(actor=treasurer, club_id=club.pk)[0]
+    for p in eight[:4]:
+        nights.check_in(actor=treasurer, night_id=night.pk, player_id=p.pk)
+    browser = client_for(treasurer)
+    page = browser.get(reverse("web:night", args=[club.pk, night.pk])).content.decode()
+    assert 'id="draw-preset"' in page and "Friday" in page
+    drawn = browser.post(reverse("web:night-draw", args=[club.pk, night.pk]), {"preset": preset.pk, "method": "lot"})
+    assert drawn.status_code == 200
+    assert NightTable.objects.get(night=night).session.variant == "russian"
