@@ -249,7 +249,8 @@ def scene(db: None) -> Scene:
         club_id=club.pk,
         name="Pyatnitsa",
         variant="russian",
-        rules={"basket": 20, "nine": {"base": 4, "extra": 2}, "misere": 10},
+        # souverain set: its conditions show the parts `made` and `failed` in words (issue 42)
+        rules={"basket": 20, "nine": {"base": 4, "extra": 2}, "misere": 10, "souverain": {"made": 90, "failed": 110}},
     )
     empty = open_from_preset(owner, club, list(reversed(players)), preset)
     drawn = nights.night_open(actor=owner, club_id=club.pk, date="2026-03-14")[0]
