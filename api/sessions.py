@@ -91,6 +91,9 @@ class BelleOf(serializers.Serializer):
 
 class NextLegal(serializers.Serializer):
     number = serializers.IntegerField()
+    deal = serializers.IntegerField(
+        required=False, help_text="the game's deal, only where a misdeal made it differ from number (rules.md §0.11)"
+    )
     bids = LegalBid(many=True, help_text="the bids allowed on this deal, in rank order")
     belle = BelleOf(allow_null=True, help_text="where this deal finds belle; null when no bid is played in belle")
 

@@ -410,10 +410,14 @@ def deal_legal(*, variant: str, rules: dict[str, Any], number: int, first: Any, 
 
 
 def next_legal(*, session: Session) -> dict[str, Any] | None:
-    """What the session's next deal may be (`deal_legal`), or None when no deal may follow."""
+    """What the session's next deal may be (`deal_legal`), or None when no deal may follow; `deal`, the
+    game's deal, where a misdeal made it differ from the hand's number (rules.md §0.11)."""
     if session.next_deal is None:
         return None
     number = session.next_deal["number"]
     deal = session.next_deal.get("deal", number)
     first = session_first_hand(session=session) if deal > 1 else None
-    return deal_legal(variant=session.variant, rules=session.rules or {}, number=number, first=first, deal=deal)
+    legal = deal_legal(variant=session.variant, rules=session.rules or {}, number=number, first=first, deal=deal)
+    if deal != number:
+        legal["deal"] = deal  # `next` keeps its three keys (docs/decisions.md, issue 14); the page reads it here
+    return legal

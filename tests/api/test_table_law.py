@@ -84,6 +84,7 @@ def test_a_french_misdeal_loses_the_deal(api: Any, admin: Any, club: Any, player
     assert (first["dealer"], first["pool_delta"]) == (3, 10)  # the deal passed to the right; it antes
     state = api.json("GET", f"/api/v1/sessions/{session.pk}/").json()
     assert state["next"] == {"number": 3, "dealer": 2, "double": False}
+    assert state["next_legal"]["deal"] == 2  # hand 3 is the game's deal 2
     simple = next(b for b in state["next_legal"]["bids"] if b["code"] == "simple")
     assert simple["trumps"] == ["hearts"]  # belle is hand 2's turned suit: it was deal 1 of the game
     settlement(api, session)

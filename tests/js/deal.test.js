@@ -13,10 +13,28 @@ const DEALS = [1, 2, 3, 4].map((n) => ({ number: n, dealer: (n - 1) % 4, legal: 
 test('the next deal is the server\'s, moved on by the deals waiting on this phone', () => {
   const session = { next: { number: 2, dealer: 1 } };
   assert.equal(nextDeal(DEALS, session, 0), session.next);
-  assert.equal(nextDeal(DEALS, session, 2), dealInfo(DEALS, 4));
+  assert.deepEqual(nextDeal(DEALS, session, 2), { number: 4, dealer: 3, double: undefined });
   assert.equal(nextDeal(DEALS, session, 3), null); // past the deal table
   assert.equal(nextDeal(DEALS, { next: null }, 1), null);
   assert.equal(nextDeal(DEALS, null, 0), null);
+});
+
+test('a misdeal passes the deal but is not a deal of the game, recorded or waiting (rules.md §0.11)', () => {
+  const DEALS6 = [1, 2, 3, 4, 5, 6].map((n) => ({ number: n, dealer: (n - 1) % 4, double: n === 4, legal: [], belle: null }));
+  // Hand 3 follows a misdeal: the server's next_legal says it is the game's deal 2.
+  const session = { next: { number: 3, dealer: 2, double: false }, next_legal: { number: 3, deal: 2, bids: [] } };
+  assert.deepEqual(nextDeal(DEALS6, session, 0), { number: 3, dealer: 2, double: false, deal: 2 });
+  assert.deepEqual(nextDeal(DEALS6, session, 2), { number: 5, dealer: 0, double: true, deal: 4 });
+  assert.deepEqual(nextDeal(DEALS6, session, 2, 1), { number: 5, dealer: 0, double: false, deal: 3 });
+  // Waiting on this phone: hand 1 a misdeal, so hand 5 after three waiting is the game's deal 4, a double.
+  const fresh = { next: { number: 1, dealer: 0, double: false } };
+  assert.deepEqual(nextDeal(DEALS6, fresh, 4, 1), { number: 5, dealer: 0, double: true, deal: 4 });
+  // A misdeal this phone saw recorded: the next hand moves on, the game's deal does not.
+  const before = { version: 1, hands_count: 0, next: { number: 1, dealer: 0, double: false }, status: 'open' };
+  const held = withRecorded(DEALS6, before, [], [{ number: 1, version: 2, balances: [0, -10, 0, 0], pools: [10], bid: 'misdeal' }]);
+  assert.deepEqual(held.session.next, { number: 2, dealer: 1, double: false, deal: 1 });
+  const then = withRecorded(DEALS6, held.session, held.hands, [{ number: 2, version: 3, balances: [0, 0, 0, 0], pools: [0], bid: 'pass' }]);
+  assert.deepEqual(then.session.next, { number: 3, dealer: 2, double: false, deal: 2 });
 });
 
 test('the legal shape is next_legal for the next deal, the deal table for another', () => {

@@ -7,11 +7,11 @@
 /** @typedef {import('./types.js').DealInfo} DealInfo */
 /** @typedef {import('./types.js').LegalBid} LegalBid */
 /** @typedef {import('./types.js').BelleOf} BelleOf */
-/** @typedef {{ number: number, dealer: number, double?: boolean }} NextDeal a deal: its number, who deals, whether it counts double */
+/** @typedef {{ number: number, dealer: number, double?: boolean, deal?: number }} NextDeal a deal: its number, who deals, whether it counts double, and `deal`, the deal of the game, when a misdeal made it differ from the number (rules.md §0.11) */
 
 /**
  * The session as the API gives it, the parts read here.
- * @typedef {{ next: { number: number } | null, next_legal?: { number: number, bids: LegalBid[], belle?: BelleOf | null } | null }} SessionNext
+ * @typedef {{ next: { number: number } | null, next_legal?: { number: number, deal?: number, bids: LegalBid[], belle?: BelleOf | null } | null }} SessionNext
  */
 
 /**
@@ -25,18 +25,51 @@ export function dealInfo(deals, number) {
 }
 
 /**
- * The next deal to enter: the server's next, moved on by the deals waiting (looked up in the deal table
- * the server sent with the page, not worked out here).
+ * Hand `number` of the sheet as the deal `game` of the game (rules.md §0.11: a misdeal is a hand that
+ * passes the deal, not a deal of the game): its dealer by the hand's number, its double by the game's
+ * deal, both looked up in the deal table; `deal` said only where the two differ, as the server says it.
  * @param {DealInfo[]} deals
- * @param {{ next: NextDeal | null } | null} session
- * @param {number} waiting how many deals wait on this phone
+ * @param {number} number
+ * @param {number} game
  * @returns {NextDeal | null}
  */
-export function nextDeal(deals, session, waiting) {
+export function handAsDeal(deals, number, game) {
+  const info = dealInfo(deals, number);
+  if (!info) return null;
+  const out = { number: info.number, dealer: info.dealer, double: info.double };
+  if (game === number) return out;
+  const of = dealInfo(deals, game);
+  return Object.assign(out, { double: !!(of && of.double), deal: game });
+}
+
+/**
+ * The server's next deal, with `deal`, the game's deal, where its `next_legal` says a misdeal made it
+ * differ from the number (`next` itself keeps its three keys).
+ * @param {{ next: NextDeal | null, next_legal?: { number: number, deal?: number } | null }} session
+ * @returns {NextDeal | null}
+ */
+export function serverNext(session) {
+  const next = session.next;
+  const legal = session.next_legal;
+  if (!next || next.deal || !legal || legal.number !== next.number || !legal.deal) return next;
+  return Object.assign({}, next, { deal: legal.deal });
+}
+
+/**
+ * The next deal to enter: the server's next, moved on by the deals waiting (looked up in the deal table
+ * the server sent with the page, not worked out here); the waiting misdeals move the deal on but not the
+ * game's deal number.
+ * @param {DealInfo[]} deals
+ * @param {{ next: NextDeal | null, next_legal?: { number: number, deal?: number } | null } | null} session
+ * @param {number} waiting how many deals wait on this phone
+ * @param {number} [misdeals] how many of them are misdeals
+ * @returns {NextDeal | null}
+ */
+export function nextDeal(deals, session, waiting, misdeals) {
   if (!session) return null;
-  if (!waiting) return session.next;
-  if (!session.next) return null;
-  return dealInfo(deals, session.next.number + waiting);
+  const next = serverNext(session);
+  if (!waiting || !next) return next;
+  return handAsDeal(deals, next.number + waiting, (next.deal || next.number) + waiting - (misdeals || 0));
 }
 
 /**
@@ -88,14 +121,16 @@ export function withRecorded(deals, session, hands, answers) {
   for (const answer of answers) {
     if (!session || !answer || answer.number !== out.hands.length + 1) continue;
     if ((out.session.version || 0) >= (answer.version || 0)) continue;
-    const following = dealInfo(deals, answer.number + 1);
+    const was = serverNext(out.session);
+    const game = (was ? was.deal || was.number : answer.number + 1) + (answer.bid === 'misdeal' ? 0 : 1);
+    const following = handAsDeal(deals, answer.number + 1, was ? game : answer.number + 1);
     out = {
       session: Object.assign({}, out.session, {
         hands_count: answer.number,
         version: Math.max(out.session.version || 0, answer.version || 0),
         balances: answer.balances,
         pools: answer.pools,
-        next: following ? { number: following.number, dealer: following.dealer, double: following.double } : null,
+        next: following,
       }),
       hands: out.hands.concat([answer]),
     };

@@ -24,7 +24,9 @@ const F = /** @type {HTMLFormElement} */ (form);
 
 /** The next deal to enter: the server's next, moved on by the deals waiting. @returns {import('./deal.js').NextDeal | null} */
 export function nextDeal() {
-  return nextDealOf(cfg.deals, state.session, loadQueue().length);
+  const waiting = loadQueue();
+  const misdeals = waiting.filter(function (/** @type {any} */ w) { return w.hand.bid === 'misdeal'; }).length;
+  return nextDealOf(cfg.deals, state.session, waiting.length, misdeals);
 }
 
 /** @param {number} number */

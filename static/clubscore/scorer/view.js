@@ -135,6 +135,11 @@ function renderHead() {
   else title.textContent = deal ? fmt(gettext('Deal %(n)s'), { n: deal.number }) : gettext('The game is over');
   $('deal-dealer').textContent = deal ? '· ' + fmt(gettext('dealer %(name)s'), { name: names[deal.dealer] }) : '';
   $('deal-double').hidden = !(deal && deal.double);
+  // After a misdeal the sheet's hand and the game's deal differ (rules.md §0.11): both are said.
+  const game = /** @type {any} */ (deal) && /** @type {any} */ (deal).deal;
+  const gameNote = $('deal-game');
+  gameNote.hidden = !(game && !at && state.mode === 'new' && s.status !== 'closed');
+  gameNote.textContent = gameNote.hidden ? '' : fmt(gettext('deal %(n)s of the game'), { n: game });
   const b = at ? belleAt(at) : belle(); // a conflicting deal 1 has no belle yet, whatever the other phone turned
   const badge = $('deal-belle');
   badge.hidden = !L.belle || !deal;
