@@ -65,3 +65,30 @@ def test_a_misdeal_passes_the_deal_and_is_not_a_deal_of_the_game(
     assert not page.errors
     print(f"taps to record a misdeal: {misdeal_taps}")
     assert misdeal_taps == 2, misdeal_taps  # the bid, Record
+
+
+def test_an_american_revoke_is_a_seat_under_more(
+    new_page: Any, scorer: Any, club: Club, players: list[Player], admin: Any
+) -> None:
+    """000:115 "the same as at Boston": a seven by Ben, 6 tricks, Ben revoked; the revoke is recorded from
+    the form (a seat under "More"), priced by the engine, no adjustment."""
+    session: Session = open_session(admin, club, players, stake={"currency": "USD", "per_counter": "0.01"})
+    page = new_page(viewport=PHONE_390, touch=True)
+    login(page, "scorer", f"/sessions/{session.pk}/score/")
+    s = Scorer(page, touch=True).open(session)
+    hand = {"bid": "seven", "bidder": 1, "trump": "hearts", "tricks": [3, 6, 2, 2], "revoke": 1}
+    s.enter(hand)  # the driver opens "More" for the revoke (one tap) and taps its seat (one)
+    expect(page.locator("#more-fields")).to_have_attribute("open", "")
+    s.record()
+    s.wait_recorded(1)
+    recorded = Hand.objects.get(session=session, number=1)
+    assert recorded.raw == hand  # from the form, no adjustment
+    assert recorded.settled["deltas"] == [15, -65, 20, 20]  # A-T4 seven 1 short, pools doubled by Ben
+    revoked_taps = s.taps
+    s.enter({k: v for k, v in hand.items() if k != "revoke"})  # the same seven without a revoke, deal 2
+    s.record()
+    s.wait_recorded(2)
+    plain_taps = s.taps - revoked_taps
+    assert not page.errors
+    print(f"taps to record the revoked seven: {revoked_taps}, the same without a revoke: {plain_taps}")
+    assert revoked_taps - plain_taps == 2, (revoked_taps, plain_taps)  # More, then the seat
