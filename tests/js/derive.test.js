@@ -27,7 +27,7 @@ const WORDS = {
 test('a bid\'s rules are the shape\'s: forbidden fields left out, its trumps and its trick total', () => {
   const seven = rulesOf(AMERICAN, 'seven', null);
   assert.ok(seven);
-  assert.deepEqual(seven.fields, { bidder: 'required', trump: 'required', turned: 'optional', tricks: 'required', conceded: 'optional' });
+  assert.deepEqual(seven.fields, { bidder: 'required', trump: 'required', turned: 'optional', tricks: 'required', conceded: 'optional', revoke: 'optional' });
   assert.equal(seven.partner, false);
   assert.deepEqual(seven.tricks, { total: 13, exact: true });
   const misere = rulesOf(FRENCH, 'little_misere', null);
