@@ -180,10 +180,12 @@ register(
             "a deal can be amended only until the next deal is recorded; a later correction is an adjustment "
             "into the basket"
         ),
-        "russian.bid.open_misere": "open petit misère (петит-мизер уверт)",
-        "russian.bid.grand_open_misere": "open grand misère (гран-мизер уверт)",
+        # The Russian names keep a non-breaking hyphen (U+2011): a bid button wraps between words, never
+        # inside "петит‑мизер" (tests/browser/test_touch_targets.py).
+        "russian.bid.open_misere": "open petit misère (петит‑мизер уверт)",
+        "russian.bid.grand_open_misere": "open grand misère (гран‑мизер уверт)",
         "russian.bid.souverain": "souverain (суверен)",
-        "russian.bid.grand_souverain": "grand souverain (гран-суверен)",
+        "russian.bid.grand_souverain": "grand souverain (гран‑суверен)",
     }
 )
 
