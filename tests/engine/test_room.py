@@ -5,13 +5,13 @@ transfers (checked against an exhaustive search for up to 9 parties)."""
 from __future__ import annotations
 
 import random
-from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.engine.room import draw_tables, room_settlement, room_totals
+from tests.exhaustive import most_zero_groups
 
 # --- the draw --------------------------------------------------------------------------------------
 
@@ -64,20 +64,6 @@ def test_a_draw_refuses_an_unknown_method_and_a_player_twice() -> None:
 # --- the room's settlement -------------------------------------------------------------------------
 
 
-def _most_zero_groups(amounts: tuple[int, ...]) -> int:
-    """Exhaustive: the largest number of groups the amounts split into that each add up to zero."""
-    if not amounts:
-        return 0
-    first, rest = amounts[0], amounts[1:]
-    best = 0
-    for size in range(len(rest) + 1):
-        for picked in combinations(range(len(rest)), size):
-            if first + sum(rest[i] for i in picked) == 0:
-                left = tuple(a for i, a in enumerate(rest) if i not in picked)
-                best = max(best, 1 + _most_zero_groups(left))
-    return best
-
-
 @st.composite
 def nights(draw: st.DrawFn, max_players: int = 9) -> list[dict[str, int]]:
     """Tables of four out of a room of up to `max_players` (a player may sit at several), each table's
@@ -113,7 +99,7 @@ def test_the_room_settlement_is_the_fewest_payments_for_up_to_nine(tables: list[
     transfers = room_settlement(tables)
     totals = _check(tables, transfers)
     amounts = tuple(a for a in totals.values() if a)
-    assert len(transfers) == len(amounts) - _most_zero_groups(amounts)
+    assert len(transfers) == len(amounts) - most_zero_groups(amounts)
 
 
 @settings(max_examples=200, deadline=None)

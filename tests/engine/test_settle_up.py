@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from itertools import combinations
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.engine.settle_up import EXACT_LIMIT, evening_left, settle_up
+from tests.exhaustive import most_zero_groups
 
 
 @st.composite
@@ -16,19 +15,6 @@ def balances(draw: st.DrawFn, max_players: int) -> dict[str, int]:
     amounts = draw(st.lists(st.integers(-5_000, 5_000), min_size=1, max_size=max_players - 1))
     amounts.append(-sum(amounts))
     return {f"p{i}": a for i, a in enumerate(amounts)}
-
-
-def _most_groups(amounts: tuple[int, ...]) -> int:
-    if not amounts:
-        return 0
-    first, rest = amounts[0], amounts[1:]
-    best = 0
-    for size in range(len(rest) + 1):
-        for picked in combinations(range(len(rest)), size):
-            if first + sum(rest[i] for i in picked) == 0:
-                left = tuple(a for i, a in enumerate(rest) if i not in picked)
-                best = max(best, 1 + _most_groups(left))
-    return best
 
 
 def _check_squares(balance: dict[str, int], transfers: list[tuple[str, str, int]]) -> None:
@@ -46,7 +32,7 @@ def test_exactly_minimal_for_small_groups(balance: dict[str, int]) -> None:
     transfers = settle_up(balance)
     _check_squares(balance, transfers)
     amounts = tuple(a for a in balance.values() if a)
-    assert len(transfers) == len(amounts) - _most_groups(amounts)
+    assert len(transfers) == len(amounts) - most_zero_groups(amounts)
 
 
 @settings(max_examples=100, deadline=None)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from itertools import combinations
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from ledger.exceptions import PoolsClaimed
 from ledger.models import Player, Session
 from ledger.money import selectors as money_selectors
 from ledger.money import services as money_services
+from tests.exhaustive import most_zero_groups
 from tests.ledger_fixtures import fresh
 from tests.money.helpers import assert_ledger_balanced, party_balances, run_followup, standing_money
 
@@ -33,20 +33,6 @@ STAKES = [
     {"currency": "JPY", "per_counter": "3"},
 ]
 OPERATIONS = ["import", "import", "claim", "reopen", "close", "followup", "pay", "pay", "pay"]
-
-
-def most_groups(amounts: tuple[int, ...]) -> int:
-    """The largest number of zero-sum groups the amounts split into (brute force)."""
-    if not amounts:
-        return 0
-    first, rest = amounts[0], amounts[1:]
-    best = 0
-    for size in range(len(rest) + 1):
-        for picked in combinations(range(len(rest)), size):
-            if first + sum(rest[i] for i in picked) == 0:
-                left = tuple(a for i, a in enumerate(rest) if i not in picked)
-                best = max(best, 1 + most_groups(left))
-    return best
 
 
 def claimed(session: Session) -> bool:
@@ -190,7 +176,7 @@ def test_the_ledger_sums_to_zero_after_every_operation_and_matches_the_model(adm
         assert all(amounts) and sum(amounts) == 0
         assert len(plan.transfers) <= len(amounts) - 1
         if len(amounts) <= 7:
-            assert len(plan.transfers) == len(amounts) - most_groups(amounts)
+            assert len(plan.transfers) == len(amounts) - most_zero_groups(amounts)
         for t in plan.transfers:
             payer, payee = money_selectors.party(t.payer), money_selectors.party(t.payee)
             money_services.payment_record(
