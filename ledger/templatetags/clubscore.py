@@ -72,13 +72,6 @@ def negated(value: int) -> int:
 
 
 @register.filter
-def seat_name(seat: Any, names: list[str]) -> str:
-    if seat == "pool":
-        return str(pgettext_lazy("the pot of counters", "pool"))
-    return names[int(seat)]
-
-
-@register.filter
 def at(seq: Any, index: Any) -> Any:
     """`seq[index]`: a list's item (the index may be a string) or a dict's value; None when absent."""
     if isinstance(seq, dict):

@@ -48,12 +48,6 @@ class SessionResult:
     money: int | None = None
     currency: str | None = None
 
-    @property
-    def money_display(self) -> str | None:
-        if self.money is None or self.currency is None:
-            return None
-        return money_text(self.money, self.currency)
-
 
 @dataclass
 class PlayerResults:

@@ -77,13 +77,6 @@ class Option:
         if self.choice_labels and len(self.choice_labels) != len(self.choices):
             raise ValueError(f"option {self.name}: one label per choice")
 
-    def choice_label(self, value: Any) -> str | None:
-        """The English words of one of the choices; None when the choices have none."""
-        for choice, label in zip(self.choices, self.choice_labels, strict=False):
-            if value == choice and type(value) is type(choice):
-                return label
-        return None
-
     def parse(self, value: Any) -> Any:
         """The value the engine uses, or an `invalid_option` naming `rules.<name>`.
 
