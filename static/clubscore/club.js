@@ -1,16 +1,20 @@
+// @ts-check
 /* The club page's leaderboard (stats.md), with its period, measure and currency switches: the money
  * measure is asked in one currency at a time (the club's most used first, as the server lists them). */
 (function () {
   'use strict';
   const CS = window.CS;
   const el = CS.el;
-  const section = document.getElementById('leaderboard');
-  if (!section) return;
-  const form = section.querySelector('form');
-  const body = section.querySelector('.board-body');
+  const found = document.getElementById('leaderboard');
+  const foundForm = found && found.querySelector('form');
+  const foundBody = found && found.querySelector('.board-body');
+  if (!found || !foundForm || !foundBody) return;
+  const section = found, form = foundForm, body = foundBody;
   const currencyBox = document.getElementById('board-currency');
+  /** @type {Record<string, string>} */
   const HEADINGS = { rating: gettext('Rating'), money: gettext('Money'), success: gettext('Success rate') };
 
+  /** One row's figure. @param {string} by @param {any} r a leaderboard row (stats.md) @param {any} data the answer */
   function value(by, r, data) {
     if (by === 'success') return el('span', { text: CS.percent(r.value, 1) });
     if (by === 'money') return data.currency ? CS.moneySpan(r.value, data.currency) : CS.numSpan(r.value);
@@ -22,14 +26,14 @@
   const whenBoxes = { year: document.getElementById('board-year-box'), month: document.getElementById('board-month-box') };
   function params() {
     const data = new FormData(form);
-    const by = data.get('by');
-    const period = data.get('period');
+    const by = String(data.get('by'));
+    const period = String(data.get('period'));
     const asked = new URLSearchParams();
     asked.set('period', period.replace('past-', ''));
     asked.set('by', by);
-    if (period === 'past-year') asked.set('year', data.get('year'));
-    else if (period === 'past-month') asked.set('month', data.get('month'));
-    if (by === 'money' && data.get('currency')) asked.set('currency', data.get('currency'));
+    if (period === 'past-year') asked.set('year', String(data.get('year')));
+    else if (period === 'past-month') asked.set('month', String(data.get('month')));
+    if (by === 'money' && data.get('currency')) asked.set('currency', String(data.get('currency')));
     Object.entries(whenBoxes).forEach(function (kv) { if (kv[1]) kv[1].hidden = period !== 'past-' + kv[0]; });
     return asked;
   }
@@ -65,7 +69,7 @@
     const table = el('div', { class: 'table-wrap' }, [el('table', { class: 'data', id: 'board-table' }, [
       el('thead', {}, [el('tr', {}, [el('th', { scope: 'col', class: 'n', text: '#' }), el('th', { scope: 'col', text: gettext('Player') }),
         el('th', { scope: 'col', class: 'n', text: heading }), el('th', { scope: 'col', class: 'n', text: gettext('Sessions') })])]),
-      el('tbody', {}, rows.map(function (r) {
+      el('tbody', {}, rows.map(function (/** @type {any} */ r) {
         return el('tr', {}, [el('td', { class: 'n', text: String(r.rank) }),
           el('td', {}, [el('a', { href: '/players/' + r.player.id + '/', text: r.player.name })]),
           el('td', { class: 'n' }, [value(data.by, r, data)]),

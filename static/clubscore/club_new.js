@@ -1,8 +1,9 @@
+// @ts-check
 // The new-club form (issue 26): the time zone starts at the browser's own, when the page did not
 // come back with one the user chose; the browser's zone is put first among the likely ones (issue 38).
 (function () {
   "use strict";
-  const select = document.getElementById("club-zone");
+  const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("club-zone"));
   const form = document.getElementById("club-new");
   if (!select || !form || select.dataset.typed || form.querySelector("[aria-invalid]")) return;
   let zone = "";
@@ -18,5 +19,5 @@
   const option = first || /** @type {HTMLOptionElement} */ (found.cloneNode(true));
   likely.insertBefore(option, likely.firstChild);
   select.value = zone;
-  option.selected = true;
+  /** @type {HTMLOptionElement} */ (option).selected = true;
 })();

@@ -1,3 +1,4 @@
+// @ts-check
 /* The player page: the statistics and ratings endpoints when the server has them (stats.md), and a chart
  * of the counters over the closed sessions from the server-rendered results. Nothing is made up: when an
  * endpoint does not answer, the page says so. */
@@ -5,7 +6,9 @@
   'use strict';
   const CS = window.CS;
   const el = CS.el;
-  const cfg = JSON.parse(document.getElementById('player-config').textContent);
+  /** The page's own data (the server renders it): the endpoints and the counters' series per variant.
+   * @type {{stats: string, ratings: string, series: Record<string, {total: number, session: number, date: string, counters: number}[]>, titles: Record<string, string>, [key: string]: any}} */
+  const cfg = JSON.parse(/** @type {HTMLElement} */ (document.getElementById('player-config')).textContent || '{}');
   const COLOURS = ['#0b5cad', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0f766e'];
 
   function chartAvailable() { return typeof window.Chart === 'function'; }
@@ -32,7 +35,7 @@
         responsive: true, maintainAspectRatio: false, animation: false,
         scales: { x: { title: { display: true, text: gettext('closed session') } },
           y: { title: { display: true, text: gettext('counters, running total') } } },
-        plugins: { tooltip: { callbacks: { afterLabel: function (ctx) {
+        plugins: { tooltip: { callbacks: { afterLabel: function (/** @type {{datasetIndex: number, dataIndex: number}} */ ctx) {
           const p = cfg.series[variants[ctx.datasetIndex]][ctx.dataIndex];
           return interpolate(gettext('session #%(session)s (%(date)s): %(counters)s'), { session: p.session, date: p.date ? CS.day(p.date) : '', counters: CS.signed(p.counters) }, true);
         } } } },
@@ -41,6 +44,7 @@
   }
 
   /* `words`: the sentences of one endpoint (statistics, ratings), each whole so that it translates. */
+  /** @param {HTMLElement} box @param {ApiResult} res @param {{missing: string, offline: string, refused: string}} words */
   function unavailable(box, res, words) {
     if (res.status === 404) {
       box.replaceChildren(el('p', { class: 'muted', text: words.missing }));
@@ -65,15 +69,19 @@
   };
 
   /* A figure: `key` names it for the page (data-figure), `label` says it in the page's language. */
+  /** @param {string} key @param {string} label @param {Node} value */
   function figure(key, label, value) {
     return el('li', { 'data-figure': key }, [el('span', { class: 'label', text: label }), el('span', { class: 'value' }, [value])]);
   }
 
+  /** @param {number} cents @param {string} currency */
   function moneyNode(cents, currency) { return CS.moneySpan(cents, currency); }
 
 
+  /** @param {unknown} value */
   function text(value) { return document.createTextNode(String(value)); }
 
+  /** @param {{kind: string, length: number}} streak */
   function streakWords(streak) {
     const n = streak.length;
     const words = streak.kind === 'win' ? ngettext('%(n)s win', '%(n)s wins', n)
@@ -81,8 +89,9 @@
     return interpolate(words, { n: CS.plain.format(n) }, true);
   }
 
+  /** @param {any} data the player's statistics (stats.md), as the API answers them */
   function renderStats(data) {
-    const box = document.getElementById('stats-body');
+    const box = /** @type {HTMLElement} */ (document.getElementById('stats-body'));
     const parts = [];
     const top = [figure('sessions', gettext('sessions'), text(CS.plain.format(data.sessions))),
       figure('deals', gettext('deals'), text(CS.plain.format(data.deals)))];
@@ -122,6 +131,7 @@
       details.appendChild(el('ul', { class: 'figures' }, figs));
       const contracts = v.contracts || [];
       if (contracts.length) {
+        /** @param {any} c a contract's line */
         const label = function (c) {
           const bid = bids[c.bid] || c.bid;
           return c.role === 'partner' ? interpolate(gettext('%(bid)s (partner)'), { bid: bid }, true) : bid;
@@ -131,7 +141,7 @@
             gettext('Short')].map(function (h, i) {
             return el('th', { scope: 'col', class: i ? 'n' : null, text: h });
           }))]),
-          el('tbody', {}, contracts.map(function (c) {
+          el('tbody', {}, contracts.map(function (/** @type {any} */ c) {
             return el('tr', {}, [el('th', { scope: 'row', text: label(c) }), el('td', { class: 'n', text: String(c.played) }),
               el('td', { class: 'n', text: String(c.made) }), el('td', { class: 'n', text: CS.percent(c.rate) }),
               el('td', { class: 'n', text: String(c.overtricks) }), el('td', { class: 'n', text: String(c.shortfall) })]);
@@ -146,8 +156,8 @@
             new window.Chart(canvas, {
               type: 'bar',
               data: {
-                labels: contracts.map(function (c) { return label(c) + '  ' + c.made + '/' + c.played; }),
-                datasets: [{ label: gettext('made / played'), data: contracts.map(function (c) { return Math.round(c.rate * 1000) / 10; }),
+                labels: contracts.map(function (/** @type {any} */ c) { return label(c) + '  ' + c.made + '/' + c.played; }),
+                datasets: [{ label: gettext('made / played'), data: contracts.map(function (/** @type {any} */ c) { return Math.round(c.rate * 1000) / 10; }),
                   backgroundColor: COLOURS[vi % COLOURS.length] }],
               },
               options: { indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false,
@@ -161,8 +171,10 @@
     box.replaceChildren.apply(box, parts);
   }
 
+  /** @param {any} data the player's ratings over time (stats.md), as the API answers them */
   function renderRatings(data) {
-    const box = document.getElementById('ratings-body');
+    const box = /** @type {HTMLElement} */ (document.getElementById('ratings-body'));
+    /** @type {{closed_at: string, mu: number, sigma: number, ordinal: number}[]} */
     const rows = Array.isArray(data) ? data : (data && data.results) || [];
     if (!rows.length) {
       box.replaceChildren(el('p', { class: 'muted', text: gettext('No rating yet: it starts with the first closed session.') }));
@@ -194,7 +206,7 @@
             ],
           },
           options: { responsive: true, maintainAspectRatio: false, animation: false,
-            plugins: { legend: { labels: { filter: function (item) { return item.text !== HIGH; } } } } },
+            plugins: { legend: { labels: { filter: function (/** @type {{text: string}} */ item) { return item.text !== HIGH; } } } } },
         });
       });
     }
@@ -206,15 +218,15 @@
 
   let asked = 0;
   function loadStats() {
-    const chosen = document.querySelector('#stats-period input:checked');
+    const chosen = /** @type {HTMLInputElement | null} */ (document.querySelector('#stats-period input:checked'));
     const year = chosen ? chosen.value : '';
     const url = cfg.stats + (year ? '?date_from=' + year + '-01-01&date_to=' + year + '-12-31' : '');
     const mine = ++asked;
     CS.api('GET', url).then(function (res) {
       if (mine !== asked) return;
-      document.getElementById('stats').dataset.shown = year || 'all';
+      /** @type {HTMLElement} */ (document.getElementById('stats')).dataset.shown = year || 'all';
       if (res.ok && res.data) renderStats(res.data);
-      else unavailable(document.getElementById('stats-body'), res, STATS_WORDS);
+      else unavailable(/** @type {HTMLElement} */ (document.getElementById('stats-body')), res, STATS_WORDS);
     });
   }
   const periodForm = document.getElementById('stats-period');
@@ -224,6 +236,6 @@
   loadStats();
   CS.apiAll(cfg.ratings).then(function (res) { // every page: the whole history, oldest first
     if (res.ok) renderRatings(res.data);
-    else unavailable(document.getElementById('ratings-body'), res, RATING_WORDS);
+    else unavailable(/** @type {HTMLElement} */ (document.getElementById('ratings-body')), res, RATING_WORDS);
   });
 })();

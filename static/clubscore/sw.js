@@ -1,3 +1,4 @@
+// @ts-check
 /* clubscore's service worker: the scorer page opens with no network.
  *
  * It keeps the last copy of every scorer page, of the static files, of the scripts' words (the catalog
@@ -10,20 +11,23 @@
  */
 'use strict';
 
+/** This file runs as the service worker (tsconfig.sw.json checks it with the worker's types). */
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 const CACHE = 'clubscore-scorer-v1';
 const SCORER_PAGE = /^\/sessions\/\d+\/score\/$/;
 const SCORER_READ = /^\/api\/v1\/sessions\/\d+\/(hands\/|sheet\/)?$/;
 const CATALOG = '/jsi18n/'; // Django's JavaScriptCatalog: the scripts' words in the request's language
 
-self.addEventListener('install', function () { self.skipWaiting(); });
+worker.addEventListener('install', function () { worker.skipWaiting(); });
 
-self.addEventListener('activate', function (event) {
+worker.addEventListener('activate', function (event) {
   event.waitUntil(caches.keys().then(function (keys) {
     return Promise.all(keys.filter(function (k) { return k.startsWith('clubscore-') && k !== CACHE; })
       .map(function (k) { return caches.delete(k); }));
-  }).then(function () { return self.clients.claim(); }));
+  }).then(function () { return worker.clients.claim(); }));
 });
 
+/** @param {Response} response */
 function offlineCopy(response) {
   const headers = new Headers(response.headers);
   headers.set('X-Clubscore-Offline', '1');
@@ -33,6 +37,7 @@ function offlineCopy(response) {
 }
 
 /* The network's answer, kept when it is a good one; the kept copy when the network fails. */
+/** @param {Request} request */
 async function networkFirst(request) {
   const cache = await caches.open(CACHE);
   try {
@@ -46,6 +51,7 @@ async function networkFirst(request) {
   }
 }
 
+/** @param {Request} request */
 async function keptFirst(request) {
   const cache = await caches.open(CACHE);
   const kept = await cache.match(request, { ignoreVary: true });
@@ -61,11 +67,11 @@ async function keptFirst(request) {
 }
 
 /* A page not controlled yet (its first visit) names what to keep: its own address, its files, its reads. */
-self.addEventListener('message', function (event) {
+worker.addEventListener('message', function (event) {
   const data = event.data || {};
   if (data.type !== 'keep' || !Array.isArray(data.urls)) return;
   event.waitUntil(caches.open(CACHE).then(function (cache) {
-    return Promise.all(data.urls.map(function (url) {
+    return Promise.all(data.urls.map(function (/** @type {string} */ url) {
       return fetch(url, { credentials: 'same-origin', cache: 'no-store' }).then(function (response) {
         if (response.ok && !response.redirected) return cache.put(url, response);
         return null;
@@ -76,11 +82,11 @@ self.addEventListener('message', function (event) {
   }));
 });
 
-self.addEventListener('fetch', function (event) {
+worker.addEventListener('fetch', function (event) {
   const request = event.request;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== worker.location.origin) return;
   if (SCORER_PAGE.test(url.pathname) || SCORER_READ.test(url.pathname) || url.pathname === CATALOG) {
     event.respondWith(networkFirst(request));
   } else if (url.pathname.startsWith('/static/')) {
