@@ -141,24 +141,59 @@ def bid_checks(variant: Variant) -> dict[tuple[bool, ...], dict[str, BidCheck]]:
 
 
 def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: HandChecks, deal: int = 0) -> Hand:
-    """All of a hand's checks but the adjustments against the pools (§0.10, step 2).
+    """All of a hand's checks but the adjustments against the pools (§0.10, step 2), in the order a
+    refusal names them: the game's limit, the fields one by one, the required ones, the rules that tie
+    fields together, and last the house rule a bid needs.
 
     `number` is the hand's place in the sheet, `deal` the deal of the game it is (none given: the same);
     they differ after a misdeal, which is a hand but not a deal of the game (§0.11)."""
-    options = checks.options
     deal = deal or number
-    if checks.last_deal is not None and deal > checks.last_deal:
-        past_game = variant.game_limit_error(deal, options)
-        assert past_game is not None
-        raise EngineError(INVALID_HAND, {"hands": [past_game]}, number)
+    _check_game_limit(variant, number, deal, checks)
     if type(raw) is not dict:
         raise EngineError(INVALID_HAND, {"hands": [text("hand.not_object")]}, number)
     errors: Errors = {}
+    check = _bid_check(variant, raw, checks, errors)
+    values = _field_values(variant, raw, number, check, checks.options, errors)
+    if check.bid is None:
+        raise EngineError(INVALID_HAND, errors, number)
+    _check_required(variant, raw, check, values, errors)
+    hand = Hand(**values)
+    broken = set(errors) if errors else NO_FIELDS
+    extra = checks.extra_bid
+    if extra is not None and (deal > checks.game_limit) != (check.bid is extra) and check.bid.kind != MISDEAL:
+        _check_extra_deal(variant, check.bid, deal, extra, errors)
+    _check_ties(variant, hand, check, deal, state, broken, errors)
+    if checks.variant_rules is not None:
+        checks.variant_rules(hand, deal, checks.options, state, broken, errors)
+    if errors:
+        raise EngineError(INVALID_HAND, errors, number)
+    _check_option_needed(variant, check.bid, checks.options, number)
+    return hand
+
+
+def _check_game_limit(variant: Variant, number: int, deal: int, checks: HandChecks) -> None:
+    """A deal past the game's last (American and Fontainebleau play 12, or 13 with the extra deal)."""
+    if checks.last_deal is not None and deal > checks.last_deal:
+        past_game = variant.game_limit_error(deal, checks.options)
+        assert past_game is not None
+        raise EngineError(INVALID_HAND, {"hands": [past_game]}, number)
+
+
+def _bid_check(variant: Variant, raw: dict[str, Any], checks: HandChecks, errors: Errors) -> BidCheck:
+    """The checks of the hand's bid; for a bid the variant does not know, the error and the checks that
+    still apply to its fields (`unknown_bid`), so that one answer names everything wrong."""
     code = raw.get("bid")
     check = checks.bids.get(code) if type(code) is str else None
     if check is None:
         add_error(errors, "bid", text("hand.bid", bids=Words(variant.bid_label(c) for c in variant.bids)))
-        check = checks.unknown_bid  # the fields are still checked, as far as they can be without a bid
+        return checks.unknown_bid
+    return check
+
+
+def _field_values(
+    variant: Variant, raw: dict[str, Any], number: int, check: BidCheck, options: Any, errors: Errors
+) -> dict[str, Any]:
+    """Each field on its own: the value the hand keeps, or an error naming the field."""
     bid, takes = check.bid, check.takes
     values: dict[str, Any] = {}
     for name, value in raw.items():
@@ -175,18 +210,35 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
             values[name] = tuple(value)
         else:
             add_error(errors, name, variant.invalid_message(name, bid))
-    if bid is None:
-        raise EngineError(INVALID_HAND, errors, number)
-    if not check.required_set <= values.keys():  # a required field missing (or broken: named above)
-        for name in check.required:
-            if raw.get(name) is None and not (name == "tricks" and values.get("conceded") == PAYS_INSTEAD):
-                add_error(errors, name, variant.required_message(name, bid))
-    hand = Hand(**values)
-    broken = set(errors) if errors else NO_FIELDS
-    extra = checks.extra_bid
-    if extra is not None and (deal > checks.game_limit) != (bid is extra) and bid.kind != MISDEAL:
-        _check_extra_deal(variant, bid, deal, extra, errors)
-    # The rules that tie well-formed fields together: partner and bidder, the trick sum, belle.
+    return values
+
+
+def _check_required(
+    variant: Variant, raw: dict[str, Any], check: BidCheck, values: dict[str, Any], errors: Errors
+) -> None:
+    """A required field missing (one that is there but broken is already named). A bidder who pays
+    instead of playing gives no tricks (§0.11)."""
+    if check.required_set <= values.keys():
+        return
+    assert check.bid is not None
+    for name in check.required:
+        if raw.get(name) is None and not (name == "tricks" and values.get("conceded") == PAYS_INSTEAD):
+            add_error(errors, name, variant.required_message(name, check.bid))
+
+
+def _check_ties(
+    variant: Variant,
+    hand: Hand,
+    check: BidCheck,
+    deal: int,
+    state: Any,
+    broken: AbstractSet[str],
+    errors: Errors,
+) -> None:
+    """The rules that tie well-formed fields together: partner and bidder, paying instead of playing,
+    the trick sum, belle. A field already refused is not judged again through another."""
+    bid = check.bid
+    assert bid is not None
     if hand.partner is not None and hand.partner == hand.bidder:
         add_error(errors, "partner", text("hand.partner_is_bidder"))
     if hand.conceded == PAYS_INSTEAD:
@@ -209,10 +261,10 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
         belle, petite = state.suits_of(deal, hand.turned)
         if hand.trump not in (belle, petite):
             add_error(errors, "trump", _belle_message(variant, bid, deal, belle, petite, hand.trump))
-    if checks.variant_rules is not None:
-        checks.variant_rules(hand, deal, options, state, broken, errors)
-    if errors:
-        raise EngineError(INVALID_HAND, errors, number)
+
+
+def _check_option_needed(variant: Variant, bid: Bid, options: Any, number: int) -> None:
+    """A bid the table plays only by a house rule: refused when the rule is not set or is off."""
     needs = getattr(options, bid.needs_option) if bid.needs_option else True
     if needs is None or needs is False:  # not set, or a boolean house rule that is off (Russian `solo`)
         assert bid.needs_option is not None
@@ -220,7 +272,6 @@ def validate_hand(variant: Variant, raw: Any, number: int, state: Any, checks: H
         key = "hand.option_off" if needs is False else "hand.option_required"
         message = text(key, bid=text(bid.label), option=rule)
         raise EngineError(OPTION_REQUIRED, {f"rules.{bid.needs_option}": [message]}, number)
-    return hand
 
 
 def _check_other_field(
