@@ -195,6 +195,12 @@ class DebtorPaid:
     owed: int  # what the evening's transfers have him pay
     paid: int  # what he paid tonight by payments tied to the evening, net of refunds (may exceed `owed`)
     party: Party = POOL
+    written_off: int = 0  # of `paid`, what the treasurer wrote off: settled, but never handed over
+
+    @property
+    def cash(self) -> int:
+        """What he handed over (paid less written off): what his line says he paid."""
+        return self.paid - self.written_off
 
 
 @dataclass
@@ -226,8 +232,13 @@ class EveningPaid:
 
     @property
     def paid_in(self) -> int:
-        """What the debtors paid tonight, overpayments included (the headline's "paid")."""
-        return sum(d.paid for d in self.debtors)
+        """What the debtors handed over tonight, overpayments included (the headline's "paid"): a
+        write-off settles a transfer but is no payment, so it is said apart (`written_off`)."""
+        return sum(d.cash for d in self.debtors)
+
+    @property
+    def written_off(self) -> int:
+        return sum(d.written_off for d in self.debtors)
 
 
 @dataclass(frozen=True)
@@ -325,6 +336,8 @@ def evening_paid(*, session: Session) -> EveningPaid | None:
             t.cents for t in state.tied if t.payee == d.party
         )
         d.paid = max(net, 0)
+        off = sum(t.cents for t in state.tied if t.payer == d.party and t.tx.kind == MoneyTransaction.Kind.WRITTEN_OFF)
+        d.written_off = min(off, d.paid)
     owed = sum(t.cents for t in transfers)
     return EveningPaid(
         currency=state.currency,

@@ -76,8 +76,12 @@ def test_a_write_off_is_said_and_an_overpayment_shown_whole(
     html = client_for(treasurer).get(f"/sessions/{session.pk}/settlement/").content.decode()
     marks = [unescape(m) for m in re.findall(r'class="paid-mark">([^<]*)<', html)]
     assert marks == ["$0.50 paid", "written off", "$0.20 paid, $0.10 written off"]
-    assert "Ben: $0.90 of $1.15" in text_of(html, "evening-paid")
-    assert "Ann: $0.50 of $0.30" in text_of(html, "evening-paid")
+    said = text_of(html, "evening-paid")
+    # a write-off settles but is no payment: Ben handed over $0.20 and $0.70 was written off for him
+    assert "Ben: $0.20 of $1.15 paid, $0.70 written off" in said
+    assert "Ann: $0.50 of $0.30" in said
+    # settled: Ann 30 of 30, Ben 60 of 60 and 30 of 55 to Dan, so 120 of 145 (82 %)
+    assert said.startswith("$0.70 of $1.45 paid and $0.70 written off (82% settled).")
     assert text_of(html, "owed-back").startswith("Cleo owes Ann $0.20 back")
 
 
