@@ -41,6 +41,7 @@ LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.DisputesOpen: 409,
     ledger.StaleNumber: 409,
     ledger.NightDrawn: 409,
+    ledger.GameMoved: 409,
     ledger.VersionMismatch: 412,
 }
 

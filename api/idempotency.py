@@ -91,8 +91,15 @@ def body_hash(request: Request) -> str:
 
 
 def idempotent(
-    request: Request, view: APIView, key: uuid.UUID, handler: Handler, takeover_seconds: float | None = None
+    request: Request,
+    view: APIView,
+    key: uuid.UUID,
+    handler: Handler,
+    takeover_seconds: float | None = None,
+    kept: Callable[[Any], Any] | None = None,
 ) -> Response:
+    """`kept`: what of the answer's body is kept for the replays, when not all of it may be (a cut-in's
+    seat link keys are shown once and kept only hashed)."""
     outcome = idempotency_begin(
         user=actor(request),
         method=str(request.method),
@@ -116,7 +123,8 @@ def idempotent(
         response = refusal
     etag: Any = response.headers.get("ETag", "")
     try:
-        idempotency_finish(claim=claim, status=response.status_code, body=response.data, etag=etag)
+        body = kept(response.data) if kept is not None and response.status_code < 300 else response.data
+        idempotency_finish(claim=claim, status=response.status_code, body=body, etag=etag)
     except DatabaseError:
         # The write itself committed: its answer stands. The key stays in flight, and a retry
         # after the takeover finds what the write did (the domain is idempotent by the key).

@@ -8,6 +8,9 @@ settlement. One class per operation, thin: the writes are `ledger.nights`'.
   scorers) or a guest by name (`guest`, scorers): a new player of the club. Checking in twice is once.
 - `POST /api/v1/nights/{night}/draw/`: draw the tables (treasurers), once (a second draw is 409
   `night_drawn`: a retry never draws twice); the answer carries each seat's link key, shown once.
+- `GET, POST /api/v1/nights/{night}/tables/{number}/cut-in/`: who would cut out for the players who wait
+  (treasurers), and the cut-in itself at the game's break: the game closed, the next opened (409
+  `game_moved` when the table has moved on).
 - `GET /api/v1/nights/{night}/settlement/`: the room's one settlement (treasurers). A transfer is paid
   through `POST /api/v1/clubs/{club}/payments/` with `night`.
 """
@@ -16,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,6 +32,7 @@ from ledger.money import selectors as money_selectors
 
 from . import schema
 from .common import MAX_ID, Documented, ListQuery, Route, Strict, Text, Timestamp, actor, paginated, query, valid
+from .idempotency import idempotency_key, idempotent
 from .limits import NAME_MAX, VARIANT_MAX
 from .sessions import STAKE_SCHEMA, SessionOpen
 
@@ -92,6 +97,7 @@ class NightSeatOut(serializers.Serializer):
 
 class NightTableOut(serializers.Serializer):
     number = serializers.IntegerField()
+    game = serializers.IntegerField(help_text="1 for the draw's game; each cut-in at the table opens the next")
     session = serializers.IntegerField()
     status = serializers.CharField()
     first_dealer = serializers.IntegerField()
@@ -101,22 +107,28 @@ class NightTableOut(serializers.Serializer):
 class NightRoomOut(serializers.Serializer):
     night = NightOut()
     here = NightArrivalOut(many=True, help_text="everyone checked in, in arrival order")
-    tables = NightTableOut(many=True)
-    waiting = NightArrivalOut(many=True, help_text="checked in and at no table, in arrival order (after the draw)")
+    tables = NightTableOut(many=True, help_text="every game of every table, by number then game")
+    waiting = NightArrivalOut(
+        many=True,
+        help_text="checked in and at no table's current game (after the draw): the waiting line, in arrival "
+        "order, a player who cut out at its end; the first cuts in next",
+    )
+
+
+def _table(table: Any, players: list[Any]) -> dict[str, Any]:
+    return {
+        "number": table.number,
+        "game": table.game,
+        "session": table.session_id,
+        "status": table.session.status,
+        "first_dealer": table.session.first_dealer,
+        "seats": [{"seat": i, "player": p.pk, "name": p.name} for i, p in enumerate(players)],
+    }
 
 
 def _room(night: Night) -> dict[str, Any]:
     room = nights.night_room(night=night)
-    tables = [
-        {
-            "number": table.number,
-            "session": table.session_id,
-            "status": table.session.status,
-            "first_dealer": table.session.first_dealer,
-            "seats": [{"seat": i, "player": p.pk, "name": p.name} for i, p in enumerate(players)],
-        }
-        for table, players in room.tables
-    ]
+    tables = [_table(table, players) for table, players in room.tables]
     return {"night": night, "here": room.here, "tables": tables, "waiting": room.waiting}
 
 
@@ -288,3 +300,146 @@ class NightSettlementApi(APIView):
             ],
         }
         return Response(self.OutputSerializer(body).data)
+
+
+# --- cut-ins (issue 37) -----------------------------------------------------------------------------
+
+
+class CutInQuery(Strict):
+    method = serializers.ChoiceField(
+        choices=["longest", "lot"],
+        required=False,
+        default="longest",
+        help_text="who cuts out: the longest seated at the table (a tie by lot), or by lot",
+    )
+    count = serializers.IntegerField(
+        required=False, default=1, min_value=1, max_value=4, help_text="how many of the waiting line cut in"
+    )
+
+
+class CutInIn(CutInQuery):
+    game = serializers.IntegerField(
+        min_value=1, max_value=32767, help_text="the table's game the cut-in closes (as read): another is 409"
+    )
+    pools = serializers.ChoiceField(
+        choices=["carry", "divide"],
+        required=False,
+        default="carry",
+        help_text="the closed game's pools: carried into the next game (the default), or divided",
+    )
+
+
+class CutPlayerOut(serializers.Serializer):
+    player = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+
+
+class CutInProposalOut(serializers.Serializer):
+    number = serializers.IntegerField(help_text="the table")
+    game = serializers.IntegerField(help_text="its current game, the one a cut-in closes")
+    session = serializers.IntegerField()
+    ready = serializers.BooleanField(help_text="whether the game is at its break (or closed): a cut-in may be made")
+    played = serializers.IntegerField(allow_null=True, help_text="deals of the game played; null: the game is over")
+    break_deal = serializers.IntegerField(help_text="the deal after which players cut out: 12, or 40 (the partie)")
+    method = serializers.CharField()
+    seed = serializers.IntegerField(help_text="the lot's seed, derived from the night's draw seed, table and game")
+    out = CutPlayerOut(many=True, help_text="who cuts out (joins the end of the waiting line)")
+    into = CutPlayerOut(many=True, help_text="who cuts in (the head of the waiting line)")
+    seats = CutPlayerOut(many=True, help_text="the next game's players in seat order, drawn by lot")
+    first_dealer = serializers.IntegerField(help_text="the next game's first dealer's seat, drawn by lot")
+
+
+def _proposal(p: nights.CutProposal) -> dict[str, Any]:
+    return {
+        "number": p.table.number,
+        "game": p.table.game,
+        "session": p.table.session_id,
+        "ready": p.ready,
+        "played": p.played,
+        "break_deal": p.break_deal,
+        "method": p.method,
+        "seed": p.seed,
+        "out": p.out,
+        "into": p.into,
+        "seats": p.seats,
+        "first_dealer": p.first_dealer,
+    }
+
+
+class CutInProposalApi(APIView):
+    """Who would cut out at the table for the players who wait, and who cuts in (treasurers; nothing is
+    written). Refused (400) before the draw, for a table the night has not, or when nobody waits."""
+
+    FilterSerializer = CutInQuery
+    OutputSerializer = CutInProposalOut
+
+    @extend_schema(
+        responses=OutputSerializer,
+        parameters=[OpenApiParameter("method", str, enum=["longest", "lot"]), OpenApiParameter("count", int)],
+    )
+    def get(self, request: Request, night_id: int, number: int) -> Response:
+        night = nights.night_get(user=request.user, night_id=night_id, role=Role.TREASURER)
+        data = valid(self.FilterSerializer, query(request))
+        proposal = nights.cut_in_proposal(night=night, number=number, method=data["method"], count=data["count"])
+        return Response(self.OutputSerializer(_proposal(proposal)).data)
+
+
+class CutInOut(serializers.Serializer):
+    cut = CutInProposalOut(help_text="the proposal the cut-in followed")
+    closed = serializers.IntegerField(help_text="the game's session, closed (its settlement at its own URL)")
+    table = NightDrawnTableOut(help_text="the next game: its seat links' keys shown once")
+    waiting = NightArrivalOut(many=True)
+
+
+def _without_keys(body: Any) -> Any:
+    """The answer kept for a replay: the seat links' keys left out (they are kept only hashed)."""
+    links = [{**link, "key": None, "url": None} for link in body["table"]["seat_links"]]
+    return {**body, "table": {**body["table"], "seat_links": links}}
+
+
+class CutInApi(APIView):
+    """Cut in at the table's break (treasurers), in one write: its game `game` closed with the pools
+    carried, the next game opened with the waiting players seated (the same variant, rules and stake; seats
+    and first dealer by lot), as game `game + 1`, a link for each seat; who cut out joins the end of the
+    waiting line. Before the break: 400 naming `table`. `game` no longer the table's: 409 `game_moved`.
+    An optional `Idempotency-Key` answers a retry with the first answer, the links' keys left out (issue
+    them again at `/sessions/{id}/seat-links/`)."""
+
+    InputSerializer = CutInIn
+    OutputSerializer = CutInOut
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: OutputSerializer},
+        parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.UUID, OpenApiParameter.HEADER, required=False)],
+    )
+    def post(self, request: Request, night_id: int, number: int) -> Response:
+        nights.night_get(user=request.user, night_id=night_id, role=Role.TREASURER)  # 404 / 403 before the body
+        if request.headers.get("Idempotency-Key") is None:
+            return self._cut(request, night_id, number)
+        key = idempotency_key(request)
+        return idempotent(request, self, key, lambda claim: self._cut(request, night_id, number), kept=_without_keys)
+
+    def _cut(self, request: Request, night_id: int, number: int) -> Response:
+        data = valid(self.InputSerializer, request.data)
+        done = nights.night_cut_in(
+            actor=actor(request),
+            night_id=night_id,
+            number=number,
+            game=data["game"],
+            method=data["method"],
+            count=data["count"],
+            pools=data["pools"],
+        )
+        opened = done.opened
+        table = _table(opened, done.proposal.seats)
+        table["seat_links"] = [
+            {"seat": seat, "id": link.pk, "key": key, "url": f"/s/{key}/"} for seat, key, link in done.links
+        ]
+        room = nights.night_room(night=done.night)
+        body = {"cut": _proposal(done.proposal), "closed": done.closed.pk, "table": table, "waiting": room.waiting}
+        return Response(self.OutputSerializer(body).data, status=201)
+
+
+class CutInRoute(Route):
+    operations = {"get": CutInProposalApi, "post": CutInApi}

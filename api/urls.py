@@ -96,6 +96,7 @@ v1 = [
     path("nights/<id:night_id>/", nights.NightDetailApi.as_view(), name="night"),
     path("nights/<id:night_id>/check-ins/", nights.CheckInApi.as_view(), name="night-check-ins"),
     path("nights/<id:night_id>/draw/", nights.DrawApi.as_view(), name="night-draw"),
+    path("nights/<id:night_id>/tables/<id:number>/cut-in/", nights.CutInRoute.as_view(), name="night-cut-in"),
     path("nights/<id:night_id>/settlement/", nights.NightSettlementApi.as_view(), name="night-settlement"),
     path("settle/", sessions.SettleApi.as_view(), name="settle"),
     path("variants/", variants.VariantListApi.as_view(), name="variants"),

@@ -88,3 +88,10 @@ class NightDrawn(LedgerError):
 
     code = "night_drawn"
     default_message = "the tables of this night are drawn already"
+
+
+class GameMoved(LedgerError):
+    """A cut-in for a game the table has left (issue 37): another tap, or another treasurer, cut in first."""
+
+    code = "game_moved"
+    default_message = "this table has moved on to its next game: read the night again"

@@ -29,6 +29,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -101,6 +102,21 @@ def announce(session: Any) -> None:
     """Publish the session's state once the current transaction commits (never for a rolled-back write)."""
     change = change_of(session)
     transaction.on_commit(lambda: publish(change))
+
+
+def announce_night(night: Any) -> None:
+    """Tell the club's room boards that its night moved (a check-in, a cut-in) once the write commits:
+    a tag of its own, so a board reads its tables again (the boards are the club channel's only readers)."""
+    tag = f"night:{night.pk}:{time.time_ns()}"
+    channel = club_channel(night.club_id)
+
+    def send() -> None:
+        try:
+            broker().publish(channel, json.dumps({"tag": tag}))
+        except Exception:  # the write is done; the boards catch up by their next read
+            log.warning("live: could not publish on %s", channel, exc_info=True)
+
+    transaction.on_commit(send)
 
 
 def announce_revoked(channel: str) -> None:

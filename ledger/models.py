@@ -657,6 +657,9 @@ class CheckIn(models.Model):
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="check_ins")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="check_ins")
     arrival = models.PositiveIntegerField()
+    # His place in the waiting line: his arrival's turn, or a later one once he has cut out (he joins the
+    # end of the line). One counter per night with the arrivals, so a later arrival queues after him.
+    queue = models.PositiveIntegerField()
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField(default=timezone.now)
 
@@ -665,20 +668,36 @@ class CheckIn(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["night", "player"], name="checkin_unique_night_player"),
             models.UniqueConstraint(fields=["night", "arrival"], name="checkin_unique_night_arrival"),
+            models.UniqueConstraint(fields=["night", "queue"], name="checkin_unique_night_queue"),
             models.CheckConstraint(condition=Q(arrival__gte=1), name="checkin_arrival_positive"),
         ]
 
 
 class NightTable(models.Model):
-    """One table of a night's draw: the session opened for it (`number`: 1, 2, ... in the draw's order)."""
+    """One game of a table of a night: the session opened for it (`number`: 1, 2, ... in the draw's
+    order; `game`: 1 for the draw's, 2 for the game after the first cut-in at that table, ...). A game
+    opened by a cut-in keeps how its players were cut (`cut_method`, and `cut_seed`, the lot's seed)."""
+
+    class Cut(models.TextChoices):
+        LONGEST = "longest"
+        LOT = "lot"
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
+    game = models.PositiveSmallIntegerField(default=1)
     session = models.OneToOneField(Session, on_delete=models.PROTECT, related_name="night_table")
+    cut_method = models.CharField(max_length=8, choices=Cut.choices, blank=True)
+    cut_seed = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["night", "number"]
+        ordering = ["night", "number", "game"]
         constraints = [
-            models.UniqueConstraint(fields=["night", "number"], name="nighttable_unique_night_number"),
+            models.UniqueConstraint(fields=["night", "number", "game"], name="nighttable_unique_night_number_game"),
             models.CheckConstraint(condition=Q(number__gte=1), name="nighttable_number_positive"),
+            models.CheckConstraint(condition=Q(game__gte=1), name="nighttable_game_positive"),
+            models.CheckConstraint(
+                condition=Q(game=1, cut_method="", cut_seed__isnull=True)
+                | Q(game__gt=1, cut_method__in=["longest", "lot"], cut_seed__isnull=False),
+                name="nighttable_cut_complete",
+            ),
         ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -24,8 +24,20 @@ from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from ledger import services, zones
-from ledger.engine.room import DRAW_METHODS, Method, draw_tables
-from ledger.exceptions import InvalidRequest, NightDrawn, NotFound
+from ledger.engine.room import (
+    CUT_METHODS,
+    DRAW_METHODS,
+    CutMethod,
+    Method,
+    at_break,
+    cut_in,
+    cut_seed,
+    draw_tables,
+    game_break,
+)
+from ledger.engine.variants import get_variant
+from ledger.exceptions import GameMoved, InvalidRequest, NightDrawn, NotFound
+from ledger.live import announce_night
 from ledger.models import CheckIn, Club, Night, NightTable, Player, Role, SeatLink, Session
 from ledger.selectors import Reader, club_role
 from ledger.stats.models import Rating
@@ -68,23 +80,26 @@ def night_of_today(*, user: Reader, club: Club) -> Night | None:
 
 @dataclass(frozen=True)
 class Room:
-    """Who is here (arrival order), who plays (at which table and seat) and who waits (arrival order)."""
+    """Who is here (arrival order), who plays (at which table and seat) and who waits (the waiting line:
+    arrival order, a player who cut out at its end). `tables` holds every game of every table (number,
+    then game); `current` each table's last game, the one its players sit at."""
 
     here: list[CheckIn]
     tables: list[tuple[NightTable, list[Player]]]
     waiting: list[CheckIn]
+    current: list[tuple[NightTable, list[Player]]] = field(default_factory=list)
 
 
 def night_room(*, night: Night) -> Room:
     here = list(CheckIn.objects.filter(night=night).select_related("player").order_by("arrival"))
     tables = []
-    seated: set[int] = set()
-    for table in NightTable.objects.filter(night=night).select_related("session").order_by("number"):
+    for table in NightTable.objects.filter(night=night).select_related("session").order_by("number", "game"):
         players = [s.player for s in table.session.seats.select_related("player").order_by("seat")]
-        seated.update(p.pk for p in players)
         tables.append((table, players))
-    waiting = [c for c in here if c.player_id not in seated] if tables else []
-    return Room(here=here, tables=tables, waiting=waiting)
+    current = _current_games(tables)
+    seated = {p.pk for _table, players in current for p in players}
+    waiting = sorted((c for c in here if c.player_id not in seated), key=lambda c: c.queue) if tables else []
+    return Room(here=here, tables=tables, waiting=waiting, current=current)
 
 
 # --- writes ----------------------------------------------------------------------------------------
@@ -123,7 +138,13 @@ def _arrive(night: Night, player: Player, actor: User) -> CheckIn:
     if found is not None:
         return found  # checked in already: his place in the order stays
     last = CheckIn.objects.filter(night=night).aggregate(last=Max("arrival"))["last"] or 0
-    return CheckIn.objects.create(night=night, player=player, arrival=last + 1, by=actor)
+    announce_night(night)  # the room board's waiting line
+    return CheckIn.objects.create(night=night, player=player, arrival=last + 1, queue=_queue_end(night), by=actor)
+
+
+def _queue_end(night: Night) -> int:
+    """The next place at the end of the night's waiting line (a newcomer's, or one who cut out)."""
+    return (CheckIn.objects.filter(night=night).aggregate(last=Max("queue"))["last"] or 0) + 1
 
 
 def check_in(*, actor: User, night_id: int, player_id: Any) -> CheckIn:
@@ -220,3 +241,214 @@ def night_draw(
 
 def night_tables(*, night: Night) -> list[Session]:
     return [t.session for t in NightTable.objects.filter(night=night).select_related("session").order_by("number")]
+
+
+# --- cut-ins at the game's break (issue 37) ---------------------------------------------------------
+
+
+def _current_games(tables: list[tuple[NightTable, list[Player]]]) -> list[tuple[NightTable, list[Player]]]:
+    """Each table's last game (the rows in number, then game order)."""
+    last: dict[int, tuple[NightTable, list[Player]]] = {}
+    for table, players in tables:
+        last[table.number] = (table, players)
+    return [last[n] for n in sorted(last)]
+
+
+def _games_in_a_row(tables: list[tuple[NightTable, list[Player]]], number: int) -> dict[int, int]:
+    """How many games in a row, up to the current one, each player of table `number`'s current game has
+    sat at that table."""
+    games = [{p.pk for p in players} for table, players in tables if table.number == number]
+    counts: dict[int, int] = {}
+    for player in games[-1]:
+        counts[player] = 0
+        for seated in reversed(games):
+            if player not in seated:
+                break
+            counts[player] += 1
+    return counts
+
+
+def _played(session: Session) -> int | None:
+    """The deals of the game the session has played (misdeals not counted): when no deal may follow, the
+    game's last (None only for a game without a last deal, which never stops taking deals)."""
+    if session.next_deal is None:
+        variant = get_variant(session.variant)
+        return variant.declaration.deals.last(variant.parse_options(session.rules or {}))
+    number = int(session.next_deal["number"])
+    return int(session.next_deal.get("deal", number)) - 1
+
+
+@dataclass(frozen=True)
+class CutProposal:
+    """At table `table.number`'s current game: whether it is at its break (or closed), who would cut out
+    (`method`, by the lot of `seed`), who would cut in (the head of the waiting line) and the next game's
+    seats (seat order) and first dealer."""
+
+    table: NightTable
+    players: list[Player]
+    played: int | None
+    break_deal: int
+    ready: bool
+    method: str
+    seed: int
+    out: list[Player]
+    into: list[Player]
+    seats: list[Player]
+    first_dealer: int
+
+
+NOT_DRAWN = "the tables of this night are not drawn yet"
+NO_SUCH_TABLE = "no such table tonight"
+NOBODY_WAITS = "nobody waits to cut in"
+CUT_COUNT = "as many players cut in as wait, four at most"
+BEFORE_GAME_BREAK = "a cut-in waits for the end of the game: the 12th deal"
+BEFORE_PARTIE_BREAK = "a cut-in waits for the end of the partie: the 40th deal"
+
+
+def cut_in_proposal(*, night: Night, number: Any, method: Any = "longest", count: Any = 1) -> CutProposal:
+    """Who cuts out at table `number` for the players who wait, and who cuts in (nothing written). Refused
+    (InvalidRequest naming the field) before the draw, for a table the night has not, when nobody waits,
+    or for a count beyond the waiting line. `ready` says whether the game is at its break."""
+    if method not in CUT_METHODS:
+        raise InvalidRequest.field("method", "players cut out by the longest seated or by lot")
+    if type(count) is not int or not 1 <= count <= 4:
+        raise InvalidRequest.field("count", CUT_COUNT)
+    if night.drawn_at is None or night.draw_seed is None:
+        raise InvalidRequest.field("table", NOT_DRAWN)
+    room = night_room(night=night)
+    found = next(((t, ps) for t, ps in room.current if t.number == number), None)
+    if found is None:
+        raise InvalidRequest.field("table", NO_SUCH_TABLE)
+    if not room.waiting:
+        raise InvalidRequest.field("table", NOBODY_WAITS)
+    if count > len(room.waiting):
+        raise InvalidRequest.field("count", CUT_COUNT)
+    table, players = found
+    session = table.session
+    seed = cut_seed(night.draw_seed, table.number, table.game)
+    chosen: CutMethod = "lot" if method == "lot" else "longest"
+    by_id = {p.pk: p for p in players} | {c.player_id: c.player for c in room.waiting}
+    cut = cut_in(
+        [p.pk for p in players],
+        [c.player_id for c in room.waiting],
+        _games_in_a_row(room.tables, table.number),
+        random.Random(seed),
+        method=chosen,
+        count=count,
+    )
+    played = _played(session)
+    return CutProposal(
+        table=table,
+        players=players,
+        played=played,
+        break_deal=game_break(session.variant),
+        ready=session.status == Session.Status.CLOSED or at_break(session.variant, played),
+        method=chosen,
+        seed=seed,
+        out=[by_id[p] for p in cut.out],
+        into=[by_id[p] for p in cut.into],
+        seats=[by_id[p] for p in cut.table.seats],
+        first_dealer=cut.table.first_dealer,
+    )
+
+
+@dataclass(frozen=True)
+class CutDone:
+    """A cut-in made: the game closed (`closed`, its settlement None if it was closed before), the next
+    game opened (`opened`), the proposal it followed, and the new game's seat links (seat, key, link)."""
+
+    night: Night
+    proposal: CutProposal
+    closed: Session
+    settlement: dict[str, Any] | None
+    opened: NightTable
+    links: list[tuple[int, str, SeatLink]]
+
+
+def night_cut_in(
+    *,
+    actor: User,
+    night_id: int,
+    number: Any,
+    game: Any,
+    method: Any = "longest",
+    count: Any = 1,
+    pools: Any = "carry",
+) -> CutDone:
+    """At table `number`'s break, in one transaction (treasurers and above): close its game `game` with
+    the pools carried (`pools`: "carry", or "divide"; a game the treasurer closed already stays as it
+    was), open the next game as a new session of the same conditions (variant, rules, stake, preset
+    version) claiming the carried pools, with the waiting players seated (seats and first dealer by lot),
+    a link for each seat, as game `game + 1` of the table; the players who cut out join the end of the
+    waiting line. `game` is the game the caller saw: another is 409 `game_moved` (a second tap, or a
+    second treasurer, cut in first)."""
+    if pools not in ("carry", "divide"):
+        raise InvalidRequest.field("pools", '`pools` must be "divide" or "carry"')
+    if type(game) is not int or game < 1:
+        raise InvalidRequest.field("game", "the game is the table's game number the cut-in closes")
+    with transaction.atomic(durable=True):
+        night = _lock_night(night_id, actor, Role.TREASURER)
+        proposal = cut_in_proposal(night=night, number=number, method=method, count=count)
+        if proposal.table.game != game:
+            raise GameMoved()
+        session = Session.objects.select_for_update(no_key=True).get(pk=proposal.table.session_id)
+        settlement = None
+        if session.status == Session.Status.OPEN:
+            if not at_break(session.variant, _played(session)):
+                partie = get_variant(session.variant).declaration.deals.limit is None
+                raise InvalidRequest.field("table", BEFORE_PARTIE_BREAK if partie else BEFORE_GAME_BREAK)
+            settlement = services.session_close_add(actor=actor, session=session, pools=pools)
+        carried = any((session.closing or {}).get("carried") or [])
+        claimed = Session.objects.filter(carry_pools_from=session).exists()
+        opened = services.session_add(
+            actor=actor,
+            club_id=night.club_id,
+            variant=session.variant,
+            rules=session.rules,
+            player_ids=[p.pk for p in proposal.seats],
+            first_dealer=proposal.first_dealer,
+            stake=session.stake,
+            carry_pools_from=session.pk if carried and not claimed else None,
+        )
+        if session.preset_version_id is not None:  # the table keeps its conditions, even if the preset changed
+            opened.preset_version_id = session.preset_version_id
+            opened.save(update_fields=["preset_version"])
+        row = NightTable.objects.create(
+            night=night,
+            number=proposal.table.number,
+            game=game + 1,
+            session=opened,
+            cut_method=proposal.method,
+            cut_seed=proposal.seed,
+        )
+        for player in proposal.out:
+            CheckIn.objects.filter(night=night, player=player).update(queue=_queue_end(night))
+        links = [(seat, *services.seat_link_add(actor=actor, session=opened, seat=seat)) for seat in range(4)]
+        announce_night(night)
+    return CutDone(night=night, proposal=proposal, closed=session, settlement=settlement, opened=row, links=links)
+
+
+@dataclass(frozen=True)
+class NightBoard:
+    """Tonight on the room board: each open game's table and game number (by session id), who waits (the
+    waiting line's names) and so who cuts in next (the first of them). No reader: the board's callers
+    have checked the club (a member, or a board link)."""
+
+    night: Night
+    games: dict[int, tuple[int, int]]
+    waiting: list[str]
+
+    @property
+    def tag(self) -> str:
+        games = ",".join(f"{s}:{n}.{g}" for s, (n, g) in sorted(self.games.items()))
+        return f"{self.night.pk}|{games}|{','.join(self.waiting)}"
+
+
+def night_board(*, club: Club) -> NightBoard | None:
+    """Tonight's night of the club as the room board shows it, None before its draw."""
+    night = Night.objects.filter(club=club, date=club_today(club), drawn_at__isnull=False).first()
+    if night is None:
+        return None
+    room = night_room(night=night)
+    games = {table.session_id: (table.number, table.game) for table, _players in room.current}
+    return NightBoard(night=night, games=games, waiting=[c.player.name for c in room.waiting])

@@ -621,28 +621,38 @@ def session_close(
         session = _lock_session(session_id, actor, Role.TREASURER)
         _check_open(session)
         _check_version(session, expected_version)
-        _check_no_open_dispute(session)
-        hands = list(Hand.objects.filter(session=session).order_by("number"))
-        close = {"pools": pools}
-        sheet, run, settled = _replay(session, [h.raw for h in hands], close)
-        settlement = settlement_json(sheet, run, settled)
-        session.status = Session.Status.CLOSED
-        session.close = close
-        session.closing = settlement["close"]
-        session.closed_by = actor
-        session.closed_at = closed_at or played_at(session) or timezone.now()
-        _check_close_amounts(settlement["close"])
-        _write_projection(session, hands, settled, run)
-        _followup_request(session)
-        announce(session)
-        SessionEvent.objects.create(
-            session=session,
-            kind=SessionEvent.Kind.CLOSE,
-            version=session.version,
-            by=actor,
-            played_at=session.closed_at,
-        )
+        settlement = session_close_add(actor=actor, session=session, pools=pools, closed_at=closed_at)
     return session, settlement
+
+
+def session_close_add(
+    *, actor: User, session: Session, pools: str, closed_at: datetime | None = None
+) -> dict[str, Any]:
+    """`session_close`'s write on a session the caller has locked (and checked the role and version of)
+    inside its own transaction (a night's cut-in, issue 37, closes a game and opens the next in one)."""
+    _check_open(session)
+    _check_no_open_dispute(session)
+    hands = list(Hand.objects.filter(session=session).order_by("number"))
+    close = {"pools": pools}
+    sheet, run, settled = _replay(session, [h.raw for h in hands], close)
+    settlement = settlement_json(sheet, run, settled)
+    session.status = Session.Status.CLOSED
+    session.close = close
+    session.closing = settlement["close"]
+    session.closed_by = actor
+    session.closed_at = closed_at or played_at(session) or timezone.now()
+    _check_close_amounts(settlement["close"])
+    _write_projection(session, hands, settled, run)
+    _followup_request(session)
+    announce(session)
+    SessionEvent.objects.create(
+        session=session,
+        kind=SessionEvent.Kind.CLOSE,
+        version=session.version,
+        by=actor,
+        played_at=session.closed_at,
+    )
+    return settlement
 
 
 def played_at(session: Session) -> datetime | None:

@@ -108,6 +108,16 @@ LEDGER = (
     pgettext_lazy("ledger", "the room is settled once every table is closed"),
     pgettext_lazy("ledger", "no table has been drawn tonight"),
     pgettext_lazy("ledger", "a payment is tied to one evening's transfer or one night's, not both"),
+    # cut-ins (issue 37)
+    pgettext_lazy("ledger", "the tables of this night are not drawn yet"),
+    pgettext_lazy("ledger", "no such table tonight"),
+    pgettext_lazy("ledger", "nobody waits to cut in"),
+    pgettext_lazy("ledger", "as many players cut in as wait, four at most"),
+    pgettext_lazy("ledger", "a cut-in waits for the end of the game: the 12th deal"),
+    pgettext_lazy("ledger", "a cut-in waits for the end of the partie: the 40th deal"),
+    pgettext_lazy("ledger", "players cut out by the longest seated or by lot"),
+    pgettext_lazy("ledger", "the game is the table's game number the cut-in closes"),
+    pgettext_lazy("ledger", "this table has moved on to its next game: read the night again"),
     # the whole table (issue 25)
     pgettext_lazy("ledger", "a deal is disputed: the treasurer resolves or overrules each dispute before the close"),
     pgettext_lazy("ledger", "only a player seated at this table confirms or disputes its deals"),

@@ -130,9 +130,11 @@ def session_first(session_id: int) -> list[bytes]:
 
 
 def board_first(club_id: int) -> list[bytes]:
-    from .table import board_tag
+    from ledger.models import Club
 
-    tag = board_tag(selectors.board_sessions(club_id=club_id))
+    from .table import room_tag
+
+    tag, _sessions, _tonight = room_tag(Club.objects.get(pk=club_id))
     return [sse("board", json.dumps({"tag": tag}), None)]
 
 

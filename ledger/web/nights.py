@@ -22,6 +22,7 @@ from ledger.money import selectors as money_selectors
 
 from . import catalog
 from .forms import parse_stake_fields
+from .table import qr_svg
 from .views import AuthedRequest, _may, page, refusal_fields, refusal_text
 
 SHOWN = {
@@ -32,6 +33,8 @@ SHOWN = {
     "stake",
     "players",
     "preset",
+    "table",
+    "game",
 }  # the fields the night's page shows errors beside
 
 
@@ -69,15 +72,21 @@ def _render(
                 {"seat": seat, "url": request.build_absolute_uri(reverse("web:seat-follow", args=[key]))}
                 for seat, key, _link in seats
             ]
+    can_run = _may(role, Role.TREASURER)
+    cut = "lot" if request.GET.get("cut") == "lot" else "longest"
     tables = [
         {
             "number": table.number,
+            "game": table.game,
             "session": table.session,
+            "title": catalog.variant_short_title(table.session.variant),
             "players": seated,
             "dealer": seated[table.session.first_dealer].name,
             "links": [dict(link, name=seated[link["seat"]].name) for link in links.get(table.session.pk, [])],
+            "earlier": [t for t, _players in room.tables if t.number == table.number and t.game < table.game],
+            "cut": _proposal(night, table.number, cut) if can_run and room.waiting else None,
         }
-        for table, seated in room.tables
+        for table, seated in room.current
     ]
     response = render(
         request,
@@ -92,7 +101,9 @@ def _render(
             "own_here": own is not None and own.pk in here,
             "absent": [p for p in players if p.pk not in here],
             "can_score": _may(role, Role.SCORER),
-            "can_run": _may(role, Role.TREASURER),
+            "can_run": can_run,
+            "cut_method": cut,
+            "door": _door(request, night) if _may(role, Role.SCORER) else None,
             "errors": errors or {},
             "other_errors": [m for name, said in (errors or {}).items() if name not in SHOWN for m in said],
             "variants": catalog.variant_choices(),
@@ -103,6 +114,21 @@ def _render(
     )
     response["Cache-Control"] = "no-store"  # seat links are shown once
     return response
+
+
+def _proposal(night: Night, number: int, method: str) -> nights.CutProposal | None:
+    """The table's cut-in proposal, None when there is none to make (no cut-in can be proposed)."""
+    try:
+        return nights.cut_in_proposal(night=night, number=number, method=method)
+    except LedgerError:
+        return None
+
+
+def _door(request: AuthedRequest, night: Night) -> dict[str, str]:
+    """The night's QR code for the door: the night's page, where a member checks himself in with one tap
+    (a login first, which comes back to it)."""
+    url = request.build_absolute_uri(reverse("web:night", args=[night.club_id, night.pk])) + "#check-in"
+    return {"url": url, "qr": qr_svg(url, gettext("Check in at tonight's club night"))}
 
 
 @page
@@ -158,6 +184,39 @@ def night_draw(request: AuthedRequest, club_id: int, night_id: int) -> HttpRespo
     except (LedgerError, EngineError) as exc:
         return _render(request, found, errors=refusal_fields(exc))
     return _render(request, drawn.night, drawn=drawn)
+
+
+@page
+@require_POST
+def night_cut_in(request: AuthedRequest, club_id: int, night_id: int, number: int) -> HttpResponse:
+    """Cut in at a table's break (the treasurer): the game closed with its pools carried, the next opened
+    with the waiting player seated; the page that answers shows the new game's seat links, once."""
+    found = _night(request, club_id, night_id, Role.TREASURER)
+    game = request.POST.get("game", "")
+    try:
+        done = nights.night_cut_in(
+            actor=request.user,
+            night_id=found.pk,
+            number=number,
+            game=int(game) if game.isdigit() else None,
+            method=request.POST.get("method", "longest"),
+        )
+    except (NotFound, PermissionDenied):
+        raise
+    except (LedgerError, EngineError) as exc:
+        return _render(request, found, errors=refusal_fields(exc))
+    messages.success(
+        request,
+        gettext("Table %(n)d, game %(game)d: %(into)s cut in, %(out)s cut out.")
+        % {
+            "n": done.opened.number,
+            "game": done.opened.game,
+            "into": ", ".join(p.name for p in done.proposal.into),
+            "out": ", ".join(p.name for p in done.proposal.out),
+        },
+    )
+    drawn = nights.DrawnLinks(night=done.night, links={done.opened.session_id: done.links})
+    return _render(request, done.night, drawn=drawn)
 
 
 @page

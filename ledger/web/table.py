@@ -25,7 +25,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from ledger import selectors, services
+from ledger import nights, selectors, services
 from ledger.engine.variants import get_variant
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.live import live_tag
@@ -383,13 +383,28 @@ def board_tables(sessions: list[Session]) -> list[dict[str, Any]]:
     return tables
 
 
-def _board(request: HttpRequest, club: Any, urls: dict[str, str], fragment: bool) -> HttpResponse:
+def room_tag(club: Any) -> tuple[str, list[Session], nights.NightBoard | None]:
+    """The board's tag (its open tables', and tonight's tables and waiting line once drawn), the open
+    tables and tonight: what the board page shows and what its stream opens with."""
     sessions = selectors.board_sessions(club_id=club.pk)
+    tonight = nights.night_board(club=club)
     tag = board_tag(sessions)
+    if tonight is not None:
+        tag = hashlib.sha256(f"{tag}|{tonight.tag}".encode()).hexdigest()[:16]
+    return tag, sessions, tonight
+
+
+def _board(request: HttpRequest, club: Any, urls: dict[str, str], fragment: bool) -> HttpResponse:
+    tag, sessions, tonight = room_tag(club)
     if fragment and _not_modified(request, tag):
         return _tagged(HttpResponseNotModified(), tag)
     config = {"tag": tag, "heartbeat": heartbeat_ms(), **urls}
-    context = {"club": club, "tables": board_tables(sessions), "tag": tag, "config": config}
+    tables = board_tables(sessions)
+    if tonight is not None:  # tonight's tables first, by number, named by number and game
+        for t in tables:
+            t["night"] = tonight.games.get(t["session"].pk)
+        tables.sort(key=lambda t: (t["night"] is None, t["night"] or (0, 0)))
+    context = {"club": club, "tables": tables, "tag": tag, "config": config, "tonight": tonight}
     template = "web/_board_tables.html" if fragment else "web/board.html"
     return _tagged(render(request, template, context), tag)
 

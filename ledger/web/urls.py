@@ -50,6 +50,11 @@ pages = [
     path("clubs/<int:club_id>/nights/<int:night_id>/", nights.night, name="night"),
     path("clubs/<int:club_id>/nights/<int:night_id>/check-in/", nights.night_check_in, name="night-check-in"),
     path("clubs/<int:club_id>/nights/<int:night_id>/draw/", nights.night_draw, name="night-draw"),
+    path(
+        "clubs/<int:club_id>/nights/<int:night_id>/tables/<int:number>/cut-in/",
+        nights.night_cut_in,
+        name="night-cut-in",
+    ),
     path("clubs/<int:club_id>/nights/<int:night_id>/settlement/", nights.night_settlement, name="night-settlement"),
     path("rules/", views.rules_index, name="rules-index"),
     path("sw.js", views.service_worker, name="service-worker"),

@@ -227,6 +227,10 @@ POLICY: dict[tuple[str, str], Rule] = {
         Role.TREASURER, lambda w, t: {"variant": "american"}, prepare=_a_night
     ),
     (f"{API}nights/<id:night_id>/settlement/", "GET"): Rule(Role.TREASURER, prepare=_a_night),
+    (f"{API}nights/<id:night_id>/tables/<id:number>/cut-in/", "GET"): Rule(Role.TREASURER, prepare=_a_night),
+    (f"{API}nights/<id:night_id>/tables/<id:number>/cut-in/", "POST"): Rule(
+        Role.TREASURER, lambda w, t: {"game": 1}, prepare=_a_night
+    ),
     (f"{API}settle/", "POST"): Rule("public", lambda w, t: _sheet(["Ann", "Ben", "Cleo", "Dan"])),
     (f"{API}variants/", "GET"): Rule("public"),
     (f"{API}variants/<str:name>/", "GET"): Rule("public"),
@@ -302,6 +306,9 @@ POLICY: dict[tuple[str, str], Rule] = {
         Role.TREASURER, lambda w, t: {"variant": "american"}, prepare=_a_night
     ),
     ("/clubs/<int:club_id>/nights/<int:night_id>/settlement/", "GET"): Rule(Role.TREASURER, prepare=_a_night),
+    ("/clubs/<int:club_id>/nights/<int:night_id>/tables/<int:number>/cut-in/", "POST"): Rule(
+        Role.TREASURER, lambda w, t: {"game": "1"}, prepare=_a_night
+    ),
     ("/rules/", "GET"): Rule("public"),
     ("/sw.js", "GET"): Rule("public"),
     ("/rules/<slug:variant>/", "GET"): Rule("public"),

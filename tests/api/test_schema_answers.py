@@ -16,8 +16,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from ledger.models import Player, Role
-from tests.ledger_fixtures import example_sheet, member
+from ledger.models import NightTable, Player, Role
+from tests.ledger_fixtures import AMERICAN_HANDS, example_sheet, member, record_all
 
 pytestmark = pytest.mark.django_db
 METHODS = {"get", "post", "put", "patch", "delete"}
@@ -188,6 +188,12 @@ def test_every_operation_answers_what_its_schema_documents(
     call("POST", "/api/v1/nights/{night_id}/draw/", drawn, 201, night_id=night)
     call("GET", "/api/v1/nights/{night_id}/", night_id=night)
     call("GET", "/api/v1/nights/{night_id}/settlement/", night_id=night)
+    # A game of twelve deals at table 1, then Ivo cuts in (game 2).
+    table = NightTable.objects.get(night_id=night, number=1).session
+    record_all(admin, table, (AMERICAN_HANDS * 3)[:11] + AMERICAN_HANDS[:1])
+    cut = "/api/v1/nights/{night_id}/tables/{number}/cut-in/"
+    call("GET", cut, night_id=night, number=1)
+    call("POST", cut, {"game": 1}, 201, night_id=night, number=1)
     board = call("POST", "/api/v1/clubs/{club_id}/board-links/", {"name": "room"}, 201, club_id=club.pk).json()
     call("DELETE", "/api/v1/clubs/{club_id}/board-links/{link_id}/", status=204, club_id=club.pk, link_id=board["id"])
 
