@@ -1,0 +1,106 @@
+"""A club night on a phone (issue 37), tap by tap: the treasurer opens tonight from the club page, taps
+each arriving member's name at the door, draws the tables from the club's preset, and every table is
+open on its scorer page with its seat links; then, a game of twelve deals played at table 1, one tap
+cuts the waiting player in (game 2) and the room board shows it.
+
+Taps from "doors open" (the club page) to every table playing, every tap through `Taps.tap`:
+1 (open tonight) + 1 per member (his name at the door) + 1 (draw) = n + 2: 11 for 9 members, 19 for 17.
+A member who scans the night's code checks himself in with one tap of his own ("I'm here"), so the
+count is the same, shared among the phones. The figures are asserted, so a change that adds a tap fails.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from ledger import nights, services
+from ledger.models import Club, Night, NightTable, Player, Session
+from tests.browser.a11y import axe_violations
+from tests.browser.conftest import BROWSER, login, screenshot
+from tests.browser.test_presets import Taps
+from tests.ledger_fixtures import AMERICAN_HANDS, record_all
+
+pytestmark = BROWSER
+
+NAMES = [f"Member {i:02d}" for i in range(1, 18)]
+GAME = AMERICAN_HANDS * 2 + AMERICAN_HANDS[:3] + AMERICAN_HANDS[:1]  # twelve deals
+
+
+def _members(admin: Any, club: Club, n: int) -> list[Player]:
+    return [services.player_create(actor=admin, club_id=club.pk, name=name) for name in NAMES[:n]]
+
+
+def _doors_open_to_every_table_playing(page: Any, club: Club, members: list[Player]) -> tuple[Taps, Night]:
+    login(page, "treasurer", f"/clubs/{club.pk}/")
+    taps = Taps(page)
+    taps.tap("#night-open")
+    page.wait_for_url("**/nights/*/")
+    expect(page.locator("#door-qr svg")).to_be_visible()  # the night's code, for the members' phones
+    for member in members:
+        taps.tap(f'#check-in-member button[data-player="{member.pk}"]')
+        expect(page.locator(f'#check-in-member button[data-player="{member.pk}"]')).to_have_count(0)
+    expect(page.locator("#here-list li")).to_have_count(len(members))
+    taps.tap("#draw-button")  # the club's preset, chosen already
+    tables = len(members) // 4
+    expect(page.locator(".night-table")).to_have_count(tables)
+    expect(page.locator(".seat-links li")).to_have_count(4 * tables)
+    night = Night.objects.get(club=club)
+    games = list(NightTable.objects.filter(night=night).select_related("session"))
+    assert len(games) == tables and all(t.session.status == Session.Status.OPEN for t in games)
+    return taps, night
+
+
+@pytest.mark.parametrize("n", [9, 17])
+def test_taps_from_doors_open_to_every_table_playing(
+    new_page: Any, treasurer: Any, admin: Any, club: Club, n: int
+) -> None:
+    services.preset_create(actor=admin, club_id=club.pk, name="Tuesdays", variant="american", rules={})
+    members = _members(admin, club, n)
+    page = new_page(touch=True)
+    taps, night = _doors_open_to_every_table_playing(page, club, members)
+    assert taps.count == n + 2  # 11 for 9 members, 19 for 17
+    expect(page.locator("#waiting-list li")).to_have_count(n % 4)
+    screenshot(page, f"night-{n}-drawn", full_page=False)
+    first = NightTable.objects.filter(night=night).select_related("session").first()
+    assert first is not None
+    page.goto(f"/sessions/{first.session_id}/score/")  # the table plays: its scorer page is on deal 1
+    expect(page.locator("body")).to_contain_text("Deal 1")
+    assert page.errors == []
+
+
+def test_a_night_of_nine_the_ninth_cuts_in_after_a_game(
+    new_page: Any, treasurer: Any, admin: Any, club: Club
+) -> None:
+    services.preset_create(actor=admin, club_id=club.pk, name="Tuesdays", variant="american", rules={})
+    members = _members(admin, club, 9)
+    page = new_page(touch=True)
+    _taps, night = _doors_open_to_every_table_playing(page, club, members)
+    expect(page.locator("#waiting-list li")).to_have_text([members[8].name])
+    board = new_page()
+    login(board, "treasurer", f"/clubs/{club.pk}/board/")
+    expect(board.locator("#board-waiting")).to_contain_text(f"Cuts in next: {members[8].name}")
+    expect(board.locator(".board-name").first).to_contain_text("Table 1 · game 1")
+
+    table = NightTable.objects.select_related("session").get(night=night, number=1)
+    record_all(treasurer, table.session, GAME)  # the game's twelve deals, played at the table
+    proposal = nights.cut_in_proposal(night=night, number=1)
+    out = proposal.out[0].name
+    page.reload()
+    expect(page.locator("#cut-in-1")).to_contain_text(f"Cut-in: {members[8].name} for {out}.")
+    taps = Taps(page)
+    taps.tap("#cut-in-button-1")
+    expect(page.locator('.night-table[data-table="1"]')).to_have_attribute("data-game", "2")
+    expect(page.locator('.night-table[data-table="1"] .seat-links li')).to_have_count(4)  # shown once
+    expect(page.locator("#waiting-list li")).to_have_text([out])
+    assert taps.count == 1
+    second = NightTable.objects.select_related("session").get(night=night, number=1, game=2)
+    assert second.session.carry_pools_from_id == table.session_id
+    assert members[8].pk in {s.player_id for s in second.session.seats.all()}
+    expect(board.locator("#board-waiting")).to_contain_text(f"Cuts in next: {out}")  # live, no reload
+    expect(board.locator(".board-name").first).to_contain_text("Table 1 · game 2")
+    screenshot(board, "night-board-cut-in", full_page=False)
+    assert axe_violations(page) == [] and axe_violations(board) == []
+    assert page.errors == [] and board.errors == []
