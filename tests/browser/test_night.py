@@ -71,9 +71,7 @@ def test_taps_from_doors_open_to_every_table_playing(
     assert page.errors == []
 
 
-def test_a_night_of_nine_the_ninth_cuts_in_after_a_game(
-    new_page: Any, treasurer: Any, admin: Any, club: Club
-) -> None:
+def test_a_night_of_nine_the_ninth_cuts_in_after_a_game(new_page: Any, treasurer: Any, admin: Any, club: Club) -> None:
     services.preset_create(actor=admin, club_id=club.pk, name="Tuesdays", variant="american", rules={})
     members = _members(admin, club, 9)
     page = new_page(touch=True)
@@ -104,3 +102,25 @@ def test_a_night_of_nine_the_ninth_cuts_in_after_a_game(
     screenshot(board, "night-board-cut-in", full_page=False)
     assert axe_violations(page) == [] and axe_violations(board) == []
     assert page.errors == [] and board.errors == []
+
+
+def test_a_member_scans_the_door_code_and_checks_in_with_one_tap(
+    new_page: Any, treasurer: Any, player_user: Any, admin: Any, club: Club
+) -> None:
+    own = services.player_create(actor=admin, club_id=club.pk, name="Pat", user=player_user)
+    night = nights.night_open(actor=treasurer, club_id=club.pk)[0]
+    door = new_page()
+    login(door, "treasurer", f"/clubs/{club.pk}/nights/{night.pk}/")
+    expect(door.locator("#door-qr svg")).to_be_visible()  # open before the draw
+    url = door.locator("#door a").get_attribute("href")  # what the code says (segno draws the same URL)
+    assert url is not None and url.endswith(f"/clubs/{club.pk}/nights/{night.pk}/#check-in")
+    phone = new_page(touch=True)
+    login(phone, "player", f"/clubs/{club.pk}/")
+    phone.goto(url)  # the camera opens the code's link
+    taps = Taps(phone)
+    taps.tap("#check-me-in")
+    expect(phone.locator("#checked-in")).to_be_visible()
+    assert taps.count == 1 and night.check_ins.get().player_id == own.pk
+    door.reload()
+    expect(door.locator("#here-list li")).to_have_text(["Pat"])
+    assert phone.errors == [] and door.errors == []
