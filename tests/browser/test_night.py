@@ -124,3 +124,32 @@ def test_a_member_scans_the_door_code_and_checks_in_with_one_tap(
     door.reload()
     expect(door.locator("#here-list li")).to_have_text(["Pat"])
     assert phone.errors == [] and door.errors == []
+
+
+def test_the_wall_board_says_who_cuts_in_next_at_the_names_size(
+    new_page: Any, treasurer: Any, admin: Any, club: Club
+) -> None:
+    """17 members at 1920x1080: four tables and the waiting line, its names as large as the seats' (read
+    from 3 m, issue 38 item 13), and all of it on the screen, nothing scrolled."""
+    members = _members(admin, club, 17)
+    night = nights.night_open(actor=treasurer, club_id=club.pk)[0]
+    for member in members:
+        nights.check_in(actor=treasurer, night_id=night.pk, player_id=member.pk)
+    nights.night_draw(actor=treasurer, night_id=night.pk, variant="russian", seed=17)
+    board_key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    board = new_page({"width": 1920, "height": 1080})
+    board.goto(f"/b/{board_key}/")
+    expect(board.locator(".board-table")).to_have_count(4)
+    expect(board.locator(".board-name").first).to_contain_text("Table 1 · game 1 · Russian")
+    expect(board.locator("#board-waiting")).to_contain_text(f"Cuts in next: {members[16].name}")
+
+    def px(selector: str) -> float:
+        return float(board.locator(selector).first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+
+    assert px("#board-waiting") == px(".board-seats .who") >= 64, (px("#board-waiting"), px(".board-seats .who"))
+    heights = board.evaluate("() => [document.documentElement.scrollHeight, window.innerHeight]")
+    assert heights[0] <= heights[1], heights
+    line = board.locator("#board-waiting").evaluate("e => e.getBoundingClientRect().bottom")
+    assert line <= 1080, line
+    screenshot(board, "1920-board-night-17", full_page=False)
+    assert board.errors == []
