@@ -110,3 +110,20 @@ def test_the_board_shows_tonights_tables_and_who_cuts_in_next(
     assert moved.status_code == 200
     html = moved.content.decode()
     assert "Table 1 · game 2 · American" in html and "Cuts in next: " in html and "Cuts in next: Ida" not in html
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("fr", ["Table de jeu 1 · partie 1", "Changement : Ida entre"]),
+        ("ru", ["Стол 1 · партия 1", "Смена: Ida садится"]),
+    ],
+)
+def test_the_cut_in_is_said_in_the_players_words(
+    client_for: Callable[[Any], Client], treasurer: Any, night: Night, language: str, words: list[str]
+) -> None:
+    client = client_for(treasurer)
+    page = client.get(
+        reverse("web:night", args=[night.club_id, night.pk]), headers={"Accept-Language": language}
+    ).content.decode()
+    assert all(w in page for w in words), [w for w in words if w not in page]
