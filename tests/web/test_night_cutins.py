@@ -93,6 +93,8 @@ def test_the_door_shows_the_nights_code_to_scorers_and_a_tap_per_member(
     assert f"/clubs/{club.pk}/nights/{found.pk}/#check-in" in page
     assert 'name="player" value=' in page.split('id="check-in-member"')[1]  # one button per member
     assert 'id="door-qr"' not in page_of(client_for(player_user), found)
+    door = Client().get(reverse("web:night", args=[club.pk, found.pk]))  # a phone with no login yet
+    assert door.status_code == 302 and door["Location"].startswith("/login/?next=")
 
 
 def test_the_board_shows_tonights_tables_and_who_cuts_in_next(
