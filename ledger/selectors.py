@@ -313,6 +313,16 @@ def session_first_hand(*, session: Session) -> Any:
     return None
 
 
+def session_last_hand(*, session: Session) -> Hand | None:
+    """The session's last hand as recorded and settled (the room board says its table-law event), or None."""
+    return Hand.objects.filter(session=session).order_by("-number").first()
+
+
+def session_misdeals(*, session: Session) -> int:
+    """How many of the session's hands are misdeals: hands of the sheet, not deals of the game (§0.11)."""
+    return Hand.objects.filter(session=session, raw__bid="misdeal").count()
+
+
 # --- the whole table (issue 25) --------------------------------------------------------------------
 
 SEAT_LINK_AFTER_CLOSE = dt.timedelta(hours=24)

@@ -18,6 +18,7 @@ from ledger.currency import money_text
 from ledger.engine.variants import get_variant
 from ledger.engine.variants.checks import SEAT_FIELDS
 from ledger.engine.variants.declaration import BELLE_OR_PETITE, TABLE_FIELDS
+from ledger.engine.variants.table_law import MISDEAL_CODE
 from ledger.exceptions import NotFound
 from ledger.i18n import field_label, prose
 from ledger.models import Player, Session
@@ -25,6 +26,7 @@ from ledger.money.selectors import TransferPaid
 from ledger.selectors import Reader
 
 from .catalog import SUIT_SYMBOLS, bid_label
+from .deal_notes import DealNote, deal_notes, game_deals
 
 
 def player_get(*, user: Reader, player_id: int) -> Player:
@@ -154,14 +156,26 @@ class SheetRow:
     transfers: list[str]
     conceded: bool = False
     entered: list[tuple[str, str]] = field(default_factory=list)  # the other fields the scorer entered
+    notes: list[DealNote] = field(default_factory=list)  # its table-law events in words (rules.md §0.11)
+    misdeal: bool = False  # a hand of the sheet that passed the deal, not a deal of the game
+    game_deal: int | None = None  # the deal of the game, where a misdeal made it differ from `number`
+    next_dealer: str = ""  # a misdeal's: who deals next (the deal moved on)
+
+    @property
+    def note(self) -> str:
+        """The row's events in one line: the score sheet's note, its CSV's column."""
+        return " · ".join(n.text for n in self.notes)
 
 
 def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]) -> list[SheetRow]:
     """Every deal of the session: what was played (the hand as recorded) and what the engine settled."""
     hands = {h.number: h.raw for h in selectors.hand_list(session=session)}
+    deal_of = game_deals(hands)
     rows = []
     for settled in settlement["hands"]:
         raw = hands.get(settled["number"], {})
+        misdeal = raw.get("bid") == MISDEAL_CODE
+        game = deal_of.get(settled["number"], settled["number"])
         bidder = raw.get("bidder")
         partner = raw.get("partner")
         tricks = raw.get("tricks")
@@ -181,11 +195,24 @@ def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]
                 balances=settled["balances"],
                 pools=settled["pools"],
                 pool_delta=settled["pool_delta"],
-                conceded=bool(raw.get("conceded")),
+                conceded=raw.get("conceded") is True,  # "bidder" is paying instead of playing: a note says it
                 transfers=[transfer_text(t, names) for t in settled["transfers"]],
                 entered=entered_fields(
                     session.variant, raw, names, None if settled["number"] == 1 else hands.get(1, {}).get("turned")
                 ),
+                notes=deal_notes(
+                    variant=session.variant,
+                    rules=session.rules,
+                    first_dealer=session.first_dealer,
+                    raw=raw,
+                    settled=settled,
+                    names=names,
+                ),
+                misdeal=misdeal,
+                game_deal=game if game != settled["number"] and not misdeal else None,
+                next_dealer=names[get_variant(session.variant).dealer(session.first_dealer, settled["number"] + 1)]
+                if misdeal
+                else "",
             )
         )
     return rows

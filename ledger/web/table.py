@@ -31,7 +31,7 @@ from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.live import live_tag
 from ledger.models import DealCheck, Role, SeatLink, Session
 
-from . import catalog, reads
+from . import catalog, deal_notes, reads
 from .presets import session_conditions
 from .views import AuthedRequest, _may, page, refusal_text
 from .zones import use_club_zone
@@ -68,6 +68,8 @@ def follow_context(session: Session, my_seat: int | None) -> dict[str, Any]:
     for check in selectors.deal_checks(session=session):
         checks.setdefault(check.number, {})[check.seat] = check
     deals = []
+    lapse = deal_notes.claims_lapse(session.rules)
+    last = rows[-1].number if rows else 0
     for row in reversed(rows):
         said = checks.get(row.number, {})
         seats = [
@@ -81,6 +83,15 @@ def follow_context(session: Session, my_seat: int | None) -> dict[str, Any]:
                 "seats": seats,
                 "mine": said.get(my_seat) if my_seat is not None else None,
                 "disputed": disputed,
+                # Claims lapse (002:189): a deal stands once the next is recorded; said before anyone asks.
+                "lapsed": lapse and row.number < last,
+                "claim": (
+                    deal_notes.lapsed_words(row.number)
+                    if row.number < last
+                    else deal_notes.open_claim_words(row.number)
+                )
+                if lapse and session.status == Session.Status.OPEN
+                else "",
             }
         )
     next_deal = session.next_deal
@@ -97,6 +108,7 @@ def follow_context(session: Session, my_seat: int | None) -> dict[str, Any]:
         "pool_label": catalog.pool_label(session.variant),
         "next_dealer": names[next_deal["dealer"]] if next_deal else None,
         "next_number": next_deal["number"] if next_deal else None,
+        "next_game_deal": next_deal.get("deal") if next_deal else None,  # where a misdeal made it differ
         "next_double": bool(next_deal and next_deal.get("double")),
         "deals": deals,
         "my_seat": my_seat,
@@ -116,10 +128,17 @@ def closed_result(close: dict[str, Any], names: list[str]) -> list[dict[str, Any
 
 
 def _follow_page(
-    request: HttpRequest, session: Session, my_seat: int | None, urls: dict[str, str], shared: bool = False
+    request: HttpRequest,
+    session: Session,
+    my_seat: int | None,
+    urls: dict[str, str],
+    shared: bool = False,
+    conditions_url: str = "",
 ) -> HttpResponse:
+    """`conditions_url`: the printable conditions, for a member (a seat link has no login to read it)."""
     context = follow_context(session, my_seat)
     context["shared"] = shared
+    context["conditions_url"] = conditions_url
     context["config"] = {"tag": context["tag"], "seat": my_seat, "heartbeat": heartbeat_ms(), **urls}
     context["conditions"] = session_conditions(session)  # open before deal 1, a tap away after it
     return render(request, "web/follow.html", context)
@@ -149,6 +168,7 @@ def follow(request: AuthedRequest, session_id: int) -> HttpResponse:
             "confirm": api + "{n}/confirm/",
             "dispute": api + "{n}/dispute/",
         },
+        conditions_url=reverse("web:conditions", args=[found.pk]),
     )
 
 
@@ -367,6 +387,24 @@ def board_tables(sessions: list[Session]) -> list[dict[str, Any]]:
         names = [p.name for p in selectors.session_players(session=s)]
         variant = get_variant(s.variant)
         deals = variant.declaration.deals.last(variant.parse_options(s.rules or {}))  # None: no game limit
+        # The game's deals, not the sheet's hands: a misdeal passes the deal but is no deal of the game.
+        if s.next_deal:
+            played = s.next_deal.get("deal", s.next_deal["number"]) - 1
+        else:
+            played = s.hands_count - (selectors.session_misdeals(session=s) if s.hands_count else 0)
+        last = selectors.session_last_hand(session=s) if s.hands_count else None
+        events = (
+            deal_notes.deal_notes(
+                variant=s.variant,
+                rules=s.rules,
+                first_dealer=s.first_dealer,
+                raw=last.raw,
+                settled=last.settled,
+                names=names,
+            )
+            if last is not None
+            else []
+        )
         tables.append(
             {
                 "session": s,
@@ -374,7 +412,9 @@ def board_tables(sessions: list[Session]) -> list[dict[str, Any]]:
                 "seats": [{"name": n, "balance": b} for n, b in zip(names, s.balances, strict=True)],
                 "pools": s.pools,
                 "pool_label": catalog.pool_label(s.variant),
-                "hands": s.hands_count,
+                "hands": played,
+                "last_number": last.number if last is not None else None,
+                "last_events": [n.event for n in events],  # the last deal's table-law event, in words
                 "of": deals,
                 "next_dealer": names[s.next_deal["dealer"]] if s.next_deal else None,
                 "disputes": getattr(s, "open_disputes", 0),

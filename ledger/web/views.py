@@ -38,7 +38,7 @@ from ledger.models import CheckIn, Club, Role, Session
 from ledger.money import POOL
 from ledger.money import selectors as money_selectors
 
-from . import books, catalog, legal, reads
+from . import books, catalog, deal_notes, legal, reads
 from .forms import parse_new_session, parse_past_filters, rule_input_name
 from .zone_choices import zone_choices
 
@@ -518,6 +518,10 @@ def _disputes(found: Session, names: list[str]) -> dict[str, Any]:
             "check": c,
             "row": rows.get(c.number),
             "seats": list(zip(names, rows[c.number].deltas, strict=True)) if c.number in rows else [],
+            # Claims lapse (002:189): the amend would be refused (409 claim_lapsed); say why and what to do.
+            "lapsed": deal_notes.lapsed_words(c.number)
+            if deal_notes.claims_lapse(found.rules) and c.number < found.hands_count
+            else "",
         }
         for c in waiting
     ]

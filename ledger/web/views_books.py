@@ -413,6 +413,7 @@ def session_export(request: AuthedRequest, session_id: int, fmt: str) -> HttpRes
             *[gettext("%(name)s: change") % {"name": n} for n in names],
             *[gettext("%(name)s: total") % {"name": n} for n in names],
             gettext("Pools"),
+            gettext("Note"),  # a table-law event in words (rules.md §0.11): what it cost each seat
         ]
         yes = gettext("yes")
         lines = []
@@ -437,6 +438,7 @@ def session_export(request: AuthedRequest, session_id: int, fmt: str) -> HttpRes
                     *r.deltas,
                     *r.balances,
                     " ".join(str(p) for p in r.pools),
+                    r.note,
                 ]
             )
         response = HttpResponse(csv_text(header, lines, for_people=True).encode("utf-8"), content_type=CSV_TYPE)
