@@ -20,6 +20,7 @@ from ledger.engine.variants.table_law import MISDEAL_CODE, OPTIONAL_BIDS
 
 from .catalog import bid_label, pool_label
 
+NBSP = "\u00a0"  # between a party and its amount: a phone wraps between parties, never inside one
 MINUS = "\u2212"  # the sign of a negative amount, as the pages write it (`num`)
 PAYS_INSTEAD = "bidder"  # `conceded: "bidder"`: the bidder paid instead of playing (rules.md §0.11)
 KINDS = ("revoke", "misdeal", "pays_instead", "ace_turned", "optional_bid")
@@ -50,9 +51,9 @@ def signed(n: int) -> str:
 def _costs(variant: str, names: list[str], seats: list[int], pool: int, first: int | None, nothing: str) -> str:
     """Each party's net in the event, the culprit first, then the seats in order, then the pool."""
     order = ([first] if first is not None else []) + [s for s in range(4) if s != first]
-    parts = [f"{names[s]} {signed(seats[s])}" for s in order if seats[s]]
+    parts = [f"{names[s]}{NBSP}{signed(seats[s])}" for s in order if seats[s]]  # "Ann +20" never split
     if pool:
-        parts.append(f"{pool_label(variant).lower()} {signed(pool)}")
+        parts.append(f"{pool_label(variant).lower()}{NBSP}{signed(pool)}")
     return " · ".join(parts) if parts else nothing
 
 

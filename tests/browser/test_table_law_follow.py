@@ -178,3 +178,30 @@ def test_a_member_reaches_the_printable_conditions_from_the_follower_page(
     expect(page).to_have_url(f"{live_server.url}/sessions/{session.pk}/conditions/")
     expect(page.locator('[data-option="claims_lapse"]')).to_be_visible()
     assert page.errors == []
+
+
+@pytest.mark.parametrize(("language", "width"), [("fr", 360), ("ru", 390)])
+def test_the_score_sheet_notes_each_event_in_view_and_in_print(
+    new_page: Any, live_server: Any, admin: Any, club: Club, players: list[Any], language: str, width: int
+) -> None:
+    """The sheet said "misdeal" and nothing of the revoke or of paying instead. Each event's note sits under
+    its row, in view at the left of a phone while the table scrolls sideways, and prints in full."""
+    session = open_session(admin, club, players)
+    record_all(admin, session, [REVOKE, MISDEAL, PAYS_INSTEAD])
+    page = new_page({"width": width, "height": 740})
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    login(page, admin.get_username(), f"/sessions/{session.pk}/sheet/")
+    words = WORDS[language]
+    for number in (1, 2, 3):
+        note = page.locator(f'tr.sheet-note[data-note="{number}"] .note-text')
+        expect(note).to_have_text(words[number])
+        box = note.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (number, box)
+    expect(page.locator('tr[data-deal="3"] .game-deal')).to_have_text(words["game"])
+    page.locator("#sheet-table").evaluate("el => { el.scrollLeft = el.scrollWidth; }")  # swiped sideways
+    box = page.locator('tr.sheet-note[data-note="3"] .note-text').bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    screenshot(page, f"law-sheet-{language}-{width}")
+    page.emulate_media(media="print")
+    expect(page.locator('tr.sheet-note[data-note="3"] .note-text')).to_have_text(words[3])
+    assert page.errors == []

@@ -29,7 +29,9 @@ def notes_of(variant: str, hands: list[dict[str, Any]], language: str, **extra: 
             settled=settled,
             names=NAMES,
         )
-        return [(n.kind, n.text) for n in notes]
+        # A party and its amount are held together ("Ann\u00a0+20"); the words are compared with plain spaces.
+        assert all(" +" not in n.costs and " −" not in n.costs for n in notes), notes
+        return [(n.kind, n.text.replace("\u00a0", " ")) for n in notes]
 
 
 # American revoke (000:115 "the same as at Boston", 001:71): seven by Ben, 6 tricks, Ben revoked. s = 1,
