@@ -23,7 +23,7 @@ from .catalog import bid_label, pool_label
 NBSP = "\u00a0"  # between a party and its amount: a phone wraps between parties, never inside one
 MINUS = "\u2212"  # the sign of a negative amount, as the pages write it (`num`)
 PAYS_INSTEAD = "bidder"  # `conceded: "bidder"`: the bidder paid instead of playing (rules.md §0.11)
-KINDS = ("revoke", "misdeal", "pays_instead", "ace_turned", "optional_bid")
+KINDS = ("revoke", "misdeal", "pays_instead", "ace_turned", "optional_bid", "forfeit")
 
 
 @dataclass(frozen=True)
@@ -95,9 +95,11 @@ def deal_notes(
     raw: dict[str, Any],
     settled: dict[str, Any],
     names: list[str],
+    forfeits: frozenset[int] = frozenset(),
 ) -> list[DealNote]:
     """The table-law events of one deal (rules.md §0.11), each with what it cost each seat: a deal with
-    none has an empty list. `raw` is the hand as recorded, `settled` the engine's settlement of it."""
+    none has an empty list. `raw` is the hand as recorded, `settled` the engine's settlement of it;
+    `forfeits`, the dealers of the game's earlier misdeals under Russian `misdeal_forfeits_share`."""
     bid = raw.get("bid", "")
     transfers: list[dict[str, Any]] = list(settled.get("transfers") or [])
     dealer = settled["dealer"]
@@ -147,7 +149,28 @@ def deal_notes(
         played = ("contract", "pool", "overtricks", "division")
         moved = [t for t in transfers if t["reason"] in played and bidder in (t["from"], t["to"])]
         notes.append(_note("optional_bid", words, variant, names, moved, bidder))
+    divided = [t for t in transfers if t["reason"] == "division"]
+    side = {seat for seat in (raw.get("bidder"), raw.get("partner")) if isinstance(seat, int)}  # never divides
+    left_out = sorted(s for s in forfeits - side if divided and all(t["to"] != s for t in divided))
+    for seat in left_out:  # 002:33 «лишали его доли в кассе»: the others divided the basket without him
+        words = gettext("No share of the basket for %(name)s: a misdeal earlier in the game") % {"name": names[seat]}
+        notes.append(_note("forfeit", words, variant, names, divided, None))
     return notes
+
+
+def forfeiting(
+    hands: dict[int, dict[str, Any]], rules: dict[str, Any] | None, dealers: dict[int, int]
+) -> dict[int, frozenset[int]]:
+    """Under Russian `misdeal_forfeits_share` (002:33), each hand's forfeiting seats: the dealers of the
+    misdeals before it (`dealers`: each hand's dealer, by number)."""
+    if (rules or {}).get("misdeal_forfeits_share") is not True:
+        return {}
+    out, seen = {}, frozenset[int]()
+    for number in sorted(hands):
+        out[number] = seen
+        if hands[number].get("bid") == MISDEAL_CODE:
+            seen = seen | {dealers[number]}
+    return out
 
 
 def game_deals(hands: dict[int, dict[str, Any]]) -> dict[int, int]:

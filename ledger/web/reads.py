@@ -26,7 +26,7 @@ from ledger.money.selectors import TransferPaid
 from ledger.selectors import Reader
 
 from .catalog import SUIT_SYMBOLS, bid_label
-from .deal_notes import DealNote, deal_notes, game_deals
+from .deal_notes import DealNote, deal_notes, forfeiting, game_deals
 
 
 def player_get(*, user: Reader, player_id: int) -> Player:
@@ -171,6 +171,7 @@ def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]
     """Every deal of the session: what was played (the hand as recorded) and what the engine settled."""
     hands = {h.number: h.raw for h in selectors.hand_list(session=session)}
     deal_of = game_deals(hands)
+    forfeits = forfeiting(hands, session.rules, {h["number"]: h["dealer"] for h in settlement["hands"]})
     rows = []
     for settled in settlement["hands"]:
         raw = hands.get(settled["number"], {})
@@ -207,6 +208,7 @@ def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]
                     raw=raw,
                     settled=settled,
                     names=names,
+                    forfeits=forfeits.get(settled["number"], frozenset()),
                 ),
                 misdeal=misdeal,
                 game_deal=game if game != settled["number"] and not misdeal else None,

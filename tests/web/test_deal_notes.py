@@ -10,7 +10,7 @@ import pytest
 from django.utils import translation
 
 from ledger.engine import settle
-from ledger.web.deal_notes import claims_lapse, deal_notes, game_deals, lapsed_words, open_claim_words
+from ledger.web.deal_notes import claims_lapse, deal_notes, forfeiting, game_deals, lapsed_words, open_claim_words
 from tests.engine.helpers import sheet
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan"]
@@ -231,3 +231,53 @@ def test_claims_lapse_says_why_and_what_the_treasurer_can_do(language: str, laps
     assert claims_lapse({"claims_lapse": True}) and not claims_lapse({}) and not claims_lapse(None)
     with translation.override(language):
         assert (lapsed_words(3), open_claim_words(3)) == (lapsed, open_)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "No share of the basket for Ann: a misdeal earlier in the game — Cleo +20 · Dan +20 · basket −40"),
+        (
+            "fr",
+            "Pas de part de la corbeille pour Ann : maldonne plus tôt dans la partie — Cleo +20 · Dan +20 "
+            "· corbeille −40",
+        ),
+        ("ru", "Без доли в корзине: Ann (промах сдатчика раньше в этой партии) — Cleo +20 · Dan +20 · корзина −40"),
+    ],
+)
+def test_a_misdealer_left_out_of_a_division_is_said(language: str, words: str) -> None:
+    """002:33 «лишали его доли в кассе», `misdeal_forfeits_share`: Ann (seat 0) misdeals; deal 1, Ben's
+    unsupported simple fails (3 tricks), and the basket of 40 is divided by the three others but Ann: Cleo
+    and Dan take 20 each (tests/engine/test_table_law.py works the deal)."""
+    simple = {"bid": "simple", "bidder": 1, "trump": "spades", "turned": "spades", "jack": 2, "tricks": [4, 3, 3, 3]}
+    rules = {"misdeal_forfeits_share": True}
+    played = sheet("russian", [{"bid": "misdeal"}, simple], rules=rules)
+    settled = settle(played)["hands"]
+    forfeits = forfeiting({1: {"bid": "misdeal"}, 2: simple}, rules, {h["number"]: h["dealer"] for h in settled})
+    assert forfeits == {1: frozenset(), 2: frozenset({0})}
+    with translation.override(language):
+        notes = deal_notes(
+            variant="russian",
+            rules=rules,
+            first_dealer=0,
+            raw=simple,
+            settled=settled[1],
+            names=NAMES,
+            forfeits=forfeits[2],
+        )
+    assert [(n.kind, n.text.replace("\u00a0", " ")) for n in notes] == [("forfeit", words)]
+    assert forfeiting({1: {"bid": "misdeal"}}, {}, {1: 0}) == {}  # the house rule off: nobody forfeits
+    # The failing bidder divides nothing anyway: his earlier misdeal is not what left him out.
+    with translation.override(language):
+        assert (
+            deal_notes(
+                variant="russian",
+                rules=rules,
+                first_dealer=0,
+                raw=simple,
+                settled=settled[1],
+                names=NAMES,
+                forfeits=frozenset({1}),
+            )
+            == []
+        )
