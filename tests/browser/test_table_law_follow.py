@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from ledger import services
 from ledger.models import Club, DealCheck
+from tests.browser.a11y import axe_violations
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.ledger_fixtures import open_session, record_all
 
@@ -101,6 +102,7 @@ def test_a_follower_sees_each_event_named_with_what_it_cost_each_seat(
     deltas = page.locator("#deal-3 .deal-seat .n").all_inner_texts()
     assert deltas == ["+10", "+10", "+5", "−55"], deltas  # Cleo +10 − her ante 5
     fits(page)
+    assert axe_violations(page) == []  # the event's colours read (contrast), in every language
     page.locator("#deal-3 .deal-event").scroll_into_view_if_needed()
     screenshot(page, f"law-follow-{language}-{width}")
     page.locator('#deal-3 [data-action="confirm"]').click()
@@ -202,6 +204,30 @@ def test_the_score_sheet_notes_each_event_in_view_and_in_print(
     box = page.locator('tr.sheet-note[data-note="3"] .note-text').bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
     screenshot(page, f"law-sheet-{language}-{width}")
+    assert axe_violations(page) == []
     page.emulate_media(media="print")
     expect(page.locator('tr.sheet-note[data-note="3"] .note-text')).to_have_text(words[3])
     assert page.errors == []
+
+
+def test_the_room_board_says_the_last_event_and_the_game_s_deal_on_eight_tables(
+    new_page: Any, live_server: Any, admin: Any, club: Club, players: list[Any]
+) -> None:
+    """From 3 m: after a revoke, a misdeal and a bidder paying instead, the board said "deal 3 of 12" (the
+    sheet's hands) and nothing of what happened. Now "deal 2 of 12", the last deal's event on a line of its
+    own, and eight tables still fit the screen."""
+    session = open_session(admin, club, players)
+    record_all(admin, session, [REVOKE, MISDEAL, PAYS_INSTEAD])
+    for _ in range(7):
+        record_all(admin, open_session(admin, club, players), [REVOKE])
+    key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    board = new_page({"width": 1920, "height": 1080})
+    board.goto(f"/b/{key}/")
+    expect(board.locator(".board-table")).to_have_count(8)
+    table = board.locator(f"[data-session='{session.pk}']")
+    expect(table.locator(".deal-of")).to_have_text("deal 2 of 12")
+    expect(table.locator(".board-event")).to_have_text("Deal 3: Dan pays instead of playing: as a failure by 1 trick")
+    assert board.evaluate("() => document.documentElement.scrollHeight <= window.innerHeight + 1")
+    screenshot(board, "1920-board-law")
+    assert axe_violations(board) == []
+    assert board.errors == []
