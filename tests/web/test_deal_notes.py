@@ -53,7 +53,32 @@ ACE_TURNED = {"bid": "pass", "turned": "hearts", "ace_turned": True}
 # the basket (40, the four antes) is his.
 OPEN_MISERE = {"bid": "open_misere", "bidder": 1, "tricks": [4, 0, 4, 4], "jack": 2, "turned": "hearts"}
 
+# French revoke (§3.6, 001:71): Ann's simple ♥ (belle on deal 1, m = 4) with Cleo, 8 tricks made; Ben, an
+# adversary, revoked: s = 0, max(1, s) = 1, a failure one short = 16 + 4 = 20 to each of Ann and Cleo, and
+# the pool's 10 (Ann's ante) into it. The ♦J's 2 from each (Ann held it) is not the revoke's.
+FRENCH_REVOKE = {
+    "bid": "simple",
+    "bidder": 0,
+    "partner": 2,
+    "trump": "hearts",
+    "turned": "hearts",
+    "jack": 0,
+    "tricks": [4, 2, 4, 3],
+    "revoke": 1,
+}
+
 CASES: list[tuple[str, str, list[dict[str, Any]], dict[str, Any], dict[str, str]]] = [
+    (
+        "revoke",
+        "french",
+        [FRENCH_REVOKE],
+        {},
+        {
+            "en": "Revoke by Ben — Ben −50 · Ann +20 · Cleo +20 · pool +10",
+            "fr": "Fausse renonce de Ben — Ben −50 · Ann +20 · Cleo +20 · poule +10",
+            "ru": "Ренонс: Ben — Ben −50 · Ann +20 · Cleo +20 · корзина +10",
+        },
+    ),
     (
         "revoke",
         "american",
