@@ -280,29 +280,21 @@ def test_a_misdealer_left_out_of_a_division_is_said(language: str, words: str) -
     settled = settle(played)["hands"]
     forfeits = forfeiting({1: {"bid": "misdeal"}, 2: simple}, rules, {h["number"]: h["dealer"] for h in settled})
     assert forfeits == {1: frozenset(), 2: frozenset({0})}
-    with translation.override(language):
-        notes = deal_notes(
-            variant="russian",
-            rules=rules,
-            first_dealer=0,
-            raw=simple,
-            settled=settled[1],
-            names=NAMES,
-            forfeits=forfeits[2],
-        )
-    assert [(n.kind, n.text.replace("\u00a0", " ")) for n in notes] == [("forfeit", words)]
-    assert forfeiting({1: {"bid": "misdeal"}}, {}, {1: 0}) == {}  # the house rule off: nobody forfeits
-    # The failing bidder divides nothing anyway: his earlier misdeal is not what left him out.
-    with translation.override(language):
-        assert (
-            deal_notes(
+
+    def said(forfeits: frozenset[int]) -> list[tuple[str, str]]:
+        with translation.override(language):
+            notes = deal_notes(
                 variant="russian",
                 rules=rules,
                 first_dealer=0,
                 raw=simple,
                 settled=settled[1],
                 names=NAMES,
-                forfeits=frozenset({1}),
+                forfeits=forfeits,
             )
-            == []
-        )
+        return [(n.kind, n.text.replace("\u00a0", " ")) for n in notes]
+
+    assert said(forfeits[2]) == [("forfeit", words)]
+    assert forfeiting({1: {"bid": "misdeal"}}, {}, {1: 0}) == {}  # the house rule off: nobody forfeits
+    # The failing bidder divides nothing anyway: his earlier misdeal is not what left him out.
+    assert said(frozenset({1})) == []
