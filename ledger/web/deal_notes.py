@@ -96,14 +96,16 @@ def deal_notes(
     settled: dict[str, Any],
     names: list[str],
     forfeits: frozenset[int] = frozenset(),
+    options: Any = None,
 ) -> list[DealNote]:
     """The table-law events of one deal (rules.md §0.11), each with what it cost each seat: a deal with
     none has an empty list. `raw` is the hand as recorded, `settled` the engine's settlement of it;
-    `forfeits`, the dealers of the game's earlier misdeals under Russian `misdeal_forfeits_share`."""
+    `forfeits`, the dealers of the game's earlier misdeals under Russian `misdeal_forfeits_share`;
+    `options`, the rules parsed once by a caller that words every deal of a sheet (else parsed here)."""
     bid = raw.get("bid", "")
     transfers: list[dict[str, Any]] = list(settled.get("transfers") or [])
     dealer = settled["dealer"]
-    options = get_variant(variant).parse_options(rules or {})
+    options = options if options is not None else get_variant(variant).parse_options(rules or {})
     notes: list[DealNote] = []
     if bid == MISDEAL_CODE:
         after = get_variant(variant).dealer(first_dealer, settled["number"] + 1)

@@ -172,6 +172,8 @@ def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]
     hands = {h.number: h.raw for h in selectors.hand_list(session=session)}
     deal_of = game_deals(hands)
     forfeits = forfeiting(hands, session.rules, {h["number"]: h["dealer"] for h in settlement["hands"]})
+    variant = get_variant(session.variant)
+    options = variant.parse_options(session.rules or {})  # once for the sheet, not once a deal
     rows = []
     for settled in settlement["hands"]:
         raw = hands.get(settled["number"], {})
@@ -209,12 +211,11 @@ def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]
                     settled=settled,
                     names=names,
                     forfeits=forfeits.get(settled["number"], frozenset()),
+                    options=options,
                 ),
                 misdeal=misdeal,
                 game_deal=game if game != settled["number"] and not misdeal else None,
-                next_dealer=names[get_variant(session.variant).dealer(session.first_dealer, settled["number"] + 1)]
-                if misdeal
-                else "",
+                next_dealer=names[variant.dealer(session.first_dealer, settled["number"] + 1)] if misdeal else "",
             )
         )
     return rows
