@@ -71,6 +71,7 @@ SAME_IN_FRENCH = {
     "grand": "grand souverain, grande misère: the bids' French names",
     "boston": "the game and its five-trick bid: le boston (glossary)",
     "date": "la date, a column heading",
+    "arrive": "« Un membre arrive » on the night page: il arrive, the verb spelt as the English one",
     "table": "la table (the four players) and le tableau's neighbour: a column heading",
     "tables": "les tables of the club's room (the board link's page)",
     "code": "le code, the rules page's column of bid codes",
@@ -170,6 +171,7 @@ class _Visible(HTMLParser):
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 LATIN = re.compile(r"[a-zà-ÿœæ'’]+")
 TYPED = re.compile(r"\b\w+(?:[._]\w+)+\b")  # identifiers and file names: last_trick_hand, rules.md
+ADDRESS = re.compile(r"\bhttps?://\S+")  # an address shown as itself (the night's door link) is no word
 
 
 def visible_text(html: str, language: str) -> list[str]:
@@ -185,7 +187,7 @@ def words(html: str, language: str, names: set[str]) -> set[str]:
     for text in visible_text(html, language):
         for name in sorted(names, key=len, reverse=True):
             text = text.replace(name, " ")
-        text = TYPED.sub(" ", text)
+        text = TYPED.sub(" ", ADDRESS.sub(" ", text))
         found.update(w.lower() for w in WORD.findall(text) if len(w) > 1)
     return found
 
