@@ -80,10 +80,11 @@ function summary(hand) {
   const bid = V.bids.find(function (/** @type {{ code: string }} */ b) { return b.code === hand.bid; });
   const bits = [hand.bidder !== undefined && hand.bidder !== null ? names[hand.bidder] : '', bid ? bid.label : hand.bid];
   if (hand.trump) bits.push(SYMBOL[hand.trump] || hand.trump);
-  if (hand.tricks && hand.bidder !== undefined && hand.bidder !== null) {
+  const paid = hand.conceded === 'bidder'; // he paid instead of playing: no trick was played (rules.md §0.11)
+  if (hand.tricks && !paid && hand.bidder !== undefined && hand.bidder !== null) {
     bits.push(fmt(ngettext('%(n)s trick', '%(n)s tricks', hand.tricks[hand.bidder]), { n: hand.tricks[hand.bidder] }));
   }
-  if (hand.conceded) bits.push('· ' + T.conceded);
+  if (hand.conceded) bits.push('· ' + (paid ? T.paysInstead(names[hand.bidder]) : T.conceded));
   return bits.filter(Boolean).join(' ');
 }
 
