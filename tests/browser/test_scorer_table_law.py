@@ -455,3 +455,20 @@ def test_a_fontainebleau_misdeal(new_page: Any, scorer: Any, club: Club, players
     taps_said("fontainebleau", "misdeal", s.taps, s.taps)
     assert s.taps == 2
     no_adjustment(s, session)
+
+
+def test_a_french_revoke_costs_the_same_taps(
+    new_page: Any, scorer: Any, club: Club, players: list[Player], admin: Any
+) -> None:
+    """§3.6 (001:71, not a row of the issue's table: priced before it): the taps of a revoke in French Boston,
+    for the closing note, and the bar's penalty said again after Record. Ben and Dan's simple ♥, Dan revoked."""
+    session = open_session(admin, club, players, variant="french")
+    s = phone(new_page, session, width=360)
+    hand = {"bid": "simple", "bidder": 1, "trump": "hearts", "turned": "hearts", "partner": 3, "jack": 0}
+    hand = {**hand, "tricks": [2, 5, 3, 3], "revoke": 3}
+    beyond = enter_the_event(s, hand, "revoke")
+    assert beyond == 2  # "More", the seat
+    taps_said("french", "revoke", s.taps + 1, beyond)
+    _, penalty, _ = record_as_the_bar_said(s, 1, hand)
+    assert penalty.startswith("Penalty: Dan → Ann ")  # the revoker alone pays each adversary
+    assert settled(session, 1)["pools"] == [10 * 2]  # Ann's ante of 10, doubled by Dan; no pool won
