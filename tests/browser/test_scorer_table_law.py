@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from ledger import services
 from ledger.models import Club, Hand, Player, Session
 from tests.browser.conftest import BROWSER, api_get, login, screenshot
 from tests.browser.scorer_driver import Scorer
+from tests.browser.test_touch_targets import BROKEN
 from tests.ledger_fixtures import fresh, open_session
 
 pytestmark = BROWSER
@@ -472,3 +474,56 @@ def test_a_french_revoke_costs_the_same_taps(
     _, penalty, _ = record_as_the_bar_said(s, 1, hand)
     assert penalty.startswith("Penalty: Dan → Ann ")  # the revoker alone pays each adversary
     assert settled(session, 1)["pools"] == [10 * 2]  # Ann's ante of 10, doubled by Dan; no pool won
+
+
+@pytest.mark.parametrize(
+    ("language", "variant", "rules", "hand", "said"),
+    [
+        (
+            "fr",
+            "fontainebleau",
+            {},
+            {"bid": "eight", "bidder": 2, "trump": "spades", "conceded": "bidder"},
+            [
+                "Cleo paie au lieu de jouer",
+                "le demandeur paie au lieu de jouer",
+            ],
+        ),
+        (
+            "ru",
+            "russian",
+            {"remiz": 2},
+            {"bid": "pass", "turned": "spades", "ace_turned": True},
+            [
+                "туз на открытии козыря, сдатчик Ann: ремиз",
+                "Штраф: Ann → корзина 2",
+            ],
+        ),
+    ],
+)
+def test_the_events_in_the_players_words_at_360_px(
+    new_page: Any,
+    scorer: Any,
+    live_server: Any,
+    club: Club,
+    players: list[Player],
+    admin: Any,
+    language: str,
+    variant: str,
+    rules: dict[str, Any],
+    hand: dict[str, Any],
+    said: list[str],
+) -> None:
+    """« paie au lieu de jouer », «ремиз»: the form and the bar say the event in the page's language, no word
+    broken on a 360 px phone."""
+    session = open_session(admin, club, players, variant=variant, rules=rules)
+    page = new_page(viewport={"width": 360, "height": 640}, touch=True)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    login(page, "scorer", f"/sessions/{session.pk}/score/")
+    s = Scorer(page, touch=True).open(session)
+    s.enter(hand)
+    s.wait_preview(hand)
+    for words in said:
+        expect(page.locator("#scorer")).to_contain_text(words)
+    assert page.evaluate(BROKEN) == []
+    assert not page.errors
