@@ -281,7 +281,7 @@ def test_a_fontainebleau_bidder_pays_instead_of_playing(
     s.enter({k: v for k, v in hand.items() if k != "conceded"})
     assert s.options("conceded") == ["played", "conceded", "bidder"]
     assert s.pressed("conceded") == "played"
-    expect(s.page.locator('[data-group="conceded"]')).to_contain_text("the bidder pays instead of playing")
+    expect(s.page.locator('[data-group="conceded"]')).to_contain_text("bidder pays instead")
     expect(s.page.locator('.frow[data-field="tricks"]')).to_be_visible()
     before = s.taps
     s.choose("conceded", "bidder")
@@ -294,6 +294,7 @@ def test_a_fontainebleau_bidder_pays_instead_of_playing(
     assert deltas == [-5 + 75, 75, -75 * 3 - 75, 75]  # Ann antes 5
     assert settled(session, 1)["pools"] == [5 + 75]
     assert Hand.objects.get(session=session, number=1).raw == hand
+    assert s.swipes == 0, s.swiped  # the choice stands above the bar, under the pad: no swipe to reach it
     taps_said("fontainebleau", "pays instead", s.taps, s.taps - before - 1)
     assert s.taps - before == 2  # the choice, Record (no count)
     # With a partner the bidder does not play alone: the third way is not offered.
@@ -343,6 +344,7 @@ def test_an_ace_turned_pays_the_remiz_before_the_all_pass_doubles_it(
     assert penalty == "Penalty: Ann → basket 2"
     assert deltas == [-(10 + 2) * 2, -10 * 2, -10 * 2, -10 * 2]
     assert settled(session, 1)["pools"] == [(4 * 10 + 2) * 2] == [84]
+    assert s.swipes == 0, s.swiped
     taps_said("russian", "ace turned", s.taps, s.taps - before - 1)
     assert s.taps - before - 1 == 1  # yes (Record is the deal's own)
     no_adjustment(s, session)
@@ -486,7 +488,7 @@ def test_a_french_revoke_costs_the_same_taps(
             {"bid": "eight", "bidder": 2, "trump": "spades", "conceded": "bidder"},
             [
                 "Cleo paie au lieu de jouer",
-                "le demandeur paie au lieu de jouer",
+                "Comment le coup a fini",  # the row of choices
             ],
         ),
         (
@@ -514,8 +516,8 @@ def test_the_events_in_the_players_words_at_360_px(
     hand: dict[str, Any],
     said: list[str],
 ) -> None:
-    """« paie au lieu de jouer », «ремиз»: the form and the bar say the event in the page's language, no word
-    broken on a 360 px phone."""
+    """« paie au lieu de jouer », «ремиз»: the form and the bar say the event in the page's language, on a
+    360 × 640 phone with no word broken and no swipe."""
     session = open_session(admin, club, players, variant=variant, rules=rules)
     page = new_page(viewport={"width": 360, "height": 640}, touch=True)
     page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
@@ -523,6 +525,7 @@ def test_the_events_in_the_players_words_at_360_px(
     s = Scorer(page, touch=True).open(session)
     s.enter(hand)
     s.wait_preview(hand)
+    assert s.swipes == 0, s.swiped  # the choice (under the count pad) and the ace row above the bar
     for words in said:
         expect(page.locator("#scorer")).to_contain_text(words)
     assert page.evaluate(BROKEN) == []

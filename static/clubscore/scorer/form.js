@@ -426,7 +426,7 @@ export function renderForm() {
   if ('conceded' in table || f.conceded === 'bidder') {
     // How the deal ended: a clear choice, the third only where the variant lets the bidder pay instead.
     /** @type {Option[]} */
-    const ended = [{ value: 'played', label: T.playedOut }, { value: 'conceded', label: T.adversariesConcede }];
+    const ended = [{ value: 'played', label: T.playedOut }, { value: 'conceded', label: T.conceded }];
     if (paysInstead(f.bid)) ended.push({ value: 'bidder', label: T.bidderPaysInstead });
     optionButtons('conceded', ended, f.conceded === 'bidder' ? 'bidder' : f.conceded ? 'conceded' : 'played',
       function (v) { set('conceded', v === 'bidder' ? 'bidder' : v === 'conceded'); });

@@ -40,8 +40,7 @@ export const T = {
   conceded: gettext('conceded (“I pay”)'), notConceded: gettext('not conceded'),
   // the table law (rules.md §0.11): how a deal ended, the ace turned, a misdeal, a penalty
   playedOut: pgettext('the deal ended', 'played out'),
-  adversariesConcede: gettext('the adversaries concede (“I pay”)'),
-  bidderPaysInstead: gettext('the bidder pays instead of playing'),
+  bidderPaysInstead: gettext('bidder pays instead'),
   paysInstead: function (/** @type {string} */ name) { return fmt(gettext('%(name)s pays instead of playing'), { name: name }); },
   aceTurned: function (/** @type {string} */ dealer) {
     return dealer ? fmt(gettext('ace turned by %(dealer)s: remiz'), { dealer: dealer }) : gettext('ace turned: remiz');
