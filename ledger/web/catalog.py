@@ -231,14 +231,21 @@ def deal_table(name: str, rules: dict[str, Any], first_dealer: int, upto: int) -
 
 def scorer_variant(name: str) -> dict[str, Any]:
     """What the scorer's form needs: the bids in rank order (`all_pass` marks the deal nobody bid, set
-    apart on the form), each bid's field table, names."""
+    apart on the form; `pays_instead`, a bid whose bidder may pay instead of playing, the declaration's
+    `conceded: "bidder"`, rules.md §0.11), each bid's field table, names."""
     variant = get_variant(name)
     declaration = variant.declaration
     return {
         "name": name,
         "title": variant_title(name),
         "bids": [
-            {"code": bid.code, "label": label(bid.label), "all_pass": bid.kind == ALL_PASS} for bid in declaration.bids
+            {
+                "code": bid.code,
+                "label": label(bid.label),
+                "all_pass": bid.kind == ALL_PASS,
+                "pays_instead": bid.code in declaration.pays_instead,
+            }
+            for bid in declaration.bids
         ],
         "fields": variant.fields,
         "no_trump": variant.no_trump,

@@ -19,7 +19,7 @@
  * <link rel="modulepreload">, so the service worker keeps each one for offline.
  */
 import { $, $maybe, form, state } from './scorer/context.js';
-import { moveRareFields, set } from './scorer/form.js';
+import { moveRareFields } from './scorer/form.js';
 import { schedulePreview } from './scorer/preview.js';
 import { flush, onRecord, onUndo } from './scorer/record.js';
 import { keepForOffline, loadChecks, refresh } from './scorer/server.js';
@@ -28,11 +28,10 @@ import { openDeals, render } from './scorer/view.js';
 
 moveRareFields();
 if (form) {
-  $('f-conceded').addEventListener('change', function (e) { set('conceded', /** @type {HTMLInputElement} */ (e.target).checked); });
   $('record').addEventListener('click', onRecord);
   form.addEventListener('submit', function (e) { e.preventDefault(); onRecord(); });
   // While a deal is on its way the form still shows it, as it was sent: a tap meanwhile (a bid, a count,
-  // the conceded box, by finger or by key) changes nothing, so a refusal's words stand beside what was
+  // how the deal ended, by finger or by key) changes nothing, so a refusal's words stand beside what was
   // refused and the next deal starts on a clean form. Caught before any button's own handler.
   form.addEventListener('click', function (e) { if (state.busy) { e.preventDefault(); e.stopPropagation(); } }, true);
 }

@@ -15,7 +15,20 @@ from playwright.sync_api import expect
 from ledger.models import Session
 from tests.browser.conftest import TIMEOUT_MS
 
-ORDER = ("bidder", "bid", "trump", "turned", "partner", "jack", "tricks", "honours", "last_trick", "conceded", "revoke")
+ORDER = (
+    "bidder",
+    "bid",
+    "trump",
+    "turned",
+    "ace_turned",
+    "partner",
+    "jack",
+    "tricks",
+    "honours",
+    "last_trick",
+    "conceded",
+    "revoke",
+)
 
 
 class Scorer:
@@ -135,8 +148,12 @@ class Scorer:
                     self.count(hand)
                 continue
             if name == "conceded":
-                if hand.get("conceded"):
-                    self.tap("#f-conceded")
+                if hand.get("conceded"):  # how the deal ended: the adversaries concede, or the bidder pays instead
+                    self.choose("conceded", "bidder" if hand["conceded"] == "bidder" else "conceded")
+                continue
+            if name == "ace_turned":
+                if hand.get("ace_turned"):
+                    self.choose("ace_turned", "yes")
                 continue
             if name not in hand:
                 continue

@@ -111,3 +111,30 @@ test('an amendment says what it changes: each count that moved, each field, noth
   assert.equal(changedWords(simple, { ...simple, jack: 3 }, w), '♦J Ann → Dan');
   assert.equal(changedWords({ ...seven, conceded: true }, seven, w), 'not conceded');
 });
+
+test('a bidder who pays instead of playing sends no count and is said by name (rules.md §0.11)', () => {
+  const rules = rulesOf(AMERICAN, 'seven', null);
+  const form = { ...blankForm(), bid: 'seven', bidder: 1, trump: 'hearts', conceded: 'bidder', tricks: [0, 3, 0, 0] };
+  const hand = buildHand(form, rules);
+  assert.deepEqual(hand, { bid: 'seven', bidder: 1, trump: 'hearts', conceded: 'bidder' });
+  assert.deepEqual(buildHand({ ...form, conceded: true }, rules).tricks, [0, 3, 0, 0]); // conceded: the counts so far
+  const w = { ...WORDS, paysInstead: (name) => `${name} pays instead of playing` };
+  assert.equal(handWords(hand, null, w), 'Ben · seven · ♥ · Ben pays instead of playing');
+  assert.equal(handWords(hand, null, WORDS), 'Ben · seven · ♥ · conceded'); // words without it: still conceded
+  const said = { ...w, labels: { ...WORDS.labels }, yes: 'conceded', no: 'not conceded', paid: 'the bidder pays instead' };
+  assert.equal(changedWords({ ...hand, conceded: true }, hand, said), 'the bidder pays instead');
+});
+
+test('the ace turned is sent only where the bid allows it, and said with its dealer', () => {
+  const allows = { fields: { turned: 'required', ace_turned: 'optional' }, trumps: null, trumpsTurned: false, belleTrump: false,
+    partner: false, tricks: { total: 13, exact: true } };
+  const form = { ...blankForm(), bid: 'pass', turned: 'spades', ace_turned: true };
+  assert.deepEqual(buildHand(form, allows), { bid: 'pass', turned: 'spades', ace_turned: true });
+  assert.deepEqual(buildHand(form, { ...allows, fields: { turned: 'required' } }), { bid: 'pass', turned: 'spades' });
+  assert.deepEqual(buildHand({ ...form, ace_turned: false }, allows), { bid: 'pass', turned: 'spades' });
+  const w = { ...WORDS, bids: [{ code: 'pass', label: 'all pass' }], aceTurned: (h) => `ace turned by ${WORDS.names[h.dealer]}` };
+  assert.equal(handWords({ bid: 'pass', turned: 'spades', ace_turned: true, dealer: 0 }, null, w), 'all pass · turned ♠ · ace turned by Ann');
+  const said = { ...w, yes: 'conceded', no: 'not conceded', aceYes: 'ace turned', aceNo: 'no ace turned' };
+  assert.equal(changedWords({ bid: 'pass', turned: 'spades' }, { bid: 'pass', turned: 'spades', ace_turned: true }, said), 'ace turned');
+  assert.equal(changedWords({ bid: 'pass', turned: 'spades', ace_turned: true }, { bid: 'pass', turned: 'spades' }, said), 'no ace turned');
+});

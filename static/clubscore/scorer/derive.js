@@ -16,7 +16,9 @@
  * @property {string | null} turned
  * @property {number[]} tricks
  * @property {number} honours
- * @property {boolean} conceded
+ * @property {boolean | 'bidder'} conceded true: the adversaries conceded; 'bidder': the bidder paid instead of
+ *   playing (rules.md §0.11), where the bid allows it (the scorer variant's `pays_instead`)
+ * @property {boolean} ace_turned the dealer turned up an ace («с ремизом», rules.md §0.11)
  * @property {number | null} jack
  * @property {number | null} revoke
  * @property {number | null} last_trick
@@ -36,7 +38,7 @@
 /** @returns {Form} */
 export function blankForm() {
   return { bid: '', bidder: null, trump: null, partner: null, turned: null, tricks: [0, 0, 0, 0],
-    honours: 0, conceded: false, jack: null, revoke: null, last_trick: null };
+    honours: 0, conceded: false, ace_turned: false, jack: null, revoke: null, last_trick: null };
 }
 
 /**
@@ -123,9 +125,11 @@ export function buildHand(form, rules) {
   ['bidder', 'trump', 'partner', 'turned', 'jack', 'revoke', 'last_trick'].forEach(function (name) {
     if (name in table && f[name] !== null && f[name] !== undefined) hand[name] = f[name];
   });
-  if ('tricks' in table) hand.tricks = form.tricks.slice();
+  // A bidder who pays instead of playing played no card: his deal has no tricks (rules.md §0.11).
+  if ('tricks' in table && form.conceded !== 'bidder') hand.tricks = form.tricks.slice();
   if ('honours' in table && form.honours) hand.honours = form.honours;
-  if ('conceded' in table && form.conceded) hand.conceded = true;
+  if ('conceded' in table && form.conceded) hand.conceded = form.conceded;
+  if ('ace_turned' in table && form.ace_turned) hand.ace_turned = true;
   return /** @type {Hand} */ (/** @type {unknown} */ (hand));
 }
 
@@ -141,6 +145,9 @@ export function buildHand(form, rules) {
  * @property {(label: string, value: string | number) => string} fieldIs
  * @property {(counts: string) => string} counts
  * @property {string} conceded
+ * @property {(name: string) => string} [paysInstead] "Ben pays instead of playing"
+ * @property {(hand: Record<string, any>) => string} [aceTurned] "ace turned by Ann (remiz)": the caller knows
+ *   the deal's dealer (a recorded deal says it, the form's deal is the page's)
  * @property {(label: string) => string} inSentence a label inside a sentence
  * @property {string[]} turnedTrumps the bids whose trump may be the turned suit (`trumps_turned`): played
  *   in it, the suit is said once
@@ -171,7 +178,9 @@ export function handWords(hand, entered, w) {
   ['jack', 'last_trick', 'revoke'].forEach(function (name) {
     if (has(name)) bits.push(w.fieldIs(w.labels[name], w.names[h[name]]));
   });
-  if (hand.conceded) bits.push(w.conceded);
+  if (hand.conceded === 'bidder' && w.paysInstead && has('bidder')) bits.push(w.paysInstead(w.names[h.bidder]));
+  else if (hand.conceded) bits.push(w.conceded);
+  if (h.ace_turned && w.aceTurned) bits.push(w.aceTurned(h));
   const tricks = hand.tricks;
   if (tricks) {
     const bidder = hand.bidder;
@@ -184,7 +193,7 @@ export function handWords(hand, entered, w) {
 }
 
 /** The hand fields the form holds. */
-export const FORM_FIELDS = ['bid', 'bidder', 'trump', 'partner', 'turned', 'tricks', 'honours', 'conceded', 'jack', 'revoke', 'last_trick'];
+export const FORM_FIELDS = ['bid', 'bidder', 'trump', 'partner', 'turned', 'ace_turned', 'tricks', 'honours', 'conceded', 'jack', 'revoke', 'last_trick'];
 
 /**
  * The form filled from a hand (a recorded deal amended, a waiting deal fixed).
@@ -220,7 +229,7 @@ export function handKey(hand) {
  * the scorer reads the change rather than finds it in a table.
  * @param {Record<string, any>} before the recorded hand
  * @param {Record<string, any>} after the form's hand
- * @param {Words & { yes: string, no: string }} w
+ * @param {Words & { yes: string, no: string, paid?: string, aceYes?: string, aceNo?: string }} w
  * @returns {string}
  */
 export function changedWords(before, after, w) {
@@ -239,7 +248,8 @@ export function changedWords(before, after, w) {
     const a = before[name] === undefined || before[name] === false ? null : before[name];
     const b = after[name] === undefined || after[name] === false ? null : after[name];
     if (a === b) return;
-    if (name === 'conceded') { bits.push(b ? w.yes : w.no); return; }
+    if (name === 'conceded') { bits.push(b === 'bidder' && w.paid ? w.paid : b ? w.yes : w.no); return; }
+    if (name === 'ace_turned') { bits.push(b ? w.aceYes || w.yes : w.aceNo || w.no); return; }
     bits.push(w.inSentence(w.labels[name] || name) + ' ' + say(name, a) + ' → ' + say(name, b));
   });
   const was = before.tricks || [], now = after.tricks || [];

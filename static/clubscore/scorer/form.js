@@ -70,13 +70,22 @@ export function rulesOf(bid) {
   return rulesOfShape(legalNow().bids, bid, belle());
 }
 
-/** The bid's field table as R/O, under the session's options. @param {string} bid */
+/** The bid's field table as R/O, under the session's options. A bidder who pays instead of playing played
+ * no card: no count, no revoke (rules.md §0.11). @param {string} bid */
 function fieldsOf(bid) {
   const r = rulesOf(bid);
   /** @type {Record<string, 'R' | 'O'>} */
   const out = {};
   if (r) Object.entries(r.fields).forEach(function (kv) { out[kv[0]] = kv[1] === 'required' ? 'R' : 'O'; });
+  if (state.form.conceded === 'bidder') { delete out.tricks; delete out.revoke; }
   return out;
+}
+
+/* Whether the bid's bidder may pay instead of playing (the variant's declaration, `pays_instead`), alone. */
+/** @param {string} bid */
+function paysInstead(bid) {
+  const found = V.bids.find(function (/** @type {{ code: string }} */ b) { return b.code === bid; });
+  return !!found && !!found.pays_instead && state.form.partner === null;
 }
 
 /* Belle (старшая) on the form's deal, where the shape says it comes from: the server's suit, else the
@@ -132,6 +141,9 @@ function derive() {
   }
   if (!r || !r.partner) f.partner = null;
   if (f.partner !== null && f.partner === f.bidder) f.partner = null;
+  if (!r || !('conceded' in r.fields) || (f.conceded === 'bidder' && !paysInstead(f.bid))) f.conceded = false;
+  if (!r || !('ace_turned' in r.fields)) f.ace_turned = false;
+  if (f.conceded === 'bidder') f.revoke = null; // nobody played, nobody revoked
   if (!r || !('tricks' in r.fields)) resetPad();
   else fillPad(r);
 }
@@ -153,7 +165,7 @@ function resetPad() {
 /* After a count: the last seat takes the remainder; with nothing left, every seat still open takes 0. */
 /** @param {Rules} r */
 function fillPad(r) {
-  fillPadOf(state.pad, state.form.tricks, padOrder(), r.tricks, state.form.conceded);
+  fillPadOf(state.pad, state.form.tricks, padOrder(), r.tricks, !!state.form.conceded);
 }
 
 /* The page moves with the scorer: after a tap, the rows still to come stay in view above the pinned
@@ -207,7 +219,7 @@ function tricksComplete() {
   const f = state.form;
   const r = rulesOf(f.bid);
   if (!r || !('tricks' in r.fields)) return true;
-  return tricksCompleteOf(state.pad, f.tricks, r.tricks, f.bidder, f.conceded);
+  return tricksCompleteOf(state.pad, f.tricks, r.tricks, f.bidder, !!f.conceded);
 }
 
 /** The hand the form sends. @returns {Hand} */
@@ -411,7 +423,18 @@ export function renderForm() {
     optionButtons('honours', [0, 3, 4].map(function (h) { return { value: h, label: String(h) }; }), f.honours,
       function (v) { set('honours', v); });
   }
-  /** @type {HTMLInputElement} */ ($('f-conceded')).checked = !!f.conceded;
+  if ('conceded' in table || f.conceded === 'bidder') {
+    // How the deal ended: a clear choice, the third only where the variant lets the bidder pay instead.
+    /** @type {Option[]} */
+    const ended = [{ value: 'played', label: T.playedOut }, { value: 'conceded', label: T.conceded }];
+    if (paysInstead(f.bid)) ended.push({ value: 'bidder', label: T.bidderPaysInstead });
+    optionButtons('conceded', ended, f.conceded === 'bidder' ? 'bidder' : f.conceded ? 'conceded' : 'played',
+      function (v) { set('conceded', v === 'bidder' ? 'bidder' : v === 'conceded'); });
+  }
+  if ('ace_turned' in table) {
+    optionButtons('ace_turned', [{ value: 'no', label: T.no }, { value: 'yes', label: T.yes }], f.ace_turned ? 'yes' : 'no',
+      function (v) { set('ace_turned', v === 'yes'); });
+  }
   if ('tricks' in table) renderPad();
   // Belle is said once, in the header's badge, not again beside the trump on every deal.
   const leftOut = $maybe('bids-left-out');
@@ -473,7 +496,32 @@ export function handWords(hand, entered) {
   return handWordsOf(hand, entered, {
     names: names, bids: V.bids, symbol: SYMBOL, labels: V.field_labels, pair: T.pair, turnedSuit: T.turnedSuit,
     fieldIs: T.fieldIs, counts: T.counts, conceded: T.conceded, inSentence: inSentence, turnedTrumps: TURNED_TRUMPS,
-  });
+    paysInstead: T.paysInstead, aceTurned: aceTurnedWords,
+  }) + misdealWords(hand);
+}
+
+/* The dealer of a deal: a recorded one says it, the form's is the page's. */
+/** @param {Record<string, any>} hand */
+function dealerOf(hand) {
+  if (typeof hand.dealer === 'number') return hand.dealer;
+  const deal = formDeal();
+  return deal ? deal.dealer : null;
+}
+
+/* «С ремизом»: who turned the ace (the deal's dealer, who pays the remiz). */
+/** @param {Record<string, any>} hand */
+function aceTurnedWords(hand) {
+  const dealer = dealerOf(hand);
+  return T.aceTurned(dealer === null ? '' : names[dealer]);
+}
+
+/* A misdeal passes the deal on: the bar and the confirmation say to whom (the deal table's next dealer). */
+/** @param {Record<string, any>} hand */
+function misdealWords(hand) {
+  if (hand.bid !== 'misdeal') return '';
+  const number = typeof hand.number === 'number' ? hand.number : (formDeal() || { number: 0 }).number;
+  const next = number ? dealInfo(number + 1) : null;
+  return next ? ' · ' + T.passesTo(names[next.dealer]) : '';
 }
 
 /* What an amendment changes, in words ("Dan 3 → 2"); empty when nothing does. */
@@ -482,7 +530,8 @@ export function changeWords(before, after) {
   return changedWordsOf(/** @type {any} */ (before), /** @type {any} */ (after), {
     names: names, bids: V.bids, symbol: SYMBOL, labels: Object.assign({}, V.field_labels, { bid: V.field_labels.bid || pgettext('bid', 'Bid') }),
     pair: T.pair, turnedSuit: T.turnedSuit, fieldIs: T.fieldIs, counts: T.counts, conceded: T.conceded, inSentence: inSentence,
-    turnedTrumps: TURNED_TRUMPS, yes: T.conceded, no: T.notConceded,
+    turnedTrumps: TURNED_TRUMPS, yes: T.conceded, no: T.notConceded, paid: T.bidderPaysInstead,
+    aceYes: T.aceTurned(''), aceNo: T.noAceTurned,
   });
 }
 

@@ -42,12 +42,30 @@ export function poolsText(pools) {
   return V.pool_label + ' ' + pools.map(function (p) { return CS.plain.format(p); }).join(' · ');
 }
 
-/* The pinned bar's payments: each player's, from the server's preview (or a line why there are none). */
-/** @param {number[] | null} deltas @param {string | null} text */
-export function barPays(deltas, text) {
+/** @typedef {{ from: number | 'pool', to: number | 'pool', counters: number, reason: string }} Transfer */
+
+/* A penalty of the table law (rules.md §0.11: a revoke, a misdeal, the remiz), who pays whom, in the server's
+ * transfers of the deal: "Penalty: Ben → Ann 15, Ben → pool 10". Null when the deal has none. The same line
+ * on the bar before Record and in the confirmation after it. */
+/** @param {Transfer[] | null | undefined} transfers @returns {HTMLElement | null} */
+export function penaltyLine(transfers) {
+  const paid = (transfers || []).filter(function (t) { return t.reason === 'penalty' && t.counters; });
+  if (!paid.length) return null;
+  return el('p', { class: 'penalty', text: T.penalty(paid.map(function (t) {
+    /** @param {number | 'pool'} p a party inside the sentence: "pool", not "Pool" */
+    const said = function (p) { const n = partyName(p); return p === 'pool' ? n.charAt(0).toLowerCase() + n.slice(1) : n; };
+    return said(t.from) + ' → ' + said(t.to) + ' ' + CS.plain.format(t.counters);
+  }).join(', ')) });
+}
+
+/* The pinned bar's payments: the deal's penalty, if any, and each player's payment, from the server's preview
+ * (or a line why there are none). */
+/** @param {number[] | null} deltas @param {string | null} text @param {Transfer[]} [transfers] */
+export function barPays(deltas, text, transfers) {
   const box = $maybe('bar-pays');
   if (!box) return;
-  box.replaceChildren.apply(box, deltas ? [deltasLine(deltas)] : (text ? [el('span', { class: 'muted', text: text })] : []));
+  const penalty = deltas ? penaltyLine(transfers) : null;
+  box.replaceChildren.apply(box, deltas ? (penalty ? [penalty] : []).concat([deltasLine(deltas)]) : (text ? [el('span', { class: 'muted', text: text })] : []));
   box.hidden = !deltas && !text;
 }
 
@@ -112,7 +130,7 @@ export async function preview() {
   }
   parts.push(transfersList(settled.transfers, settled.pools));
   box.replaceChildren.apply(box, parts);
-  barPays(settled.deltas, null);
+  barPays(settled.deltas, null, settled.transfers);
   box.dataset.hand = JSON.stringify(hand); // what this preview is of
   if (state.mode === 'amend' && state.pad.active === null) showAbove(box);
 }

@@ -4,7 +4,7 @@
  * confirmation of what was recorded. */
 import { $, $maybe, CS, L, V, cfg, el, form, loadQueue, names, root, state } from './context.js';
 import { belle, belleAt, dealInfo, formDeal, handWords, nextDeal, renderForm, resetForm } from './form.js';
-import { deltasLine, poolsText, schedulePreview } from './preview.js';
+import { deltasLine, penaltyLine, poolsText, schedulePreview } from './preview.js';
 import { disarmUndo, flush, onUndo, startAmend } from './record.js';
 import { refresh } from './server.js';
 import { conflictAt, showConflict } from './conflict.js';
@@ -36,6 +36,8 @@ export function notifySent(sent) {
   });
   if (last) {
     parts.push(el('p', { class: 'sent', text: T.recordedWords(last.number, handWords(last, last.entered)) }));
+    const penalty = penaltyLine(last.transfers); // what the bar said before Record, said again
+    if (penalty) parts.push(penalty);
     parts.push(deltasLine(last.deltas)); // the pools after it are in the header
   }
   box.replaceChildren.apply(box, parts);
@@ -78,10 +80,11 @@ function summary(hand) {
   const bid = V.bids.find(function (/** @type {{ code: string }} */ b) { return b.code === hand.bid; });
   const bits = [hand.bidder !== undefined && hand.bidder !== null ? names[hand.bidder] : '', bid ? bid.label : hand.bid];
   if (hand.trump) bits.push(SYMBOL[hand.trump] || hand.trump);
-  if (hand.tricks && hand.bidder !== undefined && hand.bidder !== null) {
+  const paid = hand.conceded === 'bidder'; // he paid instead of playing: no trick was played (rules.md §0.11)
+  if (hand.tricks && !paid && hand.bidder !== undefined && hand.bidder !== null) {
     bits.push(fmt(ngettext('%(n)s trick', '%(n)s tricks', hand.tricks[hand.bidder]), { n: hand.tricks[hand.bidder] }));
   }
-  if (hand.conceded) bits.push('· ' + T.conceded);
+  if (hand.conceded) bits.push('· ' + (paid ? T.paysInstead(names[hand.bidder]) : T.conceded));
   return bits.filter(Boolean).join(' ');
 }
 

@@ -38,6 +38,17 @@ export const T = {
   tricksFor: function (/** @type {string} */ name) { return fmt(gettext('tricks for %(name)s'), { name: name }); },
   countFor: function (/** @type {number} */ n, /** @type {string} */ name) { return fmt(ngettext('%(n)s trick for %(name)s', '%(n)s tricks for %(name)s', n), { n: n, name: name }); },
   conceded: gettext('conceded (“I pay”)'), notConceded: gettext('not conceded'),
+  // the table law (rules.md §0.11): how a deal ended, the ace turned, a misdeal, a penalty
+  playedOut: pgettext('the deal ended', 'played out'),
+  bidderPaysInstead: gettext('bidder pays instead'),
+  paysInstead: function (/** @type {string} */ name) { return fmt(gettext('%(name)s pays instead of playing'), { name: name }); },
+  aceTurned: function (/** @type {string} */ dealer) {
+    return dealer ? fmt(gettext('ace turned by %(dealer)s: remiz'), { dealer: dealer }) : gettext('ace turned: remiz');
+  },
+  noAceTurned: gettext('no ace turned'),
+  yes: pgettext('answer', 'yes'), no: pgettext('answer', 'no'),
+  passesTo: function (/** @type {string} */ name) { return fmt(gettext('the deal passes to %(name)s'), { name: name }); },
+  penalty: function (/** @type {string} */ transfers) { return fmt(gettext('Penalty: %(transfers)s'), { transfers: transfers }); },
   changes: function (/** @type {string} */ what) { return fmt(gettext('Changes: %(changes)s'), { changes: what }); },
   noChange: gettext('Nothing changed yet.'),
   duplicate: function (/** @type {number} */ n) { return fmt(gettext('Deal %(n)s was already recorded by another phone, the same deal as yours: yours was dropped, nothing is counted twice.'), { n: n }); },
