@@ -498,7 +498,7 @@ async def dense_evening(
                 for page in pages_of_table:
                     if page.busy() or not numbers <= set(page.checked):
                         behind = True
-            if not behind and not any(b.busy() for b in boards):
+            if not behind and not any(b.busy() for b in boards) and not any(t.behind() for t in scorers["followed"]):
                 return
             await asyncio.sleep(0.1)
 
@@ -543,7 +543,7 @@ def dense_figures(
                     delivered["event"].append(came - deal.answered)
     scorer: dict[str, dict[str, list[float]]] = {}
     for kind, tables in scorers.items():
-        deals = [d for t in tables for d in t.recorded if quiet(d.sent, d.page_done)]
+        deals = [d for t in tables for d in t.recorded if d.page_done and quiet(d.sent, d.page_done)]
         scorer[kind] = {
             "record": [d.answered - d.sent for d in deals],
             "page": [d.page_done - d.sent for d in deals],

@@ -373,6 +373,8 @@ class ScorerPage:
         self.busy = False
         self.done = 0  # deals recorded
         self.recorded: list[Recorded] = []
+        self.reading = asyncio.Lock()  # the page's reads after a 201, one after another (server.js)
+        self._after: set[asyncio.Task[None]] = set()
 
     async def get(self, kind: str, path: str) -> Answer | None:
         answer = await self.client.fetch(kind, "GET", path, self.auth)
@@ -437,9 +439,9 @@ class ScorerPage:
 
     async def preview(self) -> None:
         """What the form's deal would pay, before Record (preview.js): the sheet with the deal, settled."""
-        hand = self.hands[self.done]
         sheet = {k: v for k, v in self.sheet.items() if k != "close"}
-        sheet["hands"] = [*self.sheet.get("hands", []), hand]
+        # the deals recorded (the page holds each 201's deal while its reads are on their way), and this one
+        sheet["hands"] = self.hands[: self.done + 1]
         await self.client.fetch("preview", "POST", "/api/v1/settle/", self.auth, sheet)
 
     async def record(self) -> Recorded | None:
@@ -458,10 +460,22 @@ class ScorerPage:
         self.done += 1
         self.version = answer.json().get("version", self.version + 1)
         deal = Recorded(self.session, number, sent, answered)
-        await self.after_record()
-        deal.page_done = time.monotonic()
         self.recorded.append(deal)
+        # Record is free again once the 201 is in (record.js: `sending` ends before the reads): the next
+        # deal does not wait for this one's reads.
+        task = asyncio.get_running_loop().create_task(self.after(deal))
+        self._after.add(task)
+        task.add_done_callback(self._after.discard)
         return deal
+
+    def behind(self) -> bool:
+        """Whether the page's reads after a 201 are still on their way."""
+        return bool(self._after)
+
+    async def after(self, deal: Recorded) -> None:
+        async with self.reading:
+            await self.after_record()
+        deal.page_done = time.monotonic()
 
     async def after_record(self) -> None:
         """record.js after a 201: `refresh()` then `loadChecks()`, and the tag seen (`caughtUp`). When the
