@@ -671,9 +671,11 @@ def dense_main(args: argparse.Namespace, env: dict[str, str]) -> None:
     # production's 8 a process, 16 open streams leave no connection to any request, which then waits
     # DB_POOL_TIMEOUT (4 s) and answers 503. The pool is made big enough for every stream on any one web
     # server (the kernel does not share them out evenly) and 16 requests at once, so that the evening
-    # measures the rest; the pool opens only what is asked of it. `--pool-max 8` shows the failure.
+    # measures the rest; the pool opens only what is asked of it. `--pool-max 8` shows the failure. At
+    # most 40 a server, so that the two stay under PostgreSQL's default 100 connections, which a shared
+    # PostgreSQL's other users need too (a run at 67 a server took 96 and then all of them).
     streams = plan.tables * (1 + len(SEATS)) + plan.boards + plan.tables
-    pool = args.pool_max or streams + 16
+    pool = args.pool_max or min(streams + 16, 40)
     env = {**env, "DB_POOL": "1", "DB_POOL_MAX": str(pool)}
     migrate(env)
     django_setup(env)
