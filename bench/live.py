@@ -15,6 +15,20 @@ being recorded.
 The server is `uvicorn clubscore.asgi:application --workers N` (what gunicorn's uvicorn workers run),
 started and stopped here; the database named in DATABASE_URL is dropped and created afresh.
 Targets (issue 25): p95 ≤ 1 s; followers ≤ 20 % of one core; capacity with followers ≥ 90 % without.
+
+`--dense` (issues 38 and 40): a dense evening instead. 10 tables (French and Russian, in turn), each
+recording 32 deals 4 s apart, the scorer's phone as its page does it (the preview, Record, its reads
+after the 201, its stream); the three other players follow on their seat links (the stream, their
+fragment read again on each change, as follow.js does) and tap ✓ on each deal once it shows; one room
+board. The evening runs in parts of 8 deals, alternating with parts in which 10 tables of another club
+record the same way with nobody following; each part ends with a capacity burst (4 clients recording as
+fast as they can for 8 s), so that the bursts with and without followers alternate and see the same
+machine. It prints Record → follower (the 201 to the follower having the deal to show: its event and
+its read) p50/p95/p99 outside the bursts and during them, the scorer's own waits with and without
+followers, the capacity with followers against the floor of the bursts without them, and the web
+servers' CPU. `--short` is a smoke run of the same (2 tables, 4 deals 2 s apart; under a minute).
+
+    DATABASE_URL=... REDIS_URL=... .venv/bin/python bench/live.py --dense [--short] [--tables 10] [--deals 32]
 """
 
 from __future__ import annotations
@@ -29,14 +43,17 @@ import sys
 import time
 import urllib.request
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import phones
 from bench.benchlib import PYTHON, ROOT, django_setup, fresh_postgres, machine, migrate, percentile
 
-HANDS = [  # four valid American deals, played in a cycle: 12 to a game
+HANDS: list[dict[str, Any]] = [  # four valid American deals, played in a cycle: 12 to a game
     {"bid": "seven", "bidder": 1, "trump": "clubs", "tricks": [3, 6, 2, 2]},
     {"bid": "seven", "bidder": 2, "trump": "hearts", "tricks": [2, 2, 7, 2]},
     {"bid": "pass", "tricks": [4, 4, 3, 2]},
@@ -279,6 +296,410 @@ async def without_followers(args: Any, server: Server, data: dict[str, Any], sec
     return {"cpu": cpu, "capacity": burst}
 
 
+# --- the dense evening (issues 38 and 40) --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A dense evening: `tables` followed tables of `deals` deals `every` s apart, in parts of `part` deals
+    alternating with as many unfollowed tables; each part ends with a `burst` s capacity burst of `clients`
+    clients. A player taps ✓ `think` s after a deal shows. Between parts the pages settle (at most `drain` s)."""
+
+    tables: int = 10
+    deals: int = 32
+    every: float = 4.0
+    part: int = 8
+    burst: float = 8.0
+    clients: int = 4
+    boards: int = 1
+    think: tuple[float, float] = (1.0, 2.5)
+    drain: float = 30.0
+    seed: int = 38
+
+
+SHORT = Plan(tables=2, deals=4, every=2.0, part=2, burst=2.0, clients=2, drain=10.0)
+DENSE_VARIANTS = ["french", "russian"]  # the variants that play 32 deals and more in one session
+SEATS = (1, 2, 3)  # the scorer plays seat 0; the three others follow
+
+
+def dense_scene(plan: Plan, spare: int) -> dict[str, Any]:
+    """Two clubs: the evening's (followed tables, their seat links, a board link) and a quiet one (as many
+    tables recorded with nobody following, and `spare` sessions for the capacity bursts), one scorer with a
+    device token and a login cookie, and each table's deals (valid random sheets)."""
+    import random
+
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.test import Client as DjangoClient
+
+    from ledger import services
+    from ledger.engine.samples import random_sheet
+
+    rng = random.Random(plan.seed)
+    admin = User.objects.create_user("bench-scorer", password="bench-pass-1234")
+    token, _ = services.token_issue(user=admin, device="bench")
+    login = DjangoClient()
+    login.force_login(admin)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={login.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+    def club(name: str) -> tuple[int, list[int]]:
+        made = services.club_create(actor=admin, name=name)
+        return made.pk, [services.player_create(actor=admin, club_id=made.pk, name=f"P{i}").pk for i in range(4)]
+
+    def table(club_id: int, players: list[int], index: int, deals: int) -> dict[str, Any]:
+        sheet = random_sheet(DENSE_VARIANTS[index % len(DENSE_VARIANTS)], rng, deals)
+        session = services.session_open(
+            actor=admin,
+            club_id=club_id,
+            variant=sheet["variant"],
+            rules=sheet["rules"],
+            player_ids=players,
+            first_dealer=sheet["first_dealer"],
+        )
+        return {"session": session.pk, "hands": sheet["hands"]}
+
+    evening, evening_players = club("Dense evening")
+    quiet, quiet_players = club("Quiet club")
+    followed = []
+    for i in range(plan.tables):
+        t = table(evening, evening_players, i, plan.deals)
+        t["keys"] = [services.seat_link_issue(actor=admin, session_id=t["session"], seat=s)[0] for s in SEATS]
+        followed.append(t)
+    boards = [services.board_link_issue(actor=admin, club_id=evening, label=f"wall {i}")[0] for i in range(plan.boards)]
+    return {
+        "token": token,
+        "cookie": cookie,
+        "followed": followed,
+        "unfollowed": [table(quiet, quiet_players, i, plan.deals) for i in range(plan.tables)],
+        "spare": [table(quiet, quiet_players, i, 40) for i in range(spare)],
+        "boards": boards,
+    }
+
+
+async def capacity_burst(
+    client: phones.Client, token: str, spare: list[dict[str, Any]], clients: int, until: float
+) -> int:
+    """Deals recorded by `clients` clients posting as fast as they can until `until`, each on a spare
+    session of its own, in order (the next session once it has recorded its 40 deals); a session a burst
+    leaves half done is taken up by the next burst."""
+    headers = {"Authorization": f"Token {token}", "Accept": "application/json"}
+    done = 0
+
+    async def one() -> None:
+        nonlocal done
+        while time.monotonic() < until and spare:
+            table = spare.pop(0)
+            while time.monotonic() < until and table.setdefault("next", 0) < len(table["hands"]):
+                number = table["next"] + 1
+                hand = {**table["hands"][number - 1], "number": number}
+                answer = await client.fetch(
+                    "capacity",
+                    "POST",
+                    f"/api/v1/sessions/{table['session']}/hands/",
+                    {**headers, "Idempotency-Key": str(uuid.uuid4())},
+                    hand,
+                )
+                if answer is None or answer.status != 201:
+                    client.failures.append(f"capacity deal {number}: {answer.status if answer else 'no answer'}")
+                    break  # this session is left
+                done += 1
+                table["next"] = number
+            else:
+                if table["next"] < len(table["hands"]):
+                    spare.insert(0, table)  # the burst ended: the next one goes on with it
+
+    await asyncio.gather(*(one() for _ in range(clients)))
+    return done
+
+
+@dataclass
+class Part:
+    """One part of the evening: with followers or without, its capacity burst, the web CPU outside it."""
+
+    followed: bool
+    start: float
+    burst: tuple[float, float] = (0.0, 0.0)
+    burst_deals: int = 0
+    quiet_cpu: float | None = None  # web servers' CPU seconds a second before the burst
+
+
+async def dense_evening(
+    client: phones.Client, scene: dict[str, Any], plan: Plan, cpu: Callable[[], float] | None = None
+) -> dict[str, Any]:
+    """The evening, timed; its figures (`dense_figures`). `cpu`: the web servers' CPU seconds so far, when
+    the bench runs them."""
+    import random
+
+    rng = random.Random(plan.seed)
+    longest = plan.deals * plan.every * 2 + (plan.deals / plan.part + 1) * 2 * (plan.drain + plan.burst) + 120
+    stop = time.monotonic() + longest
+    scorers = {
+        kind: [
+            phones.ScorerPage(client, scene["token"], scene["cookie"], t["session"], t["hands"]) for t in scene[kind]
+        ]
+        for kind in ("followed", "unfollowed")
+    }
+    followers = [
+        [
+            phones.FollowerPage(
+                client,
+                f"/live/seat/{key}/",
+                f"/s/{key}/rows/",
+                f"/api/v1/seat/{key}/hands/{{n}}/confirm/",
+                plan.think,
+                random.Random(rng.random()),
+            )
+            for key in t["keys"]
+        ]
+        for t in scene["followed"]
+    ]
+    boards = [phones.BoardPage(client, key) for key in scene["boards"]]
+    pages: list[Any] = [*scorers["followed"], *scorers["unfollowed"], *(f for fs in followers for f in fs), *boards]
+    await asyncio.gather(*(page.open() for page in pages))
+    running = [asyncio.create_task(page.run(stop)) for page in pages]
+    await asyncio.sleep(1.0)  # every stream open
+    spare = list(scene["spare"])
+    parts: list[Part] = []
+
+    async def play(kind: str, count: int) -> None:
+        part = Part(followed=kind == "followed", start=time.monotonic())
+        parts.append(part)
+        tables = scorers[kind]
+        length = count * plan.every
+        burst_at = part.start + max(0.0, length - plan.burst)
+        cpu0 = cpu() if cpu else None
+
+        async def scorer(i: int, page: phones.ScorerPage) -> None:
+            first = part.start + i * plan.every / len(tables)
+            for k in range(count):
+                due = first + k * plan.every
+                await asyncio.sleep(max(0.0, due - plan.every / 4 - time.monotonic()))  # the preview, then Record
+                await page.preview()
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                await page.record()
+
+        async def burst() -> None:
+            await asyncio.sleep(max(0.0, burst_at - time.monotonic()))
+            if cpu0 is not None and cpu:
+                part.quiet_cpu = (cpu() - cpu0) / max(1e-6, time.monotonic() - part.start)
+            began = time.monotonic()
+            part.burst_deals = await capacity_burst(client, scene["token"], spare, plan.clients, began + plan.burst)
+            part.burst = (began, time.monotonic())
+
+        await asyncio.gather(burst(), *(scorer(i, page) for i, page in enumerate(tables)))
+
+    async def settle() -> None:
+        """Until every follower has every deal recorded, every ✓ is answered and no page is reading."""
+        until = time.monotonic() + plan.drain
+        while time.monotonic() < until:
+            behind = False
+            for table, pages_of_table in zip(scorers["followed"], followers, strict=True):
+                numbers = {d.number for d in table.recorded}
+                for page in pages_of_table:
+                    if page.busy() or not numbers <= set(page.checked):
+                        behind = True
+            if not behind and not any(b.busy() for b in boards) and not any(t.behind() for t in scorers["followed"]):
+                return
+            await asyncio.sleep(0.1)
+
+    for r in range(-(-plan.deals // plan.part)):
+        count = min(plan.part, plan.deals - r * plan.part)
+        for kind in ("followed", "unfollowed") if r % 2 == 0 else ("unfollowed", "followed"):
+            await play(kind, count)
+            await settle()
+    for task in running:
+        task.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
+    return dense_figures(plan, scorers, followers, boards, parts, client)
+
+
+def dense_figures(
+    plan: Plan,
+    scorers: dict[str, list[phones.ScorerPage]],
+    followers: list[list[phones.FollowerPage]],
+    boards: list[phones.BoardPage],
+    parts: list[Part],
+    client: phones.Client,
+) -> dict[str, Any]:
+    """Record → follower for every deal and follower (outside the bursts, and during them), the scorer's
+    waits, the capacity in the bursts with and without followers, the web CPU; counts and failures."""
+    bursts = [p.burst for p in parts if p.burst != (0.0, 0.0)]
+
+    def quiet(start: float, end: float) -> bool:
+        return not any(start < b1 and end > b0 for b0, b1 in bursts)
+
+    delivered: dict[str, list[float]] = {"quiet": [], "burst": [], "event": []}
+    missing = 0
+    for table, pages in zip(scorers["followed"], followers, strict=True):
+        for deal in table.recorded:
+            for page in pages:
+                came, shown = page.event_at.get(deal.number), page.shown_at.get(deal.number)
+                if came is None or shown is None:
+                    missing += 1
+                    continue
+                has = max(came, shown)
+                delivered["quiet" if quiet(deal.answered, has) else "burst"].append(has - deal.answered)
+                if quiet(deal.answered, has):
+                    delivered["event"].append(came - deal.answered)
+    scorer: dict[str, dict[str, list[float]]] = {}
+    for kind, tables in scorers.items():
+        deals = [d for t in tables for d in t.recorded if d.page_done and quiet(d.sent, d.page_done)]
+        scorer[kind] = {
+            "record": [d.answered - d.sent for d in deals],
+            "page": [d.page_done - d.sent for d in deals],
+        }
+    with_f = [p.burst_deals for p in parts if p.followed and p.burst != (0.0, 0.0)]
+    without = [p.burst_deals for p in parts if not p.followed and p.burst != (0.0, 0.0)]
+    seconds = {True: 0.0, False: 0.0}
+    for p in parts:
+        seconds[p.followed] += p.burst[1] - p.burst[0]
+    cpu = {
+        kind: [p.quiet_cpu for p in parts if p.followed == (kind == "followed") and p.quiet_cpu is not None]
+        for kind in ("followed", "unfollowed")
+    }
+    recorded = sum(len(t.recorded) for t in scorers["followed"])
+    return {
+        "plan": plan,
+        "recorded": recorded,
+        "recorded_without": sum(len(t.recorded) for t in scorers["unfollowed"]),
+        "expected": plan.tables * plan.deals,
+        "deliveries": len(delivered["quiet"]) + len(delivered["burst"]),
+        "expected_deliveries": recorded * len(SEATS),
+        "missing": missing,
+        "latency": delivered["quiet"],
+        "latency_burst": delivered["burst"],
+        "event": delivered["event"],
+        "scorer": scorer,
+        "checks": sum(len(p.checked) for ps in followers for p in ps),
+        "reads": sum(p.reads for ps in followers for p in ps),
+        "board_reads": sum(b.reads for b in boards),
+        "capacity_with": sum(with_f) / seconds[True] if seconds[True] else 0.0,
+        "capacity_without": sum(without) / seconds[False] if seconds[False] else 0.0,
+        "bursts": list(zip(with_f, without, strict=False)),
+        "cpu": {k: sum(v) / len(v) if v else None for k, v in cpu.items()},
+        "requests": dict(client.requests),
+        "failures": list(client.failures),
+    }
+
+
+def dense_report(figures: dict[str, Any]) -> list[str]:
+    """The figures in words, one line each."""
+    plan: Plan = figures["plan"]
+
+    def spread(values: list[float]) -> str:
+        if not values:
+            return "none"
+        p = [1000 * percentile(values, q) for q in (50, 95, 99)]
+        top = 1000 * max(values)
+        return f"p50 {p[0]:.0f} ms, p95 {p[1]:.0f} ms, p99 {p[2]:.0f} ms, max {top:.0f} ms ({len(values)})"
+
+    lines = [
+        f"dense evening: {plan.tables} tables x {plan.deals} deals {plan.every:g} s apart (French, Russian),"
+        f" {len(SEATS)} followers each tapping ✓ on every deal, {plan.boards} board(s); parts of {plan.part} deals"
+        f" alternating with {plan.tables} unfollowed tables; a {plan.burst:g} s burst of {plan.clients} clients"
+        " ending each part",
+        f"deals recorded: {figures['recorded']} of {figures['expected']} followed,"
+        f" {figures['recorded_without']} of {figures['expected']} unfollowed;"
+        f" ✓ answered {figures['checks']} of {figures['expected_deliveries']}",
+        f"deliveries: {figures['deliveries']} of {figures['expected_deliveries']} (deal x follower),"
+        f" {figures['missing']} missing",
+        "Record (201) -> follower has the deal (its event and its read), outside the bursts:"
+        f" {spread(figures['latency'])} (target p95 <= 1 s)",
+        f"  of which the event alone: {spread(figures['event'])}",
+        f"  during the capacity bursts: {spread(figures['latency_burst'])}",
+    ]
+    s = figures["scorer"]
+    for what, words in (("record", "Record's answer (POST to 201)"), ("page", "Record to the scorer's page updated")):
+        w, wo = s["followed"][what], s["unfollowed"][what]
+        ratio = percentile(w, 50) / percentile(wo, 50) if w and wo else float("nan")
+        lines.append(f"{words}: with followers {spread(w)}; without {spread(wo)}; p50 ratio {ratio:.2f}")
+    cw, cwo = figures["capacity_with"], figures["capacity_without"]
+    lines.append(
+        f"capacity ({plan.clients} clients, bursts interleaved): {cw:.1f} deals/s with followers,"
+        f" {cwo:.1f} without (the floor): {cw / cwo if cwo else float('nan'):.2f} (bursts with/without: "
+        + ", ".join(f"{a}/{b}" for a, b in figures["bursts"])
+        + ")"
+    )
+    cpu = figures["cpu"]
+    if cpu["followed"] is not None and cpu["unfollowed"] is not None:
+        lines.append(
+            f"web CPU outside the bursts: {100 * cpu['followed']:.0f} % of a core with followers,"
+            f" {100 * cpu['unfollowed']:.0f} % without:"
+            f" the followers cost {100 * (cpu['followed'] - cpu['unfollowed']):.0f} % of a core"
+        )
+    lines.append(
+        f"fragment reads by the followers: {figures['reads']} ({figures['reads'] / max(1, figures['deliveries']):.1f}"
+        f" per deal and follower); board reads: {figures['board_reads']}"
+    )
+    lines.append("requests: " + ", ".join(f"{k} {v}" for k, v in sorted(figures["requests"].items())))
+    failures = figures["failures"]
+    lines.append(f"failures: {len(failures)}" + ("" if not failures else " (first: " + "; ".join(failures[:5]) + ")"))
+    return lines
+
+
+class Backends:
+    """The most PostgreSQL connections to the bench's database at once, sampled every second."""
+
+    def __init__(self, url: str) -> None:
+        import threading
+
+        self.url, self.most, self._stop = url, 0, threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        import psycopg
+
+        name = self.url.rsplit("/", 1)[1]
+        with psycopg.connect(self.url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+            while not self._stop.wait(1.0):
+                row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)).fetchone()
+                self.most = max(self.most, int(row[0]) if row else 0)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+
+def dense_main(args: argparse.Namespace, env: dict[str, str]) -> None:
+    plan = SHORT if args.short else Plan()
+    overrides = {k: getattr(args, k) for k in ("tables", "deals", "every") if getattr(args, k) is not None}
+    plan = replace(plan, **overrides)
+    # A pool of connections a process, as bin/production runs it. Each open stream holds one of its
+    # connections for as long as it is open (ledger/web/live.py reads the state it opens with, and the
+    # link at each heartbeat, and the connection goes back to the pool only when the stream ends): with
+    # production's 8 a process, 16 open streams leave no connection to any request, which then waits
+    # DB_POOL_TIMEOUT (4 s) and answers 503. The pool is made big enough for every stream on any one web
+    # server (the kernel does not share them out evenly) and 16 requests at once, so that the evening
+    # measures the rest; the pool opens only what is asked of it. `--pool-max 8` shows the failure. At
+    # most 40 a server, so that the two stay under PostgreSQL's default 100 connections, which a shared
+    # PostgreSQL's other users need too (a run at 67 a server took 96 and then all of them).
+    streams = plan.tables * (1 + len(SEATS)) + plan.boards + plan.tables
+    pool = args.pool_max or min(streams + 16, 40)
+    env = {**env, "DB_POOL": "1", "DB_POOL_MAX": str(pool)}
+    migrate(env)
+    django_setup(env)
+    bursts = 2 * -(-plan.deals // plan.part)
+    spare = int(bursts * plan.burst * 50 / 40) + 2 * plan.clients  # room for 50 deals/s in every burst
+    scene = dense_scene(plan, spare)
+    server = Server(args.port, args.workers, env)
+    held = Backends(env["DATABASE_URL"])
+    started = time.monotonic()
+    try:
+        figures = asyncio.run(dense_evening(phones.Client("127.0.0.1", args.port), scene, plan, server.cpu))
+    finally:
+        held.stop()
+        server.stop()
+    print(f"machine: {machine()}; uvicorn --workers {args.workers}, PostgreSQL, Redis pub/sub")
+    print(
+        f"PostgreSQL: a pool of up to {pool} connections a web server ({streams} streams open);"
+        f" at most {held.most} connections to the database at once"
+    )
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}; the evening took {time.monotonic() - started:.0f} s")
+    for line in dense_report(figures):
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=120.0)
@@ -286,6 +707,12 @@ def main() -> None:
     parser.add_argument("--burst", type=float, default=10.0)
     parser.add_argument("--port", type=int, default=8106)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--dense", action="store_true", help="the dense evening (issues 38 and 40)")
+    parser.add_argument("--short", action="store_true", help="with --dense: a smoke run, under a minute")
+    parser.add_argument("--tables", type=int, help="with --dense: followed tables (10)")
+    parser.add_argument("--deals", type=int, help="with --dense: deals at each table (32)")
+    parser.add_argument("--every", type=float, help="with --dense: seconds between a table's deals (4)")
+    parser.add_argument("--pool-max", type=int, help="with --dense: PostgreSQL connections a web server (fit)")
     args = parser.parse_args()
     admin_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
     if not admin_url.startswith("postgres") or not redis_url:
@@ -302,6 +729,9 @@ def main() -> None:
         "DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
     }
+    if args.dense:
+        dense_main(args, env)
+        return
     migrate(env)
     django_setup(env)
     data = scene(TABLES, 400)
