@@ -701,3 +701,22 @@ class NightTable(models.Model):
                 name="nighttable_cut_complete",
             ),
         ]
+
+
+class CalendarFeed(models.Model):
+    """A member's calendar link (issue 41): the club's next nights as an iCalendar feed that a calendar
+    app fetches without a login. Only the key's SHA-256 is kept (the link is shown once); it works while
+    not revoked and while its member is still a member of the club. Making a new one revokes the old."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="calendar_feeds")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"], condition=Q(revoked_at__isnull=True), name="calendarfeed_one_live_per_member"
+            )
+        ]

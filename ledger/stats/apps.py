@@ -13,6 +13,14 @@ def session_refresh(sender: Any, *, session_id: int, **kwargs: Any) -> None:
     stats_session_refresh(session_id=session_id)
 
 
+def seasons_refresh(sender: Any, *, session_id: int, **kwargs: Any) -> None:
+    """The seasons' receiver (issue 41), connected after the statistics' so their rows are fresh: a
+    stored season that held the session, or whose days hold it, is computed again with a note."""
+    from .seasons import seasons_session_refresh
+
+    seasons_session_refresh(session_id=session_id)
+
+
 class StatsConfig(AppConfig):
     """Player statistics, ratings and leaderboards (`stats.md`): a projection of the closed sessions."""
 
@@ -24,3 +32,4 @@ class StatsConfig(AppConfig):
         from ledger.background import session_changed
 
         session_changed.connect(session_refresh, dispatch_uid="stats")
+        session_changed.connect(seasons_refresh, dispatch_uid="seasons")

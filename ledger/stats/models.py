@@ -22,6 +22,7 @@ import datetime as dt
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from ledger.models import Club, Player, Session
 
@@ -206,3 +207,54 @@ class Rating(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["club", "sessions", "ordinal"], name="stats_rating_club")]
+
+
+class Season(models.Model):
+    """A club's named season (issue 41): its dates (the club's calendar days, both included), the
+    variants it counts, its measure, and its rules (a minimum of evenings to qualify, the best N that
+    count, a handicap from the previous season's average). `standings` is the table as it was computed
+    and stored (when the season ended, or on demand): once stored, a page shows it as it is, and only a
+    change to its evenings or its rules recomputes it, with a `SeasonNote` saying what changed."""
+
+    class Measure(models.TextChoices):
+        COUNTERS = "counters"  # the evening's close.final (one variant: counters are its unit)
+        MONEY = "money"  # the evening's close.money in `currency`, minor units
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=100)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    variants = models.JSONField(default=list)  # variant codes counted
+    measure = models.CharField(max_length=8, choices=Measure.choices, default=Measure.COUNTERS)
+    currency = models.CharField(max_length=3, blank=True)  # with measure=money
+    min_evenings = models.PositiveSmallIntegerField(default=0)
+    best_of = models.PositiveSmallIntegerField(null=True, blank=True)  # None: every evening counts
+    handicap_percent = models.PositiveSmallIntegerField(default=0)  # 0: no handicap
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    standings = models.JSONField(null=True, blank=True)  # the stored table (seasons.standings_json)
+    stored_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="stats_season_name_unique"),
+            models.CheckConstraint(condition=Q(ends_on__gte=models.F("starts_on")), name="stats_season_dates"),
+            models.CheckConstraint(condition=Q(handicap_percent__lte=100), name="stats_season_handicap"),
+            models.CheckConstraint(condition=Q(best_of__isnull=True) | Q(best_of__gte=1), name="stats_season_best_of"),
+        ]
+        indexes = [models.Index(fields=["club", "starts_on", "ends_on"], name="stats_season_club_dates")]
+
+
+class SeasonNote(models.Model):
+    """What changed in a stored season's table when it was computed again: why (`reason`: an evening
+    imported, reopened or amended; the rules edited; a recompute asked for) and, per player whose line
+    changed, his line before and after; the evenings that came in or went out."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="notes")
+    at = models.DateTimeField(default=timezone.now)
+    reason = models.CharField(max_length=16)
+    changes = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-at", "-id"]
