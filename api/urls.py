@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from . import auth, clubs, hands, money, nights, presets, sessions, stats, table, variants
+from . import auth, clubs, hands, money, nights, presets, seasons, sessions, stats, table, variants
 from .errors import api_not_found
 from .schema import Generator
 
@@ -87,6 +87,14 @@ v1 = [
     path("players/<id:player_id>/stats/", stats.PlayerStatsApi.as_view(), name="player-stats"),
     path("players/<id:player_id>/ratings/", stats.PlayerRatingsApi.as_view(), name="player-ratings"),
     path("clubs/<id:club_id>/leaderboard/", stats.LeaderboardApi.as_view(), name="club-leaderboard"),
+    # Seasons (issue 41): named periods with qualifying rules, and their standings.
+    path("clubs/<id:club_id>/seasons/", seasons.SeasonsRoute.as_view(), name="club-seasons"),
+    path("clubs/<id:club_id>/seasons/<id:season_id>/", seasons.SeasonRoute.as_view(), name="club-season"),
+    path(
+        "clubs/<id:club_id>/seasons/<id:season_id>/standings/",
+        seasons.StandingsRoute.as_view(),
+        name="club-season-standings",
+    ),
     path("clubs/<id:club_id>/carried-pools/", money.CarriedPoolListApi.as_view(), name="club-carried-pools"),
     path("clubs/<id:club_id>/settle-up/", money.SettleUpApi.as_view(), name="club-settle-up"),
     path("clubs/<id:club_id>/payments/", money.PaymentsRoute.as_view(), name="club-payments"),

@@ -136,6 +136,17 @@ LEDGER = (
     pgettext_lazy("ledger", "no such preset in this club"),
     pgettext_lazy("ledger", "the club already has a preset of this name"),
     pgettext_lazy("ledger", "choose a variant"),
+    # seasons (issue 41)
+    pgettext_lazy("ledger", "a season needs a name"),
+    pgettext_lazy("ledger", "a season ends on or after the day it starts"),
+    pgettext_lazy("ledger", "name the variants the season counts, each once"),
+    pgettext_lazy("ledger", "a season is measured by counters or by money"),
+    pgettext_lazy(
+        "ledger", "counters of different variants are different units: a season by counters counts one variant"
+    ),
+    pgettext_lazy("ledger", "a season by money names its currency (three capital letters)"),
+    pgettext_lazy("ledger", "the club already has a season of this name"),
+    pgettext_lazy("ledger", "no such season in this club"),
 )
 
 # The ledger's refusals with a number or a name in them, as the services word them: matched against the
@@ -147,6 +158,10 @@ TEMPLATES = (
     gettext_noop("If-Match names {given}, but the session is at version {version}"),
     gettext_noop("If-Match names {given}, but the preset is at version {version}"),
     gettext_noop("the preset is at version {version}, not {expected}"),
+    gettext_noop("If-Match names {given}, but the season is at version {version}"),
+    gettext_noop("the season is at version {version}, not {expected}"),
+    gettext_noop("`{name}` is a whole number from {low} to {high}"),
+    gettext_noop("a season's dates lie in the years {first} to {last}"),
     gettext_noop("the session has no hand {number}"),
     gettext_noop("only the last hand ({last}) can be undone, not {number}"),
     gettext_noop(

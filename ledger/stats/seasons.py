@@ -117,7 +117,7 @@ def season_rules(
         or any(v not in known for v in variants)
         or len(set(variants)) != len(variants)
     ):
-        raise InvalidRequest.field("variants", "name the variants the season counts: " + ", ".join(known))
+        raise InvalidRequest.field("variants", "name the variants the season counts, each once")
     if measure not in Season.Measure.values:
         raise InvalidRequest.field("measure", "a season is measured by counters or by money")
     if measure == Season.Measure.COUNTERS:
@@ -219,7 +219,7 @@ def table(
     season: Season, evenings: dict[int, list[Evening]], names: dict[int, str], handicaps: dict[int, int]
 ) -> list[dict[str, Any]]:
     """The season's lines (the module's docstring says how), ranked."""
-    lines = []
+    lines: list[dict[str, Any]] = []
     for player_id, played in evenings.items():
         best = sorted(played, key=lambda e: (-e.value, e.closed_at, e.session))
         counted = best if season.best_of is None else best[: season.best_of]
@@ -531,7 +531,8 @@ def seasons_session_refresh(*, session_id: int) -> None:
         zone = Club.objects.values_list("time_zone", flat=True).get(pk=club_id)
         day = zones.local(closed_at, zone).date()
     for season in stored.order_by("starts_on", "id"):
-        held = any(e["session"] == session_id for line in season.standings["lines"] for e in line["evenings"])
+        stored_lines = (season.standings or {}).get("lines", [])
+        held = any(e["session"] == session_id for line in stored_lines for e in line["evenings"])
         if held or (day is not None and season.starts_on <= day <= season.ends_on):
             with transaction.atomic(durable=True):
                 locked = Season.objects.select_for_update().get(pk=season.pk)

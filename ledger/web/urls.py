@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from . import clubs, live, login, nights, presets, table, views, views_books
+from . import clubs, live, login, nights, presets, seasons, table, views, views_books
 
 pages = [
     path("", views.home, name="home"),
@@ -56,6 +56,11 @@ pages = [
         name="night-cut-in",
     ),
     path("clubs/<int:club_id>/nights/<int:night_id>/settlement/", nights.night_settlement, name="night-settlement"),
+    # Seasons (issue 41) and the calendar of club nights (a feed a calendar app fetches without a login).
+    path("clubs/<int:club_id>/seasons/", seasons.season_list, name="seasons"),
+    path("clubs/<int:club_id>/seasons/<int:season_id>/", seasons.season, name="season"),
+    path("clubs/<int:club_id>/calendar/", seasons.calendar_link, name="calendar-link"),
+    path("calendar/<str:key>.ics", seasons.calendar_feed, name="calendar-feed"),
     path("rules/", views.rules_index, name="rules-index"),
     path("sw.js", views.service_worker, name="service-worker"),
     path("rules/<slug:variant>/", views.rules, name="rules"),

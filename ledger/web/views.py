@@ -27,7 +27,7 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from ledger import nights, selectors, services
+from ledger import calendar, nights, selectors, services
 from ledger.engine import EngineError
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import DisputesOpen, LedgerError, NotFound, PermissionDenied
@@ -187,6 +187,7 @@ def _club_night(request: AuthedRequest, club: Club, role: str) -> dict[str, Any]
         "tonight_here": here,
         "can_run_night": _may(role, Role.TREASURER),
         "recent_nights": list(nights.night_list(user=request.user, club_id=club.pk)[:5]),
+        "calendar_feed": calendar.calendar_feed_of(user=request.user, club_id=club.pk),
     }
 
 

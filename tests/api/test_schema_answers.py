@@ -209,6 +209,19 @@ def test_every_operation_answers_what_its_schema_documents(
     body = {"club": club.pk, "preset": pid, "players": ids, "first_dealer": 0}
     assert call("POST", "/api/v1/sessions/", body, 201).json()["preset_version"] == 2
     call("DELETE", "/api/v1/clubs/{club_id}/presets/{preset_id}/", status=204, club_id=club.pk, preset_id=pid)
+
+    # seasons (issue 41): defined by treasurers and admins, their standings in JSON and CSV, stored on demand
+    winter = {"name": "Winter", "starts_on": "2024-01-01", "ends_on": "2030-12-31", "variants": ["american"]}
+    sid = call("POST", "/api/v1/clubs/{club_id}/seasons/", winter, 201, club_id=club.pk).json()["id"]
+    call("GET", "/api/v1/clubs/{club_id}/seasons/", club_id=club.pk)
+    call("GET", "/api/v1/clubs/{club_id}/seasons/{season_id}/", club_id=club.pk, season_id=sid)
+    season_edit = {**winter, "min_evenings": 1, "best_of": 3}
+    path = "/api/v1/clubs/{club_id}/seasons/{season_id}/"
+    call("PUT", path, season_edit, headers={"If-Match": '"1"'}, club_id=club.pk, season_id=sid)
+    standings = "/api/v1/clubs/{club_id}/seasons/{season_id}/standings/"
+    call("GET", standings, club_id=club.pk, season_id=sid)
+    call("GET", standings, headers={"Accept": "text/csv"}, club_id=club.pk, season_id=sid)
+    call("POST", standings, club_id=club.pk, season_id=sid)
     other = api_for(admin, device="second")
     token = other.get("/api/v1/auth/tokens/").json()["results"][0]["id"]
     Answers(other, schema)("DELETE", "/api/v1/auth/tokens/{token_id}/", status=204, token_id=token)

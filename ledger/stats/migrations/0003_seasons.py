@@ -6,65 +6,84 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ledger', '0014_nights'),
-        ('stats', '0002_table_law_counts'),
+        ("ledger", "0014_nights"),
+        ("stats", "0002_table_law_counts"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Season',
+            name="Season",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('starts_on', models.DateField()),
-                ('ends_on', models.DateField()),
-                ('variants', models.JSONField(default=list)),
-                ('measure', models.CharField(choices=[('counters', 'Counters'), ('money', 'Money')], default='counters', max_length=8)),
-                ('currency', models.CharField(blank=True, max_length=3)),
-                ('min_evenings', models.PositiveSmallIntegerField(default=0)),
-                ('best_of', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('handicap_percent', models.PositiveSmallIntegerField(default=0)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('standings', models.JSONField(blank=True, null=True)),
-                ('stored_at', models.DateTimeField(blank=True, null=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ledger.club')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100)),
+                ("starts_on", models.DateField()),
+                ("ends_on", models.DateField()),
+                ("variants", models.JSONField(default=list)),
+                (
+                    "measure",
+                    models.CharField(
+                        choices=[("counters", "Counters"), ("money", "Money")], default="counters", max_length=8
+                    ),
+                ),
+                ("currency", models.CharField(blank=True, max_length=3)),
+                ("min_evenings", models.PositiveSmallIntegerField(default=0)),
+                ("best_of", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("handicap_percent", models.PositiveSmallIntegerField(default=0)),
+                ("version", models.PositiveIntegerField(default=1)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("standings", models.JSONField(blank=True, null=True)),
+                ("stored_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "club",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="ledger.club"),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='SeasonNote',
+            name="SeasonNote",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('reason', models.CharField(max_length=16)),
-                ('changes', models.JSONField(default=dict)),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notes', to='stats.season')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("reason", models.CharField(max_length=16)),
+                ("changes", models.JSONField(default=dict)),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="notes", to="stats.season"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-id'],
+                "ordering": ["-at", "-id"],
             },
         ),
         migrations.AddIndex(
-            model_name='season',
-            index=models.Index(fields=['club', 'starts_on', 'ends_on'], name='stats_season_club_dates'),
+            model_name="season",
+            index=models.Index(fields=["club", "starts_on", "ends_on"], name="stats_season_club_dates"),
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.UniqueConstraint(fields=('club', 'name'), name='stats_season_name_unique'),
+            model_name="season",
+            constraint=models.UniqueConstraint(fields=("club", "name"), name="stats_season_name_unique"),
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.CheckConstraint(condition=models.Q(('ends_on__gte', models.F('starts_on'))), name='stats_season_dates'),
+            model_name="season",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("ends_on__gte", models.F("starts_on"))), name="stats_season_dates"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.CheckConstraint(condition=models.Q(('handicap_percent__lte', 100)), name='stats_season_handicap'),
+            model_name="season",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("handicap_percent__lte", 100)), name="stats_season_handicap"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.CheckConstraint(condition=models.Q(('best_of__isnull', True), ('best_of__gte', 1), _connector='OR'), name='stats_season_best_of'),
+            model_name="season",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("best_of__isnull", True), ("best_of__gte", 1), _connector="OR"),
+                name="stats_season_best_of",
+            ),
         ),
     ]
