@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from ledger.models import Club, Player
 from ledger.stats import seasons
+from tests.browser.a11y import axe_violations
 from tests.browser.conftest import BROWSER, login
 from tests.stats.seasons_data import EVENINGS, import_all
 
@@ -48,4 +49,29 @@ def test_a_players_line_opens_his_evenings(new_page: Any, scorer: Any, admin: An
     page.go_back()
     expect(page.locator("#season-rules")).to_contain_text("best 5 evenings count")
     expect(page.locator(f"#line-{Player.objects.get(club=club, name='Gleb').pk}")).to_have_class("muted not-qualified")
+    assert page.errors == []
+
+
+def test_the_season_pages_on_a_phone(new_page: Any, treasurer: Any, admin: Any, club: Club) -> None:
+    """At 390 px: no serious accessibility violation and nothing wider than the phone, the line opened."""
+    import_all(admin, club, EVENINGS)
+    season = seasons.season_create(
+        actor=admin,
+        club_id=club.pk,
+        name="Winter 2026",
+        starts_on="2026-01-01",
+        ends_on="2026-03-31",
+        variants=["american"],
+        min_evenings=3,
+        best_of=5,
+    )
+    page = new_page({"width": 390, "height": 844}, touch=True)
+    login(page, "treasurer", f"/clubs/{club.pk}/seasons/")
+    for url in (f"/clubs/{club.pk}/seasons/", f"/clubs/{club.pk}/seasons/{season.pk}/", f"/clubs/{club.pk}/"):
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        if "seasons/" in url and url.rstrip("/").split("/")[-1].isdigit():
+            page.locator("#standings summary").first.click()
+        assert axe_violations(page) == [], url
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, url
     assert page.errors == []

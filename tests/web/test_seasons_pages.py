@@ -59,7 +59,8 @@ def test_the_standings_page_shows_which_evenings_count(
     eve_id = Player.objects.get(name="Eve").pk
     line = line_html(html, eve_id)
     # Eve: place 2, six evenings, five counted, 562 (by hand in tests/stats/test_seasons.py).
-    assert re.search(r"<td>2</td>", line) and "<td>6</td><td>5</td>" in line and 'data-n="562"' in line
+    assert re.search(r"<td>2</td>", line) and 'data-n="562"' in line
+    assert '<td class="n">6</td><td class="n">5</td>' in line
     counting = re.search(r'<ul class="small counting">(.*?)</ul>', line, re.S).group(1)
     dropped = re.search(r'<ul class="small dropped">(.*?)</ul>', line, re.S).group(1)
     assert counting.count("<li>") == 5 and dropped.count("<li>") == 1
@@ -149,3 +150,22 @@ def test_the_feed_speaks_the_members_language(admin: Any, club: Club) -> None:
 
 def other_club_admin(other_club: Club) -> Any:
     return Membership.objects.get(club=other_club, role=Role.ADMIN).user
+
+
+def test_store_and_edit_from_the_page(admin: Any, club: Club, treasurer: Any, evenings: dict[str, Session]) -> None:
+    season = seasons.season_create(
+        actor=admin, club_id=club.pk, **{**WINTER, "ends_on": str(seasons.club_today(club.pk) + dt.timedelta(days=1))}
+    )
+    client = client_of(treasurer)
+    url = f"/clubs/{club.pk}/seasons/{season.pk}/"
+    assert "it is stored when the season ends" in client.get(url).content.decode()
+    assert client.post(url, {"action": "store"}).status_code == 302
+    assert "The table as stored on" in client.get(url).content.decode()
+    form = {**WINTER, "ends_on": season.ends_on.isoformat(), "best_of": "4", "min_evenings": "3", "action": "edit"}
+    stale = client.post(url, {**form, "version": "9"})
+    assert stale.status_code == 400 and "the season is at version 1, not 9" in stale.content.decode()
+    assert client.post(url, {**form, "version": "1"}).status_code == 302
+    html = client.get(url).content.decode()
+    assert "His best 4 evenings count" in html
+    assert "the season&#x27;s rules were edited" in html or "the season's rules were edited" in html
+    assert client_of(admin).get(url).status_code == 200
