@@ -18,6 +18,7 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 from ledger import services
+from ledger.stats import seasons
 from tests.ledger_fixtures import AMERICAN_HANDS, make_user, open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -87,6 +88,8 @@ def world(db: None, settings: Any) -> dict[str, str]:
     closed = open_session(admin, club, players, stake={"currency": "USD", "per_counter": "0.01"})
     record_all(admin, closed, AMERICAN_HANDS)
     services.session_close(actor=admin, session_id=closed.pk, expected_version=5)
+    season = {"name": "Winter", "starts_on": "2020-01-01", "ends_on": "2030-12-31", "variants": ["american"]}
+    seasons.season_create(actor=admin, club_id=club.pk, **season)  # season 1 of club 1 (issue 41)
     key, _ = services.token_issue(user=admin, device="schemathesis")
     return {"Authorization": f"Token {key}"}
 
