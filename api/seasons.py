@@ -204,7 +204,7 @@ class LineOut(serializers.Serializer):
 
 
 class ChangeOut(serializers.Serializer):
-    reason = serializers.ChoiceField(choices=["evening", "rules", "recompute"])
+    reason = serializers.ChoiceField(choices=["evening", "rules", "handicap", "recompute"])
     at = Timestamp()
     changes = serializers.DictField(
         help_text="players (each with his line's rank, total, played, counted and qualified before and after), "

@@ -248,7 +248,8 @@ class Season(models.Model):
 
 class SeasonNote(models.Model):
     """What changed in a stored season's table when it was computed again: why (`reason`: an evening
-    imported, reopened or amended; the rules edited; a recompute asked for) and, per player whose line
+    imported, reopened or amended; the rules edited; the previous season's table, so the handicaps, changed;
+    a recompute asked for) and, per player whose line
     changed, his line before and after; the evenings that came in or went out."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="notes")

@@ -427,7 +427,7 @@ def season_update(*, actor: User, club_id: int, season_id: int, expected_version
             season.updated_at = timezone.now()
             season.save()
             if changed and season.standings is not None:
-                _restore(season, reason="rules")
+                _restore_and_follow(season, reason="rules")
     except IntegrityError:
         raise InvalidRequest.field("name", "the club already has a season of this name") from None
     return season
@@ -448,12 +448,26 @@ def _store(season_id: int, *, reason: str) -> Season:
             season.stored_at = timezone.now()
             season.save(update_fields=["standings", "stored_at"])
         else:
-            _restore(season, reason=reason)
+            _restore_and_follow(season, reason=reason)
     return season
 
 
 def _line_key(line: dict[str, Any]) -> tuple[Any, ...]:
     return (line["rank"], line["total"], line["played"], line["counted"], line["qualified"], line["handicap"])
+
+
+def _restore_and_follow(season: Season, *, reason: str) -> None:
+    """`_restore`, then, when the table changed, the stored seasons whose handicap comes from it (reason
+    `handicap`), and theirs in turn: a handicap is part of a stored table, so it changes with a note too."""
+    if not _restore(season, reason=reason):
+        return
+    later = Season.objects.select_for_update().filter(
+        club_id=season.club_id, standings__isnull=False, handicap_percent__gt=0, starts_on__gt=season.ends_on
+    )
+    for follower in later.order_by("starts_on", "id"):
+        source, _why = handicap_source(follower)
+        if source is not None and source.pk == season.pk:
+            _restore_and_follow(follower, reason="handicap")
 
 
 def _restore(season: Season, *, reason: str) -> bool:
@@ -536,4 +550,4 @@ def seasons_session_refresh(*, session_id: int) -> None:
         if held or (day is not None and season.starts_on <= day <= season.ends_on):
             with transaction.atomic(durable=True):
                 locked = Season.objects.select_for_update().get(pk=season.pk)
-                _restore(locked, reason="evening")
+                _restore_and_follow(locked, reason="evening")

@@ -288,3 +288,50 @@ def test_an_edit_of_a_stored_season_leaves_a_note(admin: Any, club: Club, evenin
     [note] = table.notes
     assert note.reason == "rules"
     assert {p["player"]["name"] for p in note.changes["players"]} == {"Boris", "Denis", "Ann", "Eve", "Fyodor"}
+
+
+def test_a_change_to_the_previous_season_reaches_the_handicaps_with_a_note(
+    admin: Any, club: Club, evenings: dict[str, Session]
+) -> None:
+    import_all(admin, club, AUTUMN)
+    autumn = seasons.season_create(
+        actor=admin,
+        club_id=club.pk,
+        name="Autumn 2025",
+        starts_on="2025-09-01",
+        ends_on="2025-12-31",
+        variants=["american"],
+    )
+    winter = seasons.season_create(actor=admin, club_id=club.pk, **WINTER, handicap_percent=50)
+    seasons.season_standings(user=admin, club_id=club.pk, season_id=autumn.pk)  # both ended: stored
+    seasons.season_standings(user=admin, club_id=club.pk, season_id=winter.pk)
+    # A third autumn evening: Fyodor 173, Eve -87, Denis -22, Claire -67 (several-pools).
+    import_evening(admin, club, "2025-12-01", "american-several-pools", ["Fyodor", "Eve", "Denis", "Claire"])
+    table = seasons.season_standings(user=admin, club_id=club.pk, season_id=winter.pk)
+    lines = by_name(table.lines)
+    # By hand: the new autumn averages: Fyodor (12+173)/2 = 92.5 -> half 46.25 -> -46; Eve (-103-87)/2 = -95
+    # -> +48 (47.5); Denis (-114-22)/2 = -68 -> +34; Claire (181-67)/2 = 57 -> -29 (28.5); Ann, Boris unchanged.
+    assert {name: lines[name]["handicap"] for name in ("Fyodor", "Eve", "Denis", "Claire", "Ann", "Boris")} == {
+        "Fyodor": -46,
+        "Eve": 48,
+        "Denis": 34,
+        "Claire": -29,
+        "Ann": 61,
+        "Boris": -66,
+    }
+    assert (lines["Eve"]["total"], lines["Fyodor"]["total"]) == (562 + 5 * 48, 211 - 5 * 46)
+    [note] = table.notes
+    assert note.reason == "handicap"
+    # Totals now Claire 1043-145 = 898, Eve 802, Denis 407+170 = 577, Ann 549, Boris 114, Fyodor -19: Boris moves
+    # from sixth to fifth though his line's figures did not change; Ann keeps fourth.
+    assert [(line["player"]["name"], line["rank"]) for line in table.lines][:6] == [
+        ("Claire", 1),
+        ("Eve", 2),
+        ("Denis", 3),
+        ("Ann", 4),
+        ("Boris", 5),
+        ("Fyodor", 6),
+    ]
+    assert {p["player"]["name"] for p in note.changes["players"]} == {"Fyodor", "Eve", "Denis", "Claire", "Boris"}
+    [autumn_note] = seasons.season_standings(user=admin, club_id=club.pk, season_id=autumn.pk).notes
+    assert autumn_note.reason == "evening"
