@@ -153,9 +153,11 @@ def test_season_place_in_the_winter(admin: Any, club: Club, evenings: dict[str, 
     assert seasons.season_place(club.pk, gleb.pk, dt.date(2026, 3, 1)) == (season, None)
 
 
-def test_handicap_from_the_previous_season(admin: Any, club: Club, evenings: dict[str, Session]) -> None:
+@pytest.fixture
+def autumn(admin: Any, club: Club) -> Season:
+    """The season before the winter: its two evenings imported, the season defined."""
     import_all(admin, club, AUTUMN)
-    seasons.season_create(
+    return seasons.season_create(
         actor=admin,
         club_id=club.pk,
         name="Autumn 2025",
@@ -163,6 +165,11 @@ def test_handicap_from_the_previous_season(admin: Any, club: Club, evenings: dic
         ends_on="2025-12-31",
         variants=["american"],
     )
+
+
+def test_handicap_from_the_previous_season(
+    admin: Any, club: Club, evenings: dict[str, Session], autumn: Season
+) -> None:
     season = seasons.season_create(actor=admin, club_id=club.pk, **WINTER, handicap_percent=50)
     lines = by_name(seasons.season_standings(user=admin, club_id=club.pk, season_id=season.pk).lines)
     # By hand: autumn averages Ann (-139-103)/2 = -121, Boris (71+192)/2 = 131.5, Claire 181, Denis -114,
@@ -291,17 +298,8 @@ def test_an_edit_of_a_stored_season_leaves_a_note(admin: Any, club: Club, evenin
 
 
 def test_a_change_to_the_previous_season_reaches_the_handicaps_with_a_note(
-    admin: Any, club: Club, evenings: dict[str, Session]
+    admin: Any, club: Club, evenings: dict[str, Session], autumn: Season
 ) -> None:
-    import_all(admin, club, AUTUMN)
-    autumn = seasons.season_create(
-        actor=admin,
-        club_id=club.pk,
-        name="Autumn 2025",
-        starts_on="2025-09-01",
-        ends_on="2025-12-31",
-        variants=["american"],
-    )
     winter = seasons.season_create(actor=admin, club_id=club.pk, **WINTER, handicap_percent=50)
     seasons.season_standings(user=admin, club_id=club.pk, season_id=autumn.pk)  # both ended: stored
     seasons.season_standings(user=admin, club_id=club.pk, season_id=winter.pk)
