@@ -169,3 +169,24 @@ def test_store_and_edit_from_the_page(admin: Any, club: Club, treasurer: Any, ev
     assert "His best 4 evenings count" in html
     assert "the season&#x27;s rules were edited" in html or "the season's rules were edited" in html
     assert client_of(admin).get(url).status_code == 200
+
+
+def test_a_season_by_money_shows_amounts(admin: Any, club: Club) -> None:
+    for day, example in [("2025-06-02", "american-stake-half-cent"), ("2025-06-16", "american-adjustments")]:
+        import_evening(admin, club, day, example, ["Ann", "Boris", "Claire", "Denis"])
+    season = seasons.season_create(
+        actor=admin,
+        club_id=club.pk,
+        name="June",
+        starts_on="2025-06-01",
+        ends_on="2025-06-30",
+        variants=["american"],
+        measure="money",
+        currency="USD",
+    )
+    html = client_of(admin).get(f"/clubs/{club.pk}/seasons/{season.pk}/").content.decode()
+    claire = line_html(html, Player.objects.get(name="Claire").pk)
+    # Claire: 44 + 181 cents = $2.25, her two evenings $0.44 and $1.81.
+    assert 'data-cents="225" data-currency="USD"' in claire
+    assert 'data-cents="44"' in claire and 'data-cents="181"' in claire
+    assert "money at the close, in USD" in html
