@@ -26,6 +26,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ledger import nights, selectors, services
+from ledger.engine.room import game_break
 from ledger.engine.variants import get_variant
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.live import live_tag
@@ -381,12 +382,24 @@ def board_tag(sessions: list[Session]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def _fit(names: list[str], balances: list[int]) -> int:
+    """The longest seat line in characters (name, space, signed total), from 8 to 24: the board's class
+    `fit-N` shrinks a table's names just enough to fit it whole (a class: the CSP allows no style="")."""
+    longest = max(len(n) + 1 + len(f"{b:+,}") for n, b in zip(names, balances, strict=True))
+    return min(24, max(8, longest))
+
+
 def board_tables(sessions: list[Session]) -> list[dict[str, Any]]:
     tables = []
     for s in sessions:
         names = [p.name for p in selectors.session_players(session=s)]
         variant = get_variant(s.variant)
-        deals = variant.declaration.deals.last(variant.parse_options(s.rules or {}))  # None: no game limit
+        rules = variant.declaration.deals
+        # The game's last deal from the variant's declaration: its limit, or a partie's last double (the
+        # 40th in French and Russian, played on past it); None: a game with no end, counted only.
+        deals = rules.last(variant.parse_options(s.rules or {}))
+        if deals is None and rules.doubles is not None:
+            deals = game_break(s.variant)
         # The game's deals, not the sheet's hands: a misdeal passes the deal but is no deal of the game.
         if s.next_deal:
             played = s.next_deal.get("deal", s.next_deal["number"]) - 1
@@ -410,6 +423,7 @@ def board_tables(sessions: list[Session]) -> list[dict[str, Any]]:
                 "session": s,
                 "title": catalog.variant_short_title(s.variant),
                 "seats": [{"name": n, "balance": b} for n, b in zip(names, s.balances, strict=True)],
+                "fit": _fit(names, s.balances),
                 "pools": s.pools,
                 "pool_label": catalog.pool_label(s.variant),
                 "hands": played,
