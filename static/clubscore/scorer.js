@@ -21,7 +21,7 @@
 import { $, $maybe, form, state } from './scorer/context.js';
 import { moveRareFields } from './scorer/form.js';
 import { schedulePreview } from './scorer/preview.js';
-import { flush, onRecord, onUndo } from './scorer/record.js';
+import { flush, onRecord, onUndo, startAmend } from './scorer/record.js';
 import { keepForOffline, loadChecks, refresh } from './scorer/server.js';
 import { follow } from './scorer/channel.js';
 import { openDeals, render } from './scorer/view.js';
@@ -54,6 +54,17 @@ refresh().then(async function () {
   render();
   schedulePreview();
   flush();
+  amendFromLink();
 });
+
+/** `#amend-N`, the treasurer's "Amend deal N" under a dispute (settlement page): that deal's amend opens
+ * at once, when the deal list offers its Amend (the session open, the user's right, nothing queued). The
+ * fragment is dropped, so a reload shows the page as usual. */
+function amendFromLink() {
+  const asked = /^#amend-(\d+)$/.exec(location.hash);
+  if (!asked) return;
+  history.replaceState(null, '', location.pathname + location.search);
+  if (document.querySelector('#deal-list [data-amend="' + asked[1] + '"]')) startAmend(Number(asked[1]));
+}
 keepForOffline();
 

@@ -195,7 +195,7 @@ def test_the_treasurer_judges_a_dispute_by_its_deal_and_is_not_offered_a_close_t
     page = client.get(f"/sessions/{session.pk}/settlement/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     entry = page.split('id="dispute-3-2"', 1)[1].split("</li>", 1)[0]
     assert "4 · 5 · 2 · 2" in entry and "Cleo" in entry and "Ben" in entry and "♦J" in entry  # the deal itself
-    assert f'href="/sessions/{session.pk}/score/#deal-list"' in entry
+    assert f'href="/sessions/{session.pk}/score/#amend-3"' in entry  # that deal's amend: test_dispute_amend.py
     assert 'value="resolved"' not in entry and 'value="overruled"' in entry
     assert 'name="confirm"' not in page.split('id="disputes"', 1)[1]  # no close form
     waits = page.split('id="close-waits"', 1)[1].split("</p>", 1)[0]
