@@ -23,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ledger.engine.variants import VARIANTS, find_variant, variant_names
 from ledger.exceptions import VersionMismatch
 from ledger.models import Session
 
@@ -209,3 +210,19 @@ class Route(APIView):
         response = view(request, *args, **kwargs)
         response["Allow"] = ", ".join(self.allowed_methods)  # the path's methods, not the operation's
         return response
+
+
+def variant_choices() -> list[str]:
+    """What a variant may be named by on input: every code, then every alias (its French and Russian
+    names, issue 40), as `VARIANTS` lists them now."""
+    return [*variant_names(), *(alias for variant in VARIANTS for alias in variant.declaration.aliases)]
+
+
+class VariantField(serializers.ChoiceField):
+    """A variant's code or one of its aliases, validated to the code (`find_variant`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=variant_choices(), **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        return find_variant(super().to_internal_value(data)).name

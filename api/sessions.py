@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from ledger import selectors, services
 from ledger.engine import settle
 from ledger.engine.errors import sheet_error
-from ledger.engine.variants import get_variant, variant_names
+from ledger.engine.variants import get_variant
 from ledger.exceptions import SessionClosed
 from ledger.followup import background_state
 from ledger.i18n import bids_said
@@ -34,12 +34,14 @@ from .common import (
     Text,
     Timestamp,
     Username,
+    VariantField,
     actor,
     etag,
     expected_version,
     paginated,
     query,
     valid,
+    variant_choices,
 )
 from .limits import VARIANT_MAX, sheet_limits
 from .parsers import has_unstorable_text
@@ -237,7 +239,7 @@ class SessionListApi(APIView):
     class FilterSerializer(Strict):
         club = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         status = serializers.ChoiceField(required=False, choices=["open", "closed"])
-        variant = serializers.ChoiceField(required=False, choices=list(variant_names()))
+        variant = VariantField(required=False)
         player = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         date_from = serializers.DateField(required=False, input_formats=["iso-8601"])
         date_to = serializers.DateField(required=False, input_formats=["iso-8601"])
@@ -250,7 +252,7 @@ class SessionListApi(APIView):
         parameters=[
             OpenApiParameter("club", int),
             OpenApiParameter("status", str, enum=["open", "closed"]),
-            OpenApiParameter("variant", str, enum=list(variant_names())),
+            OpenApiParameter("variant", str, enum=variant_choices(), description="a code or one of its aliases"),
             OpenApiParameter("player", int),
             OpenApiParameter("date_from", dt.date),
             OpenApiParameter("date_to", dt.date),

@@ -27,12 +27,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ledger.csvfile import Amount, csv_text
-from ledger.engine.variants import variant_names
 from ledger.stats import selectors
 from ledger.stats.selectors import BOARDS, PERIODS, Filters
 
 from . import schema
-from .common import Number, Strict, Timestamp, paginated, query, valid
+from .common import Number, Strict, Timestamp, VariantField, paginated, query, valid, variant_choices
 from .formats import FORMATS, JsonOrCsvView, for_people
 
 # Dates far enough from datetime's limits that no time zone takes a day's bounds past them.
@@ -112,7 +111,7 @@ CURRENCY = re.compile(r"^[A-Z]{3}$")
 
 
 class StatsFilters(Strict):
-    variant = serializers.ChoiceField(required=False, choices=list(variant_names()))
+    variant = VariantField(required=False)
     date_from = serializers.DateField(required=False, input_formats=["iso-8601"])
     date_to = serializers.DateField(required=False, input_formats=["iso-8601"])
     format = serializers.ChoiceField(required=False, choices=list(FORMATS))
@@ -120,8 +119,8 @@ class StatsFilters(Strict):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         variant = self.fields["variant"]
-        assert isinstance(variant, serializers.ChoiceField)
-        variant.choices = list(variant_names())  # the variants named now, as `VARIANTS` lists them
+        assert isinstance(variant, VariantField)
+        variant.choices = variant_choices()  # the variants named now, as `VARIANTS` lists them
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         for name in ("date_from", "date_to"):
@@ -167,7 +166,9 @@ def filters_of(data: dict[str, Any]) -> Filters:
 
 
 FILTER_PARAMETERS = [
-    OpenApiParameter("variant", str, enum=list(variant_names()), description="only sessions of this variant"),
+    OpenApiParameter(
+        "variant", str, enum=variant_choices(), description="only sessions of this variant (a code or an alias)"
+    ),
     OpenApiParameter(
         "date_from",
         dt.date,

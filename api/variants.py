@@ -7,6 +7,8 @@ prose in the request's language (`Accept-Language`), as the rules pages say them
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -16,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledger.engine.variants import find_variant, get_variant, variant_names
+from ledger.engine.variants.declaration import Declaration
 from ledger.exceptions import NotFound
 from ledger.i18n import declaration_json
 
@@ -107,6 +110,10 @@ VariantOut = type(
     (serializers.Serializer,),
     {
         "name": serializers.CharField(),
+        "aliases": serializers.ListField(
+            child=serializers.CharField(),
+            help_text="its other names (French, Russian), taken wherever a variant's code is taken",
+        ),
         "title": serializers.CharField(),
         "source": serializers.CharField(),
         "options": OptionOut(many=True),
@@ -118,6 +125,11 @@ VariantOut = type(
         "field_labels": serializers.DictField(child=serializers.CharField()),
     },
 )
+
+
+def _shown(declaration: Declaration) -> dict[str, Any]:
+    """The declaration in the request's language, with the other names it is known by (issue 40)."""
+    return {**declaration_json(declaration), "aliases": list(declaration.aliases)}
 
 
 class PublicApi(APIView):
@@ -140,7 +152,7 @@ class VariantListApi(PublicApi):
         auth=[],
     )
     def get(self, request: Request) -> Response:
-        declarations = [declaration_json(get_variant(name).declaration) for name in variant_names()]
+        declarations = [_shown(get_variant(name).declaration) for name in variant_names()]
         return paginated(request, self, declarations, self.OutputSerializer)
 
 
@@ -155,4 +167,4 @@ class VariantDetailApi(PublicApi):
             variant = find_variant(name)
         except ValueError:
             raise NotFound(gettext("no such variant")) from None
-        return Response(self.OutputSerializer(declaration_json(variant.declaration)).data)
+        return Response(self.OutputSerializer(_shown(variant.declaration)).data)

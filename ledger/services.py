@@ -462,13 +462,15 @@ def _preset_for_session(club_id: int, preset_id: int) -> PresetVersion:
 # --- presets (issue 42): the club's house rules, named and versioned ----------------------------------
 
 
-def _check_conditions(variant: Any, rules: Any, stake: Any) -> None:
+def _check_conditions(variant: Any, rules: Any, stake: Any) -> str:
     """What a table would be opened with, judged by the engine as a sheet with no hand: its errors
-    name the field (`variant`, `rules.<option>`, `stake`), in the words of a session's."""
+    name the field (`variant`, `rules.<option>`, `stake`), in the words of a session's. The variant's
+    code is returned, an alias ("boston-français") kept under it as a session keeps it."""
     if not isinstance(variant, str):
         raise InvalidRequest.field("variant", "choose a variant")
     trial = Session(variant=variant, rules=rules if rules is not None else {}, first_dealer=0, stake=stake, pools_in=[])
     parse_sheet(sheet_of(session=trial, players=SEAT_NAMES, hands=[], close=None))
+    return get_variant(variant).name
 
 
 def _preset_name_free(club_id: int, name: str, but: int | None = None) -> None:
@@ -483,7 +485,7 @@ def preset_create(*, actor: User, club_id: int, name: Any, variant: Any, rules: 
     """A new preset at version 1 (treasurers and admins): the club's house rules, judged by the engine."""
     name = _clean_name(name, "name")
     rules = rules if rules is not None else {}
-    _check_conditions(variant, rules, stake)
+    variant = _check_conditions(variant, rules, stake)
     try:
         with transaction.atomic(durable=True):
             club_role(user=actor, club_id=club_id, role=Role.TREASURER)
@@ -514,7 +516,7 @@ def preset_update(
     `expected_version` is the version the editor saw: another is VersionMismatch (412)."""
     name = _clean_name(name, "name")
     rules = rules if rules is not None else {}
-    _check_conditions(variant, rules, stake)
+    variant = _check_conditions(variant, rules, stake)
     try:
         with transaction.atomic(durable=True):
             club_role(user=actor, club_id=club_id, role=Role.TREASURER)
