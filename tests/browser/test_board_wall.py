@@ -15,6 +15,7 @@ from ledger.engine.room import game_break
 from ledger.engine.variants import get_variant, variant_names
 from ledger.models import Club, Player
 from tests.browser.conftest import BROWSER, screenshot
+from tests.browser.test_table_law_follow import REVOKE
 from tests.ledger_fixtures import AMERICAN_HANDS, open_session, record_all
 
 pytestmark = BROWSER
@@ -27,7 +28,8 @@ def _game(variant: str) -> int:
 
 
 def _tables(admin: Any, club: Club, n: int) -> list[Any]:
-    """n tables, the four variants in turn, each with its own four members; an American table has a deal."""
+    """n tables, the four variants in turn, each with its own four members; an American table has a deal:
+    every other one a revoke (the board says its event on a line of its own), the others a plain deal."""
     variants = variant_names()
     sessions = []
     for t in range(n):
@@ -36,7 +38,7 @@ def _tables(admin: Any, club: Club, n: int) -> list[Any]:
         ]
         session = open_session(admin, club, seats, variant=variants[t % len(variants)])
         if session.variant == "american":
-            record_all(admin, session, AMERICAN_HANDS[:1])
+            record_all(admin, session, [REVOKE] if t % 8 == 0 else AMERICAN_HANDS[:1])
         sessions.append(session)
     return sessions
 
@@ -82,4 +84,10 @@ def test_the_wall_holds_the_tables_with_names_read_from_three_metres(
             .map(e => e.textContent.trim().slice(0, 30))"""
     )
     assert cut == [], cut
+    spilled = board.evaluate(
+        """() => [...document.querySelectorAll('.board-table')].filter(t =>
+            t.lastElementChild.getBoundingClientRect().bottom > t.getBoundingClientRect().bottom + 1)
+            .map(t => t.querySelector('h2').textContent.trim().slice(0, 30))"""
+    )
+    assert spilled == [], spilled  # each table's lines inside its own frame
     assert board.errors == []
