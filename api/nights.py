@@ -322,7 +322,7 @@ class CutInIn(CutInQuery):
         min_value=1, max_value=32767, help_text="the table's game the cut-in closes (as read): another is 409"
     )
     pools = serializers.ChoiceField(
-        choices=["carry", "divide"],
+        choices=["divide", "carry"],  # as the close's own (api/sessions.py): one enum in the schema
         required=False,
         default="carry",
         help_text="the closed game's pools: carried into the next game (the default), or divided",

@@ -286,7 +286,12 @@ SPECTACULAR_SETTINGS = {
     "DEFAULT_GENERATOR_CLASS": "api.schema.Generator",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.error_responses"],
     # A session's status, in SessionOut and in the seat link's SeatSessionOut (issue 38): one enum, named.
-    "ENUM_NAME_OVERRIDES": {"SessionStatusEnum": ["open", "closed"]},
+    "ENUM_NAME_OVERRIDES": {
+        "SessionStatusEnum": ["open", "closed"],
+        # how a game's pools end, at a close and at a night's cut-in: the name the close's enum had before
+        # the cut-in shared it, so a client generated from the schema keeps its type
+        "SessionClosePoolsEnum": ["divide", "carry"],
+    },
 }
 
 # The mobile API: device tokens live this long; Idempotency-Keys are kept this long (api.md: at least
