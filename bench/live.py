@@ -184,10 +184,17 @@ async def get(port: int, path: str, etag: str | None) -> tuple[int, str | None]:
     return status, tag
 
 
+# What the followers' streams and reads cost (issue 38 item 12): the change events' bytes, and the
+# fragment reads (sent; answered with a body).
+TRAFFIC: dict[str, list[int]] = {"event_bytes": [], "reads": [], "bodies": []}
+
+
 async def follower(
     port: int, stream: str, rows: str, seen: list[tuple[int, int, float]], sid: int, stop: float
 ) -> None:
-    """One phone: its stream; on each change, its fragment again (If-None-Match). Notes (session, deals, when)."""
+    """One phone: its stream; a change that carries its rows and follows the phone's tag is applied as
+    it comes (ledger/live.py), any other is read (the fragment, If-None-Match), as the pages do (static/
+    clubscore/live.js). Notes (session, deals, when)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(f"GET {stream} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
     await writer.drain()
@@ -205,7 +212,16 @@ async def follower(
             data = json.loads(line[6:])
             if data.get("tag") in (None, tag):  # a heartbeat, or nothing new
                 continue
+            TRAFFIC["event_bytes"].append(len(line))
+            if data.get("html") and tag is not None and data.get("prev") == tag:
+                tag = data["tag"]
+                if "hands" in data:
+                    seen.append((sid, int(data["hands"]), time.monotonic()))
+                continue
+            TRAFFIC["reads"].append(1)
             status, fresh = await get(port, rows, tag)
+            if status == 200:
+                TRAFFIC["bodies"].append(1)
             if status == 200:
                 tag = fresh or data.get("tag")
                 if "hands" in data:
@@ -763,11 +779,20 @@ def main() -> None:
                 *(1000 * percentile(lat, q) for q in (50, 95, 99)), 1000 * lat[-1]
             )
         )
+    events = TRAFFIC["event_bytes"]
+    if events:
+        print(
+            f"change events: {len(events)}, {sum(events) / len(events):.0f} bytes each on average"
+            f" (max {max(events)}); fragment reads: {len(TRAFFIC['reads'])} sent,"
+            f" {len(TRAFFIC['bodies'])} answered with a body"
+        )
     cost = live["cpu"] - base["cpu"]
     print(
         f"web CPU: {base['cpu'] * 100:.1f} % of a core without followers, {live['cpu'] * 100:.1f} % with:"
         f" followers cost {cost * 100:.1f} % of one core (target <= 20 %)"
     )
+    changes = TABLES / EVERY  # deals a second, each told to FOLLOWERS phones and the board
+    print(f"followers' server time per change: {cost / changes * 1000:.0f} ms of CPU")
     ratio = live["capacity"] / base["capacity"] if base["capacity"] else 0.0
     print(
         f"recording capacity (4 clients, {args.burst:.0f} s): {base['capacity']:.1f} deals/s without followers,"
