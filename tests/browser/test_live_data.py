@@ -107,12 +107,17 @@ def test_a_follower_and_the_sheet_apply_each_change_and_read_only_after_a_gap(
 
     # The stream lost for two deals (a proxy that refuses it): each page catches up by one read, the
     # deals it missed in one answer, then takes the next change from the stream again.
-    for page in (follower, sheet):
+    # (The fragment is refused too while the two deals are recorded, so that no poll falls between them.)
+    fragments = (f"**/s/{table['key']}/rows/", "**/sheet/rows/")
+    for page, fragment in zip((follower, sheet), fragments, strict=True):
         page.route("**/live/**", lambda route: route.abort())
+        page.route(fragment, lambda route: route.abort())
         page.evaluate("window.dispatchEvent(new Event('online'))")  # a new stream: refused
     expect(follower.locator("#live-status")).not_to_have_text("Live: deals appear as they are recorded.")
     expect(sheet.locator("#live")).to_contain_text("Offline")
     record_all(table["scorer"], session, HANDS[3:5])
+    for page, fragment in zip((follower, sheet), fragments, strict=True):
+        page.unroute(fragment)
     expect(follower.locator("#deal-5")).to_be_visible(timeout=12_000)  # the 5 s fallback poll
     expect(sheet.locator("#sheet-table tr[data-deal='5']")).to_be_visible(timeout=12_000)
     for page in (follower, sheet):
