@@ -37,6 +37,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -169,7 +170,8 @@ def record(base: str, token: str, sid: int, hand: dict[str, Any]) -> tuple[int, 
         return answer.status, json.loads(answer.read())["number"]
 
 
-async def get(port: int, path: str, etag: str | None) -> tuple[int, str | None]:
+async def get(port: int, path: str, etag: str | None, tables: dict[int, str] | None = None) -> tuple[int, str | None]:
+    """GET with If-None-Match: (status, ETag). `tables`: the board's tables' live tags, noted from its body."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     headers = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
     if etag:
@@ -178,6 +180,8 @@ async def get(port: int, path: str, etag: str | None) -> tuple[int, str | None]:
     await writer.drain()
     raw = await reader.read()
     writer.close()
+    if tables is not None:
+        tables.update((int(n), t.decode()) for n, t in re.findall(rb'data-session="(\d+)" data-tag="([\d.]+)"', raw))
     head = raw.split(b"\r\n\r\n", 1)[0].decode(errors="replace").split("\r\n")
     status = int(head[0].split()[1])
     tag = next((h.split(":", 1)[1].strip().strip('"') for h in head[1:] if h.lower().startswith("etag:")), None)
@@ -199,6 +203,7 @@ async def follower(
     writer.write(f"GET {stream} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
     await writer.drain()
     tag: str | None = None
+    tables: dict[int, str] = {}  # on the board: each table's live tag, as its panel says it
     try:
         while time.monotonic() < stop:
             try:
@@ -213,16 +218,17 @@ async def follower(
             if data.get("tag") in (None, tag):  # a heartbeat, or nothing new
                 continue
             TRAFFIC["event_bytes"].append(len(line))
-            if data.get("html") and tag is not None and data.get("prev") == tag:
+            if data.get("html") and tag is not None and data.get("prev") in (tag, tables.get(data.get("session", 0))):
                 tag = data["tag"]
+                if data.get("session") in tables:
+                    tables[data["session"]] = data["tag"]
                 if "hands" in data:
                     seen.append((sid, int(data["hands"]), time.monotonic()))
                 continue
             TRAFFIC["reads"].append(1)
-            status, fresh = await get(port, rows, tag)
+            status, fresh = await get(port, rows, tag, tables)
             if status == 200:
                 TRAFFIC["bodies"].append(1)
-            if status == 200:
                 tag = fresh or data.get("tag")
                 if "hands" in data:
                     seen.append((sid, int(data["hands"]), time.monotonic()))
