@@ -1,6 +1,6 @@
 /* Following a table (a member, a seat link) and the room board: a change the live channel (live.js)
- * carries is applied as it comes (its deals, the table now, or the board's table, rendered by the stream);
- * a page that missed one reads its fragment once and swaps it in. On a phone with a seat: ✓ and "That's
+ * carries is applied as it comes (its deals and the table now, rendered by the stream); a page that
+ * missed one, and the board, read the fragment and swap it in. On a phone with a seat: ✓ and "That's
  * not right". */
 (function () {
   'use strict';
@@ -102,27 +102,8 @@
     return true;
   }
 
-  /* The board: the change's table replaces its own, or joins the board. */
-  function applyBoard(change) {
-    const holder = document.getElementById('follow-rows');
-    const table = window.CS.live.fragmentPart(change.html, 'section.board-table');
-    if (!holder || !table) return false;
-    const old = holder.querySelector('section.board-table[data-session="' + change.session + '"]');
-    if (!old) return false; // a table the board does not show yet: read, for its place and the grid's size
-    old.replaceWith(table);
-    if (window.CS.localise) window.CS.localise(table);
-    return true;
-  }
-
   function onChange(change) {
-    if (board) {
-      const old = document.querySelector('#follow-rows section.board-table[data-session="' + change.session + '"]');
-      const how = old ? window.CS.live.decide(old.dataset.tag, change) : 'read';
-      if (how === 'skip') return;
-      if (how === 'apply' && !refresh.busy() && applyBoard(change)) return;
-      refresh();
-      return;
-    }
+    if (board) { refresh(); return; } // the board reads: its panels say more than a change carries
     const holder = document.getElementById('follow-rows');
     const how = window.CS.live.decide(holder ? holder.dataset.tag : '', change);
     if (how === 'skip') return;

@@ -182,21 +182,3 @@ def test_the_scorer_does_not_read_again_what_its_201_said(new_page: Any, live_se
     assert reads, "another phone's deal is read"
     assert scorer.errors == []
 
-
-def test_the_board_applies_each_tables_change(new_page: Any, live_server: Any, table: dict, club: Club) -> None:
-    """The room board: a deal and a dispute at one table change its panel with no read of the board."""
-    session = table["session"]
-    key, _ = services.board_link_issue(actor=table["scorer"], club_id=club.pk, label="wall")
-    board = new_page({"width": 1280, "height": 720})
-    reads = Reads(board, f"/b/{key}/tables/")
-    board.goto(f"/b/{key}/")
-    panel = board.locator(f".board-table[data-session='{session.pk}']")
-    expect(panel.locator(".deal-of")).to_contain_text("deal 1 of 12")
-    board.wait_for_timeout(500)  # the stream is open
-    record_all(table["scorer"], session, HANDS[1:2])
-    expect(panel.locator(".deal-of")).to_contain_text("deal 2 of 12")
-    services.deal_check(session_id=session.pk, number=2, state="disputed", reason="no", link=table["cleo"])
-    expect(panel).to_have_class(re.compile(r"\bdisputed\b"))
-    assert reads.sent == [], reads.sent
-    same_as_a_fresh_load(board, f".board-table[data-session='{session.pk}']", new_page, f"/b/{key}/")
-    assert board.errors == []
