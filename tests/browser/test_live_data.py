@@ -181,4 +181,3 @@ def test_the_scorer_does_not_read_again_what_its_201_said(new_page: Any, live_se
     expect(root).to_have_attribute("data-hands", "3")
     assert reads, "another phone's deal is read"
     assert scorer.errors == []
-
