@@ -287,3 +287,33 @@ def test_a_club_channel_hears_the_change_too(table: dict, told: Any, django_capt
         services.hand_record(actor=table["scorer"], session_id=table["session"].pk, hand=AMERICAN_HANDS[2])
     stop()
     assert json.loads(heard[-1])["data"]["rows"][0]["number"] == 3
+
+
+@pytest.mark.parametrize("view", ["follow", "sheet"])
+def test_a_deal_after_a_misdeal_reads_live_as_read(
+    admin: Any, club: Club, local: None, view: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Russian, `misdeal_forfeits_share` (002:33): Ann misdeals, then Ben's simple fails and the basket is
+    divided without her. The deal's card and sheet row say it live as read: the change carries the
+    earlier misdeal (the game's deal, the forfeited share), not the deal alone."""
+    users = [member(club, admin, name.lower(), Role.PLAYER) for name in ("Ann", "Ben", "Cleo", "Dan")]
+    seated = [services.player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
+    session = open_session(admin, club, seated, variant="russian", rules={"misdeal_forfeits_share": True})
+    record_all(admin, session, [{"bid": "misdeal"}])
+    simple = {"bid": "simple", "bidder": 1, "trump": "spades", "turned": "spades", "jack": 2, "tricks": [4, 3, 3, 3]}
+    ben = login(users[1])
+    response = ben.get(f"/live/sessions/{session.pk}/?view={view}")
+    change = relayed(
+        response,
+        lambda: services.hand_record(actor=admin, session_id=session.pk, hand=simple),
+        django_capture_on_commit_callbacks,
+    )
+    if view == "follow":
+        read = ben.get(f"/sessions/{session.pk}/follow/rows/").content.decode()
+        piece = r'<li class="follow-deal[^"]*" id="deal-2".*?</li>\s*(?=<li class="follow-deal|</ol>)'
+    else:
+        read = ben.get(f"/sessions/{session.pk}/sheet/rows/").content.decode()
+        piece = r'<tr [^>]*data-deal="2".*?</tr>'
+    assert part(change["html"], piece) == part(read, piece)
+    assert "No share of the basket for Ann" in change["html"]
+    response.close()
