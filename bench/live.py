@@ -37,6 +37,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -169,7 +170,8 @@ def record(base: str, token: str, sid: int, hand: dict[str, Any]) -> tuple[int, 
         return answer.status, json.loads(answer.read())["number"]
 
 
-async def get(port: int, path: str, etag: str | None) -> tuple[int, str | None]:
+async def get(port: int, path: str, etag: str | None, tables: dict[int, str] | None = None) -> tuple[int, str | None]:
+    """GET with If-None-Match: (status, ETag). `tables`: the board's tables' live tags, noted from its body."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     headers = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
     if etag:
@@ -178,20 +180,30 @@ async def get(port: int, path: str, etag: str | None) -> tuple[int, str | None]:
     await writer.drain()
     raw = await reader.read()
     writer.close()
+    if tables is not None:
+        tables.update((int(n), t.decode()) for n, t in re.findall(rb'data-session="(\d+)" data-tag="([\d.]+)"', raw))
     head = raw.split(b"\r\n\r\n", 1)[0].decode(errors="replace").split("\r\n")
     status = int(head[0].split()[1])
     tag = next((h.split(":", 1)[1].strip().strip('"') for h in head[1:] if h.lower().startswith("etag:")), None)
     return status, tag
 
 
+# What the followers' streams and reads cost (issue 38 item 12): the change events' bytes, and the
+# fragment reads (sent; answered with a body).
+TRAFFIC: dict[str, list[int]] = {"event_bytes": [], "reads": [], "bodies": []}
+
+
 async def follower(
     port: int, stream: str, rows: str, seen: list[tuple[int, int, float]], sid: int, stop: float
 ) -> None:
-    """One phone: its stream; on each change, its fragment again (If-None-Match). Notes (session, deals, when)."""
+    """One phone: its stream; a change that carries its rows and follows the phone's tag is applied as
+    it comes (ledger/live.py), any other is read (the fragment, If-None-Match), as the pages do (static/
+    clubscore/live.js). Notes (session, deals, when)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(f"GET {stream} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
     await writer.drain()
     tag: str | None = None
+    tables: dict[int, str] = {}  # on the board: each table's live tag, as its panel says it
     try:
         while time.monotonic() < stop:
             try:
@@ -205,8 +217,18 @@ async def follower(
             data = json.loads(line[6:])
             if data.get("tag") in (None, tag):  # a heartbeat, or nothing new
                 continue
-            status, fresh = await get(port, rows, tag)
+            TRAFFIC["event_bytes"].append(len(line))
+            if data.get("html") and tag is not None and data.get("prev") in (tag, tables.get(data.get("session", 0))):
+                tag = data["tag"]
+                if data.get("session") in tables:
+                    tables[data["session"]] = data["tag"]
+                if "hands" in data:
+                    seen.append((sid, int(data["hands"]), time.monotonic()))
+                continue
+            TRAFFIC["reads"].append(1)
+            status, fresh = await get(port, rows, tag, tables)
             if status == 200:
+                TRAFFIC["bodies"].append(1)
                 tag = fresh or data.get("tag")
                 if "hands" in data:
                     seen.append((sid, int(data["hands"]), time.monotonic()))
@@ -763,11 +785,20 @@ def main() -> None:
                 *(1000 * percentile(lat, q) for q in (50, 95, 99)), 1000 * lat[-1]
             )
         )
+    events = TRAFFIC["event_bytes"]
+    if events:
+        print(
+            f"change events: {len(events)}, {sum(events) / len(events):.0f} bytes each on average"
+            f" (max {max(events)}); fragment reads: {len(TRAFFIC['reads'])} sent,"
+            f" {len(TRAFFIC['bodies'])} answered with a body"
+        )
     cost = live["cpu"] - base["cpu"]
     print(
         f"web CPU: {base['cpu'] * 100:.1f} % of a core without followers, {live['cpu'] * 100:.1f} % with:"
         f" followers cost {cost * 100:.1f} % of one core (target <= 20 %)"
     )
+    changes = TABLES / EVERY  # deals a second, each told to FOLLOWERS phones and the board
+    print(f"followers' server time per change: {cost / changes * 1000:.0f} ms of CPU")
     ratio = live["capacity"] / base["capacity"] if base["capacity"] else 0.0
     print(
         f"recording capacity (4 clients, {args.burst:.0f} s): {base['capacity']:.1f} deals/s without followers,"

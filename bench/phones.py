@@ -368,6 +368,7 @@ class ScorerPage:
         self.api = f"/api/v1/sessions/{session}/"
         self.sheet: dict[str, Any] = {}
         self.version = 0
+        self.followed = False  # the last 201 was the page's next change (record.js `follows`)
         self.checks = -1
         self.tag = ""
         self.busy = False
@@ -458,7 +459,9 @@ class ScorerPage:
             self.client.failures.append(f"record deal {number}: {answer.status if answer else 'no answer'}")
             return None
         self.done += 1
+        previous = self.version
         self.version = answer.json().get("version", self.version + 1)
+        self.followed = self.version == previous + 1  # the 201 is the page's next change: nothing to read
         deal = Recorded(self.session, number, sent, answered)
         self.recorded.append(deal)
         # Record is free again once the 201 is in (record.js: `sending` ends before the reads): the next
@@ -478,8 +481,10 @@ class ScorerPage:
         deal.page_done = time.monotonic()
 
     async def after_record(self) -> None:
-        """record.js after a 201: `refresh()` then `loadChecks()`, and the tag seen (`caughtUp`). When the
-        page stops re-reading what its 201 said (issue 38, item 12), this becomes nothing."""
-        await self.refresh()
-        await self.load_checks()
+        """record.js after a 201: the tag seen (`caughtUp`); the page reads (`refresh()` then
+        `loadChecks()`) only when the 201 did not follow the session it showed (a gap: another phone's
+        deal came between), as it no longer re-reads what its 201 said (issue 38, item 12)."""
+        if not self.followed:
+            await self.refresh()
+            await self.load_checks()
         self.tag = f"{self.version}.{self.checks}"

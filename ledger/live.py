@@ -20,6 +20,13 @@ A revoked seat or board link closes its open streams (issue 39, item 9): the rev
 on the link's own channel, which only the streams opened through that link listen to; and since a
 message can be lost, each such stream checks its link again before every change it relays and at
 every heartbeat.
+
+A change carries data (issue 38 item 12, issue 40 item 6), the way Zulip's `send_event_on_commit` does:
+`announce(session, since=n)` takes, inside the write's transaction, what a follower shows of it (the
+deals from `n` on, their seats' words, the totals, the pools, the next deal: `LiveData`) and publishes
+it with the tag the change follows (`prev`). A stream renders it for its page (`ledger/web/live.py`), so
+a page one change behind applies it with no read; a page that missed one (its tag is not `prev`) reads
+once, as before. A change too big to carry (more than `MAX_ROWS` deals, a close) carries none.
 """
 
 from __future__ import annotations
@@ -30,8 +37,8 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import asdict, dataclass
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.conf import settings
@@ -62,9 +69,15 @@ def link_channel(kind: str, link_id: int) -> str:
 CLOSE = "close"
 
 
+# A change carries at most this many deals' rows (an amend of deal 1 at deal 32 rewrites 32): more, and
+# it carries none and the pages read (docs/decisions.md, "The live channel carries the change").
+MAX_ROWS = 12
+
+
 @dataclass(frozen=True)
 class Change:
-    """What a follower needs to know that it is behind, and by how much."""
+    """What a follower needs to know that it is behind, and by how much; and, when it can be carried,
+    what changed (`data`), which a page one change behind (its tag is `prev`) applies with no read."""
 
     session: int
     club: int
@@ -72,6 +85,8 @@ class Change:
     checks: int
     hands: int
     status: str
+    prev: str | None = None
+    data: dict[str, Any] | None = field(default=None, compare=False)
 
     @property
     def tag(self) -> str:
@@ -80,14 +95,19 @@ class Change:
         return live_tag(self.version, self.checks)
 
     def json(self) -> str:
-        return json.dumps({**asdict(self), "tag": self.tag}, separators=(",", ":"))
+        body = {**asdict(self), "tag": self.tag}
+        if self.prev is None:
+            del body["prev"]
+        if self.data is None:
+            del body["data"]
+        return json.dumps(body, separators=(",", ":"))
 
 
 def live_tag(version: int, checks: int) -> str:
     return f"{version}.{checks}"
 
 
-def change_of(session: Any) -> Change:
+def change_of(session: Any, prev: str | None = None, data: dict[str, Any] | None = None) -> Change:
     return Change(
         session=session.pk,
         club=session.club_id,
@@ -95,12 +115,30 @@ def change_of(session: Any) -> Change:
         checks=session.checks_version,
         hands=session.hands_count,
         status=session.status,
+        prev=prev,
+        data=data,
     )
 
 
-def announce(session: Any) -> None:
-    """Publish the session's state once the current transaction commits (never for a rolled-back write)."""
-    change = change_of(session)
+HAND = "hand"  # a deal recorded, amended or undone, a close, a reopen: the session's version moved
+CHECK = "check"  # a seat's ✓ or dispute, a dispute settled: its checks' version moved
+
+
+def announce(session: Any, *, moved: str | None = None, deals: Iterable[int] = ()) -> None:
+    """Publish the session's change once the current transaction commits (never for a rolled-back write).
+
+    `moved` says which half of the tag the write moved by one (`HAND`, `CHECK`), so the change names the
+    tag it follows; `deals` the deals whose rows changed (a deal recorded, the deals from an amended one
+    on, the deal a seat's word is on). Without `moved` (a new table, a close, a reopen) the change
+    carries nothing and the pages read. The data is read here, inside the write's transaction, so it is
+    the write's own state."""
+    prev = None
+    if moved == HAND:
+        prev = live_tag(session.version - 1, session.checks_version)
+    elif moved == CHECK:
+        prev = live_tag(session.version, session.checks_version - 1)
+    data = live_data(session, list(deals)) if prev is not None else None
+    change = change_of(session, prev, data)
     transaction.on_commit(lambda: publish(change))
 
 
@@ -117,6 +155,63 @@ def announce_night(night: Any) -> None:
             log.warning("live: could not publish on %s", channel, exc_info=True)
 
     transaction.on_commit(send)
+
+
+def live_data(session: Any, deals: list[int]) -> dict[str, Any] | None:
+    """What a follower's page shows of the change: the `deals` (each as stored: the hand as
+    recorded, what the replay settled, its seats' live words), the totals, the pools, the next deal, the
+    open disputes, and of the hands before them deal 1 and the misdeals (a deal's words say belle, its
+    deal of the game and a share forfeited by a misdeal's dealer). None for a closed session or more
+    than `MAX_ROWS` deals: the pages read then."""
+    from .models import DealCheck, Hand, Seat
+
+    if session.status != "open":
+        return None
+    numbers = sorted(n for n in set(deals) if 1 <= n <= session.hands_count)
+    if len(numbers) > MAX_ROWS:
+        return None
+    rows: list[dict[str, Any]] = []
+    earlier: dict[int, dict[str, Any]] = {}  # deal 1 and the misdeals before the rows: their words need them
+    if numbers:
+        found = {
+            number: (raw, settled)
+            for number, raw, settled in Hand.objects.filter(session_id=session.pk, number__lte=numbers[-1])
+            .order_by("number")
+            .values_list("number", "raw", "settled")
+        }
+        earlier = {
+            n: {"raw": raw, "dealer": settled["dealer"]}
+            for n, (raw, settled) in found.items()
+            if n not in numbers and (n == 1 or raw.get("bid") == "misdeal")
+        }
+        checks: dict[int, list[dict[str, Any]]] = {}
+        for number, seat, state, reason, outcome in (
+            DealCheck.objects.filter(session_id=session.pk, number__in=numbers, cleared_at__isnull=True)
+            .order_by("number", "seat", "id")
+            .values_list("number", "seat", "state", "reason", "outcome")
+        ):
+            checks.setdefault(number, []).append({"seat": seat, "state": state, "reason": reason, "outcome": outcome})
+        rows = [
+            {"number": n, "raw": found[n][0], "settled": found[n][1], "checks": checks.get(n, [])}
+            for n in numbers
+            if n in found
+        ]
+    names = [name for _, name in sorted(Seat.objects.filter(session_id=session.pk).values_list("seat", "player__name"))]
+    disputes = DealCheck.objects.filter(
+        session_id=session.pk, state="disputed", cleared_at__isnull=True, outcome=""
+    ).count()
+    return {
+        "variant": session.variant,
+        "rules": session.rules or {},
+        "names": names,
+        "balances": list(session.balances),
+        "pools": list(session.pools),
+        "next": session.next_deal,
+        "first_dealer": session.first_dealer,
+        "earlier": {str(n): e for n, e in earlier.items()},
+        "rows": rows,
+        "disputes": disputes,
+    }
 
 
 def announce_revoked(channel: str) -> None:

@@ -45,7 +45,7 @@ from .exceptions import (
     StaleNumber,
     VersionMismatch,
 )
-from .live import announce, announce_revoked, link_channel
+from .live import CHECK, HAND, announce, announce_revoked, link_channel
 from .models import (
     BoardLink,
     Club,
@@ -683,7 +683,7 @@ def session_reopen(*, actor: User, session_id: int, expected_version: int | None
         _, run, settled = _replay(session, [h.raw for h in hands])
         _write_projection(session, hands, settled, run)
         _followup_request(session)
-        announce(session)
+        announce(session)  # the whole page changes (the deals' ✓ come back): the pages read it
         SessionEvent.objects.create(
             session=session, kind=SessionEvent.Kind.REOPEN, version=session.version, by=actor, played_at=played_at
         )
@@ -877,7 +877,9 @@ def _hand_record(
             writes.insert(new)
             if keeper is not None:
                 keeper.keep(new, writes)
-    announce(session)  # after the block: `roundtrips.atomic`'s commit is not Django's (no on_commit)
+    # After the block: `roundtrips.atomic`'s commit is not Django's (no on_commit), so this change's rows
+    # are read just after its commit (a deal recorded later in between is carried by its own change).
+    announce(session, moved=HAND, deals=[number])
     return new
 
 
@@ -931,7 +933,7 @@ def hand_amend(
             by=actor,
         )
         _clear_checks(session, number)
-        announce(session)
+        announce(session, moved=HAND, deals=range(number, len(hands) + 1))  # their running totals moved
     target.session = session
     return target
 
@@ -962,7 +964,7 @@ def hand_undo(*, actor: User, session_id: int, number: int, expected_version: in
             by=actor,
         )
         _clear_checks(session, number)
-        announce(session)
+        announce(session, moved=HAND)  # no row changed: the pages drop the deals after the session's last
     return session
 
 
@@ -1105,7 +1107,7 @@ def deal_check(
         check = DealCheck.objects.create(
             session=session, number=number, seat=seat, state=state, reason=text, by=actor, by_link=link, at=now
         )
-        _bump_checks(session)
+        _bump_checks(session, number)
     return check
 
 
@@ -1135,14 +1137,14 @@ def dispute_settle(*, actor: User, session_id: int, number: int, seat: int, outc
         dispute.settled_by = actor
         dispute.settled_at = timezone.now()
         dispute.save(update_fields=["outcome", "note", "settled_by", "settled_at"])
-        _bump_checks(session)
+        _bump_checks(session, number)
     return dispute
 
 
-def _bump_checks(session: Session) -> None:
+def _bump_checks(session: Session, number: int) -> None:
     session.checks_version += 1
     session.save(update_fields=["checks_version"])
-    announce(session)
+    announce(session, moved=CHECK, deals=[number])
 
 
 def seat_link_issue(*, actor: User, session_id: int, seat: Any) -> tuple[str, SeatLink]:

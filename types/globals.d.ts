@@ -37,7 +37,12 @@ interface ApiError {
 
 type Child = Node | string | null | undefined;
 
-interface LiveChange { tag?: string; version?: number; checks?: number }
+/** A change as the live channel relays it (ledger/live.py, ledger/web/live.py): `prev` is the tag it
+ * follows and `html` its page's fragment, when it carries them; `polled` marks the fallback poll's. */
+interface LiveChange {
+  tag?: string; version?: number; checks?: number; hands?: number; status?: string; session?: number;
+  prev?: string; html?: string; polled?: boolean;
+}
 
 /** A player's rating as the statistics API gives it (stats.md): mu, sigma and the cautious ordinal. */
 interface Rating { mu: number; sigma: number; ordinal: number }
@@ -68,9 +73,17 @@ interface ClubscoreCommon {
   day(iso: string): string;
 }
 
-/** live.js's addition to CS: one follower of the live channel. */
+/** live.js's addition to CS: one follower of the live channel, and its apply-or-read rule. */
 interface ClubscoreLive {
-  follow(opts: { events: string; tag: string; poll?: string; onChange(change: LiveChange): void | Promise<void> }): { seen(tag: string): void };
+  follow(opts: {
+    events: string; tag: string; poll?: string; heartbeat?: number; read?(): void;
+    onChange(change: LiveChange): void | Promise<void>; onStatus?(state: string): void;
+  }): { seen(tag: string): void; stop(): void; readonly tag: string };
+  decide(tag: string, change: LiveChange | null): 'skip' | 'apply' | 'read';
+  decideVersion(version: number, change: LiveChange | null): 'skip' | 'apply' | 'read';
+  parseTag(tag: string | undefined): [number, number] | null;
+  oneAtATime(read: () => Promise<void>): (() => Promise<void>) & { busy(): boolean };
+  fragmentPart(html: string, selector: string): Element | null;
 }
 
 interface ClubscoreGlobals extends ClubscoreCommon {

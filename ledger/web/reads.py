@@ -167,11 +167,22 @@ class SheetRow:
         return " · ".join(n.text for n in self.notes)
 
 
-def sheet_rows(*, session: Session, names: list[str], settlement: dict[str, Any]) -> list[SheetRow]:
-    """Every deal of the session: what was played (the hand as recorded) and what the engine settled."""
-    hands = {h.number: h.raw for h in selectors.hand_list(session=session)}
+def sheet_rows(
+    *,
+    session: Session,
+    names: list[str],
+    settlement: dict[str, Any],
+    raws: dict[int, Any] | None = None,
+    dealers: dict[int, int] | None = None,
+) -> list[SheetRow]:
+    """Every deal of the session: what was played (the hand as recorded) and what the engine settled.
+    `raws` (each hand as recorded, by number) and `dealers` (by number), when the caller has them: a
+    live change carries its rows with the earlier hands' misdeals and deal 1 (ledger/live.py)."""
+    hands = raws if raws is not None else {h.number: h.raw for h in selectors.hand_list(session=session)}
     deal_of = game_deals(hands)
-    forfeits = forfeiting(hands, session.rules, {h["number"]: h["dealer"] for h in settlement["hands"]})
+    if dealers is None:
+        dealers = {h["number"]: h["dealer"] for h in settlement["hands"]}
+    forfeits = forfeiting(hands, session.rules, dealers)
     variant = get_variant(session.variant)
     options = variant.parse_options(session.rules or {})  # once for the sheet, not once a deal
     rows = []

@@ -1,9 +1,11 @@
 """The whole table's pages (issue 25): following a table (a member, or a seat link), joining it (the QR
 code, the short link, seat links), the room board (a member, or a board link), the treasurer's disputes.
 
-Each page is rendered by the server and refreshed by `static/clubscore/live.js`: the live channel
-(`ledger/web/live.py`) says the session's live tag moved, and the page swaps in its fragment, read with
-`If-None-Match` (a 304 when nothing changed: the fallback poll and the catch-up after a reconnect).
+Each page is rendered by the server and kept live by `static/clubscore/live.js`: the live channel
+(`ledger/web/live.py`) brings each change with the page's fragment of it (rendered from the change's
+data by `follow_deals`/`follow_state` and `board_table`, the same code as the reads here), which the page
+applies; a page that missed a change reads its fragment with `If-None-Match` (a 304 when nothing
+changed: the fallback poll and the catch-up after a reconnect).
 """
 
 from __future__ import annotations
@@ -64,20 +66,33 @@ def follow_context(session: Session, my_seat: int | None) -> dict[str, Any]:
     players = selectors.session_players(session=session)
     names = [p.name for p in players]
     hands = list(selectors.hand_list(session=session))
-    rows = reads.sheet_rows(session=session, names=names, settlement={"hands": [h.settled for h in hands]})
-    checks: dict[int, dict[int, DealCheck]] = {}
+    settlement = {"hands": [h.settled for h in hands]}
+    rows = reads.sheet_rows(session=session, names=names, settlement=settlement, raws={h.number: h.raw for h in hands})
+    checks: dict[int, dict[int, Any]] = {}
     for check in selectors.deal_checks(session=session):
         checks.setdefault(check.number, {})[check.seat] = check
+    return follow_state(session, names, follow_deals(session, rows, checks, names, my_seat), my_seat)
+
+
+def follow_deals(
+    session: Session,
+    rows: list[reads.SheetRow],
+    checks: dict[int, dict[int, Any]],
+    names: list[str],
+    my_seat: int | None,
+) -> list[dict[str, Any]]:
+    """Each deal of `rows` (every deal, or those a live change carries), the last first, with each
+    seat's word on it (a `DealCheck`, or a live change's dict of its state, reason and outcome)."""
     deals = []
     lapse = deal_notes.claims_lapse(session.rules)
-    last = rows[-1].number if rows else 0
+    last = session.hands_count  # the session's last deal, whichever rows are shown
     for row in reversed(rows):
         said = checks.get(row.number, {})
         seats = [
             {"seat": s, "name": names[s], "check": said.get(s), "mine": s == my_seat, "delta": row.deltas[s]}
             for s in range(4)
         ]
-        disputed = any(c.state == DealCheck.State.DISPUTED and not c.outcome for c in said.values())
+        disputed = any(_said(c, "state") == DealCheck.State.DISPUTED and not _said(c, "outcome") for c in said.values())
         deals.append(
             {
                 "row": row,
@@ -95,6 +110,17 @@ def follow_context(session: Session, my_seat: int | None) -> dict[str, Any]:
                 else "",
             }
         )
+    return deals
+
+
+def _said(check: Any, name: str) -> Any:
+    return check[name] if isinstance(check, dict) else getattr(check, name)
+
+
+def follow_state(
+    session: Session, names: list[str], deals: list[dict[str, Any]], my_seat: int | None
+) -> dict[str, Any]:
+    """The follow fragment's context: the table now and `deals`."""
     next_deal = session.next_deal
     close = session.closing if session.status == Session.Status.CLOSED else None
     return {
@@ -164,7 +190,7 @@ def follow(request: AuthedRequest, session_id: int) -> HttpResponse:
         found,
         seat,
         {
-            "events": reverse("live-session", args=[found.pk]),
+            "events": reverse("live-session", args=[found.pk]) + "?view=follow",
             "rows": reverse("web:follow-rows", args=[found.pk]),
             "confirm": api + "{n}/confirm/",
             "dispute": api + "{n}/dispute/",

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -432,6 +432,8 @@ def _sheet_context(request: HttpRequest, session_id: int) -> dict[str, Any]:
     settlement = selectors.session_settlement(session=found)
     context["settlement"] = settlement
     context["rows"] = reads.sheet_rows(session=found, names=context["names"], settlement=settlement)
+    context["deal_count"] = len(context["rows"])
+    context["heartbeat"] = round(settings.LIVE_HEARTBEAT_SECONDS * 1000)  # the live channel's (sheet.js)
     context["multi_pool"] = get_variant(found.variant).multi_pool
     return context
 
@@ -443,9 +445,16 @@ def sheet(request: AuthedRequest, session_id: int) -> HttpResponse:
 
 @page
 def sheet_rows(request: AuthedRequest, session_id: int) -> HttpResponse:
-    """The sheet's table alone, for the page's polling to swap in when the session's version moves."""
-    response = render(request, "web/_sheet_table.html", _sheet_context(request, session_id))
-    response["Cache-Control"] = "no-store"
+    """The sheet's table alone, for the page to swap in when it missed a live change (static/clubscore/
+    sheet.js): 304 to `If-None-Match` with the session's live tag, read before anything is rendered."""
+    found = selectors.session_get(user=request.user, session_id=session_id)
+    tag = f'"{live_tag(found.version, found.checks_version)}"'
+    if request.headers.get("If-None-Match", "").strip() == tag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = render(request, "web/_sheet_table.html", _sheet_context(request, session_id))
+    response["ETag"] = tag
+    response["Cache-Control"] = "no-cache"
     return response
 
 

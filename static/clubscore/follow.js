@@ -1,5 +1,7 @@
-/* Following a table (a member, a seat link) and the room board: the page's fragment is swapped in whenever
- * the live channel (live.js) says the table moved. On a phone with a seat: ✓ and "That's not right". */
+/* Following a table (a member, a seat link) and the room board: a change the live channel (live.js)
+ * carries is applied as it comes (its deals and the table now, rendered by the stream); a page that
+ * missed one, and the board, read the fragment and swap it in. On a phone with a seat: ✓ and "That's
+ * not right". */
 (function () {
   'use strict';
   const config = JSON.parse(document.getElementById('follow-config').textContent);
@@ -41,20 +43,8 @@
     });
   }
 
-  // One read of the rows at a time, and one more after it when the table moved meanwhile. Two changes
-  // close together (a deal, then a ✓) started two reads, and when the older answer landed last it put
-  // the older rows back: the phone stayed a deal behind until the next change.
-  let reading = false;
-  let again = false;
-  async function refresh() {
-    if (reading) { again = true; return; }
-    reading = true;
-    try {
-      do { again = false; await readRows(); } while (again);
-    } finally {
-      reading = false;
-    }
-  }
+  // One read of the rows at a time, and one more after it when the table moved meanwhile (live.js).
+  const refresh = window.CS.live.oneAtATime(readRows);
 
   async function readRows() {
     const holder = document.getElementById('follow-rows');
@@ -81,12 +71,56 @@
     follower.seen(fresh.dataset.tag);
   }
 
+  /* A change that carries its fragment, applied to the rows shown: the deals it carries replace theirs
+   * (or come in at their place, the last first), the deals after the session's last go (an undo), the
+   * table now is replaced. False when it cannot be (the page is not the one it was rendered for). */
+  function applyFollow(change) {
+    const holder = document.getElementById('follow-rows');
+    const fresh = window.CS.live.fragmentPart(change.html, '#follow-rows');
+    if (!fresh || !holder) return false;
+    const list = holder.querySelector('ol.follow-deals');
+    const state = holder.querySelector('.follow-state');
+    const freshState = fresh.querySelector('.follow-state');
+    if (!list || !state || !freshState) return false;
+    state.replaceWith(freshState);
+    fresh.querySelectorAll('li.follow-deal').forEach(function (li) {
+      const n = Number(li.dataset.deal);
+      const old = document.getElementById('deal-' + n);
+      if (old && list.contains(old)) { old.replaceWith(li); return; }
+      const after = Array.prototype.find.call(list.querySelectorAll('li.follow-deal'), function (x) { return Number(x.dataset.deal) < n; });
+      list.insertBefore(li, after || null);
+    });
+    list.querySelectorAll('li.follow-deal').forEach(function (li) { if (Number(li.dataset.deal) > change.hands) li.remove(); });
+    const empty = list.querySelector('li.muted');
+    if (change.hands > 0 && empty) empty.remove();
+    if (change.hands === 0 && !list.querySelector('li')) {
+      const none = fresh.querySelector('ol.follow-deals li.muted');
+      if (none) list.appendChild(none);
+    }
+    holder.dataset.tag = change.tag;
+    if (window.CS.localise) window.CS.localise(holder);
+    return true;
+  }
+
+  function onChange(change) {
+    if (board) { refresh(); return; } // the board reads: its panels say more than a change carries
+    const holder = document.getElementById('follow-rows');
+    const how = window.CS.live.decide(holder ? holder.dataset.tag : '', change);
+    if (how === 'skip') return;
+    if (how === 'apply' && !refresh.busy()) {
+      if (writing()) { missed = true; showStatus(); return; } // shown once the reason is sent or closed
+      if (applyFollow(change)) { follower.seen(change.tag); return; }
+    }
+    refresh();
+  }
+
   const follower = window.CS.live.follow({
     events: config.events,
     poll: config.rows,
     tag: config.tag,
     heartbeat: config.heartbeat,
-    onChange: refresh,
+    onChange: onChange,
+    read: refresh,
     onStatus: function (state) {
       linkStatus = state;
       showStatus();
@@ -105,7 +139,7 @@
     }
     if (!res.ok) return;
     if (form) { form.hidden = true; if (document.activeElement) document.activeElement.blur(); }
-    refresh();
+    if (linkStatus !== 'live') refresh(); // live, the stream brings the change with its rows
   }
 
   /* A ✓ that did not reach the server (issue 38, item 8): said under the status line, outside the rows
@@ -131,7 +165,7 @@
     if (res.ok) {
       waiting.delete(n);
       showChecks();
-      refresh();
+      if (linkStatus !== 'live') refresh(); // live, the stream brings the change with its rows
       return;
     }
     if (res.networkError || res.status === 0 || res.status >= 500) {

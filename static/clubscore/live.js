@@ -6,6 +6,7 @@
  *     tag: '7.2',                     // the live tag the page already shows ("<version>.<checks version>")
  *     onChange: function (change) {}, // called once the tag moved: change.tag, .version, .checks, .hands, .status
  *     onStatus: function (state) {},  // 'live', 'reconnecting' or 'polling'
+ *     read: function () {},           // optional: the page's own read of `poll` (If-None-Match, one at a time)
  *     heartbeat: 15000,               // optional: the stream's heartbeat period in ms (its `ping` events say it too)
  *   });
  *   follower.seen('8.2');  // the page has caught up to this tag by itself (say, after its own write)
@@ -19,7 +20,12 @@
  * changed): the server sends a `ping` every heartbeat, and a stream silent for two of them plus a margin
  * is closed by the watchdog, which says 'reconnecting', re-reads at once and opens a new one (issue 38,
  * item 8). The browser back online does the same at once, rather than waiting for EventSource's own
- * retries. */
+ * retries.
+ *
+ * A change can carry its page's fragment (`change.html`, rendered by the stream from the change's data,
+ * and `change.prev`, the tag it follows: ledger/live.py). `CS.live.decide(tag, change)` says what the
+ * page does with it: 'apply' it with no read when the page shows `prev`, 'skip' it when the page is
+ * already there or further, 'read' once when it missed a change (a gap, a reconnect, a poll). */
 (function () {
   'use strict';
   const POLL_MS = 5000;
@@ -43,6 +49,7 @@
 
     async function poll() {
       if (!opts.poll || document.hidden) return;
+      if (opts.read) { opts.read(); return; } // the page's own read, one at a time: a poll and a change coalesce
       let res;
       try {
         res = await fetch(opts.poll, { credentials: 'same-origin', cache: 'no-store', headers: { 'If-None-Match': '"' + tag + '"' } });
@@ -132,6 +139,67 @@
     };
   }
 
+  /* A live tag as numbers: "12.3" -> [12, 3]; null for anything else. */
+  function parseTag(tag) {
+    const m = /^(\d+)\.(\d+)$/.exec(String(tag || ''));
+    return m ? [Number(m[1]), Number(m[2])] : null;
+  }
+
+  /* Whether tag `a` is later than `b`: each write moves one half by one, so the pair orders the changes. */
+  function later(a, b) {
+    return a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+  }
+
+  /* What a page showing `tag` does with `change`: 'skip', 'apply' (it carries its fragment and follows
+   * the page's tag) or 'read' (the page missed something: one read catches it up). */
+  function decide(tag, change) {
+    const now = parseTag(tag);
+    const next = change ? parseTag(change.tag) : null;
+    if (!next) return 'skip';
+    if (now && !later(next, now)) return 'skip';
+    if (change.html && change.prev && change.prev === tag) return 'apply';
+    return 'read';
+  }
+
+  /* The same for a page that shows the deals only (the score sheet): `version` is the session's version
+   * it shows; a change of the seats' words alone leaves it as it is. */
+  function decideVersion(version, change) {
+    const next = change ? parseTag(change.tag) : null;
+    if (!next) return 'skip';
+    if (next[0] <= version) return 'skip';
+    const prev = parseTag(change.prev);
+    if (change.html && prev && prev[0] === version && next[0] === version + 1) return 'apply';
+    return 'read';
+  }
+
+  /* `read` one at a time, and once more after it when asked meanwhile: two changes close together (a
+   * deal, then a ✓) started two reads, and when the older answer landed last it put the older rows back,
+   * a deal behind until the next change. The returned function's `busy()` says whether a read is on its way. */
+  function oneAtATime(read) {
+    let reading = false;
+    let again = false;
+    async function run() {
+      if (reading) { again = true; return; }
+      reading = true;
+      try {
+        do { again = false; await read(); } while (again);
+      } finally {
+        reading = false;
+      }
+    }
+    run.busy = function () { return reading; };
+    return run;
+  }
+
+  /* The element `selector` of a change's fragment, or null. */
+  function fragmentPart(html, selector) {
+    const box = document.createElement('div');
+    box.innerHTML = html;
+    return box.querySelector(selector);
+  }
+
   window.CS = window.CS || {};
-  window.CS.live = { follow: follow };
+  window.CS.live = {
+    follow: follow, decide: decide, decideVersion: decideVersion, parseTag: parseTag, oneAtATime: oneAtATime, fragmentPart: fragmentPart,
+  };
 })();

@@ -78,6 +78,7 @@ export async function flush() {
   state.sending = true;
   renderStatus();
   let recorded = false;
+  let gap = false; // a deal's 201 did not follow the page's session (another phone's deal, a retry): read
   /** @type {any[]} */
   const sent = []; // every deal this flush recorded, each shown with its payments
   try {
@@ -94,9 +95,11 @@ export async function flush() {
       const code = error && error.code;
       if (res.status === 201) {
         queue.dropHead(item.key);
+        if (!follows(res.data)) gap = true;
         // Counted at once: the session read after it may fail or be the service worker's older copy.
         state.recorded.push(res.data);
         holdRecorded(state.session, state.hands);
+        if (!gap && state.sheet) state.sheet.hands = state.sheet.hands.concat([withoutNumber(item.hand)]);
         recorded = true;
         if (done(item)) resetForm();
         // said as the bar said it: a count the scorer never gave (a misère's others) is not stated as 0
@@ -111,6 +114,7 @@ export async function flush() {
         sent.push({ number: item.hand.number, duplicate: true });
         notifySent(sent);
         recorded = true;
+        gap = true;
         continue;
       }
       if (res.status >= 500 || res.status === 429 || code === 'idempotency_in_flight') {
@@ -143,10 +147,32 @@ export async function flush() {
     state.busy = false;
   }
   if (!recorded) render(); // at once; after a recording, the server's figures come first
-  if (recorded || state.online) await refresh();
-  if (recorded) { await loadChecks(); caughtUp(); }
+  if (recorded && !gap) {
+    // The 201s said it all (the deal, the totals, the pools, the version): nothing is read again. A new
+    // deal has no checks yet. The stream's echo of it is not read either (issue 38 item 12).
+    caughtUp();
+  } else if (recorded || state.online) {
+    await refresh();
+    if (recorded) { await loadChecks(); caughtUp(); }
+  }
   render();
   schedulePreview();
+}
+
+/** Whether a deal's 201 is the very next change of the session the page shows: the next number, the next
+ * version. Anything else (another phone's deal between, a retry answered with an older deal) is a gap.
+ * @param {any} answer */
+function follows(answer) {
+  return !!state.session && !!answer && answer.number === state.hands.length + 1
+    && answer.version === (state.session.version || 0) + 1;
+}
+
+/** The hand as the session's sheet keeps it (its number is its place).
+ * @param {any} hand */
+function withoutNumber(hand) {
+  const out = Object.assign({}, hand);
+  delete out.number;
+  return out;
 }
 
 async function amend() {
