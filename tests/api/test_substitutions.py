@@ -169,3 +169,21 @@ def test_the_rooms_settlement_nets_a_leaver_and_his_substitute_apart(
         balance[tr.payer] += tr.cents
         balance[tr.payee] -= tr.cents
     assert set(balance.values()) <= {0}
+
+
+def test_a_sheet_with_its_seat_history_is_imported_as_it_was_played(
+    api: Api, admin: Any, session: Session, club: Club
+) -> None:
+    record_all(admin, session, AMERICAN_HANDS[:2])
+    assert substitute(api, session, {"seat": 0, "guest": "Quinn"}).status_code == 201
+    record_all(admin, session, AMERICAN_HANDS[2:])
+    closed = close(admin, session)
+    sheet = api.json("GET", f"/api/v1/sessions/{session.pk}/sheet/").json()
+    imported = api.json("POST", "/api/v1/sessions/import/", {"club": club.pk, "sheet": sheet})
+    assert imported.status_code == 201, imported.content
+    copy = Session.objects.get(pk=imported.json()["id"])
+    assert copy.closing == closed.closing
+    assert list(SeatChange.objects.filter(session=copy).values_list("seat", "player__name", "from_hand")) == [
+        (0, "Quinn", 3)
+    ]
+    assert api.json("GET", f"/api/v1/sessions/{copy.pk}/sheet/").json() == sheet
