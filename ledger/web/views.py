@@ -438,7 +438,9 @@ def _sheet_context(request: HttpRequest, session_id: int) -> dict[str, Any]:
 
 @page
 def sheet(request: AuthedRequest, session_id: int) -> HttpResponse:
-    return render(request, "web/sheet.html", _sheet_context(request, session_id))
+    context = _sheet_context(request, session_id)
+    context["seat_changes"] = selectors.seat_changes(session=context["session"])  # issue 37
+    return render(request, "web/sheet.html", context)
 
 
 @page

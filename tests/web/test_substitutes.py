@@ -68,5 +68,7 @@ def test_the_settlement_page_shows_each_stint(
     closed = close(admin, session)
     page = client_for(admin).get(reverse("web:settlement", args=[session.pk])).content.decode()
     assert "Ben, deals 1–2" in page and "Quinn, from deal 3" in page
+    sheet = client_for(admin).get(reverse("web:sheet", args=[session.pk])).content.decode()
+    assert "Quinn at seat 2 from deal 3" in sheet
     assert page.count('data-seat="') >= 5
     assert len(closed.closing["stints"]) == 5
