@@ -245,13 +245,24 @@ def stint_figures(
     return out
 
 
+_ADDED = (
+    "deals",
+    "counters",
+    "pools_won",
+    "pools_won_counters",
+    "misere_partout_played",
+    "misere_partout_lost",
+    "revokes",
+    "misdeals",
+    "concessions",
+)
+
+
 def merged(first: SeatFigures, second: SeatFigures) -> SeatFigures:
     """Two stints of one player at one table (he left and came back) as one: his figures added up, at the
     seat he sat first."""
     out = SeatFigures(seat=first.seat, deals=0, counters=0, currency=first.currency or second.currency)
-    for name in ("deals", "counters", "pools_won", "pools_won_counters", "misere_partout_played"):
-        setattr(out, name, getattr(first, name) + getattr(second, name))
-    for name in ("misere_partout_lost", "revokes", "misdeals", "concessions"):
+    for name in _ADDED:
         setattr(out, name, getattr(first, name) + getattr(second, name))
     if first.money is not None or second.money is not None:
         out.money = (first.money or 0) + (second.money or 0)
