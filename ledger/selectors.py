@@ -178,8 +178,10 @@ def session_list(
         qs = qs.filter(variant=variant)
     if status is not None:
         qs = qs.filter(status=status)
-    if player is not None:
-        qs = qs.filter(seats__player_id=player)
+    if player is not None:  # seated at the opening, or a substitute (issue 37)
+        seated = Seat.objects.filter(player_id=player).values("session_id")
+        substituted = SeatChange.objects.filter(player_id=player).values("session_id")
+        qs = qs.filter(Q(pk__in=seated) | Q(pk__in=substituted))
     if date_from is not None or date_to is not None:
         qs = qs.filter(_club_days(qs, date_from, date_to))
     return qs.order_by("-opened_at", "-id")

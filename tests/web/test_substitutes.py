@@ -70,5 +70,10 @@ def test_the_settlement_page_shows_each_stint(
     assert "Ben, deals 1–2" in page and "Quinn, from deal 3" in page
     sheet = client_for(admin).get(reverse("web:sheet", args=[session.pk])).content.decode()
     assert "Quinn at seat 2 from deal 3" in sheet
+    follow = client_for(admin).get(reverse("web:follow", args=[session.pk])).content.decode()
+    assert "Quinn" in follow  # the followers see who sits now
+    quinn = Player.objects.get(name="Quinn")
+    own = client_for(admin).get(reverse("web:player", args=[quinn.pk])).content.decode()
+    assert f"/sessions/{session.pk}/" in own  # the substitute's page lists the table he sat at
     assert page.count('data-seat="') >= 5
     assert len(closed.closing["stints"]) == 5
