@@ -399,7 +399,7 @@ def _fit(names: list[str], balances: list[int]) -> int:
 def board_tables(sessions: list[Session]) -> list[dict[str, Any]]:
     tables = []
     for s in sessions:
-        names = [p.name for p in selectors.session_players(session=s)]
+        names = [p.name for p in selectors.seated_now(session=s)]  # who sits now (issue 37)
         variant = get_variant(s.variant)
         rules = variant.declaration.deals
         # The game's last deal from the variant's declaration: its limit, or a partie's last double (the

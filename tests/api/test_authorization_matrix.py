@@ -273,6 +273,10 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/sessions/<int:session_id>/sheet/rows/", "GET"): Rule(Role.PLAYER),
     ("/sessions/<int:session_id>/settlement/", "GET"): Rule(Role.PLAYER),
     ("/sessions/<int:session_id>/settlement/", "POST"): Rule(Role.TREASURER, lambda w, t: {}),
+    ("/sessions/<int:session_id>/substitute/", "GET"): Rule(Role.SCORER),
+    ("/sessions/<int:session_id>/substitute/", "POST"): Rule(
+        Role.SCORER, lambda w, t: {"seat": "1", "guest": f"Sub {uuid.uuid4().hex[:8]}"}
+    ),
     ("/players/<int:player_id>/", "GET"): Rule(Role.PLAYER),
     ("/players/<int:player_id>/statement/", "GET"): Rule("self or treasurer"),
     ("/clubs/<int:club_id>/books/", "GET"): Rule(Role.TREASURER),

@@ -187,3 +187,25 @@ def test_a_sheet_with_its_seat_history_is_imported_as_it_was_played(
         (0, "Quinn", 3)
     ]
     assert api.json("GET", f"/api/v1/sessions/{copy.pk}/sheet/").json() == sheet
+
+
+def test_at_a_night_the_waiting_player_who_takes_a_seat_plays_and_the_leaver_no_longer_waits(
+    api: Api, admin: Any, club: Club, players: list[Player]
+) -> None:
+    extra = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in ("Eve", "Fay", "Gus", "Hal", "Ida")]
+    night = api.json("POST", f"/api/v1/clubs/{club.pk}/nights/", {"date": "2026-03-14"}).json()
+    for p in [*players, *extra]:
+        api.json("POST", f"/api/v1/nights/{night['id']}/check-ins/", {"player": p.pk})
+    api.json("POST", f"/api/v1/nights/{night['id']}/draw/", {"variant": "american", "stake": USD, "seed": 5})
+    room = api.json("GET", f"/api/v1/nights/{night['id']}/").json()
+    assert [w["name"] for w in room["waiting"]] == ["Ida"]
+    table = NightTable.objects.filter(night_id=night["id"]).order_by("number").first()
+    assert table is not None
+    record_all(admin, table.session, AMERICAN_HANDS[:2])
+    leaver = room["tables"][0]["seats"][2]
+    ida = Player.objects.get(club=club, name="Ida")
+    assert substitute(api, table.session, {"seat": 2, "player": ida.pk}).status_code == 201
+    room = api.json("GET", f"/api/v1/nights/{night['id']}/").json()
+    assert room["tables"][0]["seats"][2]["name"] == "Ida"
+    assert room["waiting"] == []  # Ida plays; the leaver went home, he does not wait to cut in
+    assert leaver["player"] not in {s["player"] for t in room["tables"] for s in t["seats"]}
