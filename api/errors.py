@@ -38,6 +38,7 @@ LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.NotLastHand: 409,
     ledger.ClaimLapsed: 409,
     ledger.PoolsClaimed: 409,
+    ledger.SeatChanged: 409,
     ledger.DisputesOpen: 409,
     ledger.StaleNumber: 409,
     ledger.NightDrawn: 409,

@@ -146,6 +146,11 @@ class Sheet(serializers.Serializer):
         child=HandIn(), max_length=500, help_text="at most MAX_SESSION_HANDS (500) through the API"
     )
     close = serializers.DictField(required=False)
+    substitutions = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text='the seat history (issue 37): [{"seat", "player", "from"}], absent when no seat changed hands',
+    )
 
 
 class Settlement(serializers.Serializer):

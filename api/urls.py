@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from . import auth, clubs, hands, money, nights, presets, seasons, sessions, stats, table, variants
+from . import auth, clubs, hands, money, nights, presets, seasons, sessions, stats, substitutions, table, variants
 from .errors import api_not_found
 from .schema import Generator
 
@@ -78,6 +78,11 @@ v1 = [
     ),
     path("sessions/<id:session_id>/checks/", table.CheckListApi.as_view(), name="session-checks"),
     path("sessions/<id:session_id>/seat-links/", table.SeatLinkIssueApi.as_view(), name="seat-links"),
+    path(
+        "sessions/<id:session_id>/substitutions/",
+        substitutions.SubstitutionsRoute.as_view(),
+        name="session-substitutions",
+    ),
     path("sessions/<id:session_id>/seat-links/<id:link_id>/", table.SeatLinkRevokeApi.as_view(), name="seat-link"),
     path("seat/<key:key>/", table.SeatTableApi.as_view(), name="seat-table"),
     path("seat/<key:key>/hands/<id:number>/confirm/", table.SeatConfirmApi.as_view(), name="seat-confirm"),

@@ -56,6 +56,13 @@ class ClaimLapsed(LedgerError):
     default_message = "this deal can no longer be amended: claims lapse once the next deal is recorded"
 
 
+class SeatChanged(LedgerError):
+    """A substitute for a seat that another request has just given away from the same deal (issue 37)."""
+
+    code = "seat_changed"
+    default_message = "this seat already changes hands at the next deal"
+
+
 class PoolsClaimed(LedgerError):
     code = "pools_claimed"
     default_message = "the carried pools are already claimed by another session"

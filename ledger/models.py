@@ -251,6 +251,33 @@ class Seat(models.Model):
         ]
 
 
+class SeatChange(models.Model):
+    """The seat history (issue 37): from hand `from_hand` (2 or more) `player` sits at `seat`, a
+    substitute for whoever held it. `Seat` keeps the opening four; the sheet's `substitutions` are these
+    rows in the order of `from_hand`, then of the order they were made."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seat_changes")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seat_changes")
+    from_hand = models.PositiveIntegerField()
+    client_key = models.UUIDField(null=True, blank=True)  # the key the client sent it with
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["session", "from_hand", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seat", "from_hand"], name="seatchange_unique_seat_hand"),
+            models.UniqueConstraint(
+                fields=["session", "created_by", "client_key"],
+                condition=Q(client_key__isnull=False),
+                name="seatchange_unique_client_key",
+            ),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="seatchange_seat_0_to_3"),
+            models.CheckConstraint(condition=Q(from_hand__gte=2), name="seatchange_from_hand_2_or_more"),
+        ]
+
+
 class Hand(models.Model):
     """One deal as the scorer recorded it (`raw`, the score-sheet hand) and as the engine settled it."""
 

@@ -38,8 +38,8 @@ from ledger.engine.room import (
 from ledger.engine.variants import get_variant
 from ledger.exceptions import GameMoved, InvalidRequest, NightDrawn, NotFound
 from ledger.live import announce_night
-from ledger.models import CheckIn, Club, Night, NightTable, Player, Role, SeatLink, Session
-from ledger.selectors import Reader, club_role
+from ledger.models import CheckIn, Club, Night, NightTable, Player, Role, Seat, SeatChange, SeatLink, Session
+from ledger.selectors import Reader, club_role, seated_now
 from ledger.stats.models import Rating
 
 SEED_MAX = 2**53  # a seed a page and a JSON client both show exactly
@@ -94,12 +94,30 @@ def night_room(*, night: Night) -> Room:
     here = list(CheckIn.objects.filter(night=night).select_related("player").order_by("arrival"))
     tables = []
     for table in NightTable.objects.filter(night=night).select_related("session").order_by("number", "game"):
-        players = [s.player for s in table.session.seats.select_related("player").order_by("seat")]
-        tables.append((table, players))
+        tables.append((table, seated_now(session=table.session)))
     current = _current_games(tables)
     seated = {p.pk for _table, players in current for p in players}
-    waiting = sorted((c for c in here if c.player_id not in seated), key=lambda c: c.queue) if tables else []
+    gone = _left_mid_game(current) - seated
+    waiting = sorted((c for c in here if c.player_id not in seated | gone), key=lambda c: c.queue) if tables else []
     return Room(here=here, tables=tables, waiting=waiting, current=current)
+
+
+def _left_mid_game(current: list[tuple[NightTable, list[Player]]]) -> set[int]:
+    """The players a substitute replaced in tonight's current games (issue 37): they rose mid-game and
+    left, so they do not wait to cut in (seating one again is a substitution of its own)."""
+    sessions = [table.session_id for table, _players in current]
+    changes = SeatChange.objects.filter(session_id__in=sessions).order_by("session_id", "from_hand", "id")
+    held: dict[int, list[int]] = {}
+    gone: set[int] = set()
+    for change in changes:
+        if change.session_id not in held:
+            held[change.session_id] = list(
+                Seat.objects.filter(session_id=change.session_id).order_by("seat").values_list("player_id", flat=True)
+            )
+        seats = held[change.session_id]
+        gone.add(seats[change.seat])
+        seats[change.seat] = change.player_id
+    return gone
 
 
 # --- writes ----------------------------------------------------------------------------------------

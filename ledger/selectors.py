@@ -33,6 +33,7 @@ from .models import (
     PresetVersion,
     Role,
     Seat,
+    SeatChange,
     SeatLink,
     Session,
 )
@@ -177,8 +178,10 @@ def session_list(
         qs = qs.filter(variant=variant)
     if status is not None:
         qs = qs.filter(status=status)
-    if player is not None:
-        qs = qs.filter(seats__player_id=player)
+    if player is not None:  # seated at the opening, or a substitute (issue 37)
+        seated = Seat.objects.filter(player_id=player).values("session_id")
+        substituted = SeatChange.objects.filter(player_id=player).values("session_id")
+        qs = qs.filter(Q(pk__in=seated) | Q(pk__in=substituted))
     if date_from is not None or date_to is not None:
         qs = qs.filter(_club_days(qs, date_from, date_to))
     return qs.order_by("-opened_at", "-id")
@@ -250,6 +253,7 @@ def sheet_of(
     players: list[str],
     hands: list[Any],
     close: dict[str, Any] | None,
+    substitutions: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The score sheet of `scoresheet.md` for a session's fields with these hands and close."""
     sheet: dict[str, Any] = {
@@ -265,7 +269,33 @@ def sheet_of(
     sheet["hands"] = hands
     if close is not None:
         sheet["close"] = close
+    if substitutions:  # only a sheet whose seats changed hands has the key (issue 37)
+        sheet["substitutions"] = substitutions
     return sheet
+
+
+def seat_changes(*, session: Session) -> list[SeatChange]:
+    """The session's substitutions (issue 37), in the sheet's order."""
+    return list(SeatChange.objects.filter(session=session).select_related("player").order_by("from_hand", "id"))
+
+
+def substitutions_of(changes: list[SeatChange]) -> list[dict[str, Any]]:
+    """The sheet's `substitutions` for these rows."""
+    return [{"seat": c.seat, "player": c.player.name, "from": c.from_hand} for c in changes]
+
+
+def closing_players(*, session: Session) -> list[Player]:
+    """The players of the close's parties, as its `money` and `payments` index them: the four by seat,
+    then each substitute in the sheet's order (`engine.stints`)."""
+    return session_players(session=session) + [c.player for c in seat_changes(session=session)]
+
+
+def seated_now(*, session: Session) -> list[Player]:
+    """Who holds each seat after the last substitution (the opening four when there is none)."""
+    players = session_players(session=session)
+    for change in seat_changes(session=session):
+        players[change.seat] = change.player
+    return players
 
 
 def session_sheet(*, session: Session) -> dict[str, Any]:
@@ -275,6 +305,7 @@ def session_sheet(*, session: Session) -> dict[str, Any]:
         players=[p.name for p in session_players(session=session)],
         hands=[h.raw for h in Hand.objects.filter(session=session).order_by("number")],
         close=session.close,
+        substitutions=substitutions_of(seat_changes(session=session)),
     )
 
 

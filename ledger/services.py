@@ -40,6 +40,7 @@ from .exceptions import (
     NotLastHand,
     PermissionDenied,
     PoolsClaimed,
+    SeatChanged,
     SessionClosed,
     SessionNotClosed,
     StaleNumber,
@@ -59,12 +60,22 @@ from .models import (
     PresetVersion,
     Role,
     Seat,
+    SeatChange,
     SeatLink,
     Session,
     SessionEvent,
 )
 from .names import NAME_MAX, clean_name, refuse_alike_in, refuse_look_alike
-from .selectors import club_role, club_time_zone, role_check, sheet_of, token_hash
+from .selectors import (
+    club_role,
+    club_time_zone,
+    role_check,
+    seat_changes,
+    seated_now,
+    sheet_of,
+    substitutions_of,
+    token_hash,
+)
 
 # The database stores amounts as 64-bit integers; the engine's integers are unbounded.
 MAX_AMOUNT = 10**15
@@ -285,9 +296,11 @@ def _replay(
     session: Session, hands: list[Any], close: dict[str, Any] | None = None, names: list[str] | None = None
 ) -> tuple[Any, Replay, list]:
     """Settle the session's sheet with these hands; raises the engine's error naming the deal."""
+    substitutions = None
     if names is None:
         names = list(Seat.objects.filter(session=session).order_by("seat").values_list("player__name", flat=True))
-    sheet = parse_sheet(sheet_of(session=session, players=names, hands=hands, close=close))
+        substitutions = substitutions_of(seat_changes(session=session))
+    sheet = parse_sheet(sheet_of(session=session, players=names, hands=hands, close=close, substitutions=substitutions))
     run = Replay(sheet)
     settled = list(run)
     return sheet, run, settled
@@ -746,6 +759,10 @@ def session_import(*, actor: User, club_id: int, sheet: Any, closed_at: Any = No
         for name in names:
             if name not in existing:
                 refuse_look_alike(name, existing, "players")  # the rule of `player_create`
+        substitutes = [_clean_name(sub.player, "substitutions") for sub in parsed.substitutions]
+        for name in dict.fromkeys(substitutes):
+            if name not in existing and name not in names:
+                refuse_look_alike(name, [*existing, *names], "substitutions")
         run = Replay(parsed)
         settled = list(run)
         settlement = settlement_json(parsed, run, settled)
@@ -770,6 +787,11 @@ def session_import(*, actor: User, club_id: int, sheet: Any, closed_at: Any = No
             opened_at=now,
         )
         Seat.objects.bulk_create(Seat(session=session, seat=i, player=p) for i, p in enumerate(players))
+        for sub, name in zip(parsed.substitutions, substitutes, strict=True):  # the seat history (issue 37)
+            player, _ = Player.objects.get_or_create(club_id=club_id, name=name)
+            SeatChange.objects.create(
+                session=session, seat=sub.seat, player=player, from_hand=sub.first, created_by=actor
+            )
         if closed:
             SessionEvent.objects.create(
                 session=session, kind=SessionEvent.Kind.CLOSE, version=1, by=actor, played_at=now, at=timezone.now()
@@ -952,6 +974,7 @@ def hand_undo(*, actor: User, session_id: int, number: int, expected_version: in
         last = hands.pop()
         old = last.raw
         last.delete()
+        _seat_changes_follow_undo(session, number)
         _, run, settled = _replay(session, [h.raw for h in hands])
         _write_projection(session, hands, settled, run)
         HandRevision.objects.create(
@@ -969,6 +992,85 @@ def hand_undo(*, actor: User, session_id: int, number: int, expected_version: in
 
 
 # --- device tokens ---------------------------------------------------------------------------------
+
+
+def _seat_changes_follow_undo(session: Session, number: int) -> None:
+    """Hand `number` undone: a substitute who was to sit from the hand after it sits from `number`, the
+    next deal again (a substitution is always from a recorded hand or the next); one already set for that
+    seat from `number`, whose stint is left without a hand, gives way to him."""
+    for change in SeatChange.objects.filter(session=session, from_hand=number + 1).order_by("id"):
+        SeatChange.objects.filter(session=session, seat=change.seat, from_hand=number).delete()
+        if number < 2:
+            change.delete()  # nobody substitutes from the first deal: he is the opening player's substitute
+            continue
+        change.from_hand = number
+        change.save(update_fields=["from_hand"])
+
+
+def seat_substitute(
+    *,
+    actor: User,
+    session_id: int,
+    seat: Any,
+    player_id: Any = None,
+    name: Any = None,
+    number: Any = None,
+    client_key: uuid.UUID | None = None,
+) -> SeatChange:
+    """A substitute mid-game (issue 37; scorers and above): from the next deal, the club's player
+    `player_id`, or a new guest named `name`, takes `seat`. `number`, when given, is the deal the client
+    believes is next: a lower one means another device recorded a deal meanwhile (409, as a hand's).
+    With `client_key` a retry finds the substitution it made instead of making another."""
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise InvalidRequest.field("seat", "a seat is 0, 1, 2 or 3")
+    if (player_id is None) == (name is None):
+        raise InvalidRequest.field("player", "name the substitute: a player of the club or a new guest")
+    if player_id is not None and type(player_id) is not int:
+        raise InvalidRequest.field("player", "a player is named by his id")
+    with transaction.atomic(durable=True):
+        session = _lock_session(session_id, actor, Role.SCORER)
+        if client_key is not None:
+            found = SeatChange.objects.filter(session=session, created_by=actor, client_key=client_key).first()
+            if found is not None:
+                return found
+        _check_open(session)
+        following = session.hands_count + 1
+        if number is not None:
+            if type(number) is not int or number < 1 or number > following:
+                raise InvalidRequest.field("number", f"`number` must be {following}, the next deal of the session")
+            if number < following:
+                raise StaleNumber(f"deal {number} is already recorded: the next deal is {following}", session)
+        if following < 2:
+            raise InvalidRequest.field(
+                "seat", "before the first deal the players are changed by opening the table again, not by a substitute"
+            )
+        if player_id is not None:
+            player = Player.objects.filter(pk=player_id, club_id=session.club_id).first()
+            if player is None:
+                raise InvalidRequest.field("player", f"no player {player_id} in this club")
+        else:
+            try:
+                with transaction.atomic():
+                    player = player_add(club_id=session.club_id, name=name)
+            except IntegrityError:
+                raise InvalidRequest.field("name", "the club already has a player of this name") from None
+        seated = seated_now(session=session)
+        if player.pk in {p.pk for p in seated}:
+            raise InvalidRequest.field("player", f"{player.name} is already seated at this table")
+        if SeatChange.objects.filter(session=session, seat=seat, from_hand=following).exists():
+            raise SeatChanged(f"seat {seat} already changes hands at deal {following}")
+        change = SeatChange.objects.create(
+            session=session,
+            seat=seat,
+            player=player,
+            from_hand=following,
+            client_key=client_key,
+            created_by=actor,
+        )
+        session.version += 1
+        session.save(update_fields=["version"])
+        announce(session)
+    return change
 
 
 def token_issue(*, user: User, device: str, key: str | None = None) -> tuple[str, DeviceToken]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from .seats import POOL
 from .sheet import Close, Stake
+from .stints import Stint
 
 MINOR_UNIT_EXPONENTS = {
     **dict.fromkeys(
@@ -221,12 +222,54 @@ def close_session(
     final = list(map(add, balances, division))
     result: dict[str, Any] = {"division": division, "carried": carried, "final": final}
     if stake is not None:
-        pool_amount = sum(carried) - sum(carried_in)
-        money = to_money([*final, pool_amount], stake)
-        result["money"] = money[:4]
-        result["pool_money"] = money[4]
-        result["currency"] = stake.currency
-        result["payments"] = [
-            {"from": PARTIES[payer], "to": PARTIES[payee], "cents": -neg} for payer, neg, payee in _fewest(money)
-        ]
+        _money(result, final, sum(carried) - sum(carried_in), stake, PARTIES)
+    return result
+
+
+def _money(result: dict[str, Any], finals: list[int], pool: int, stake: Stake, parties: Sequence[Any]) -> list[int]:
+    """The close's money of these parties' counters and the pool's, and its fewest payments (`parties`
+    names each party, the pool last, in the payments)."""
+    money = to_money([*finals, pool], stake)
+    result["money"] = money[:-1]
+    result["pool_money"] = money[-1]
+    result["currency"] = stake.currency
+    result["payments"] = [
+        {"from": parties[payer], "to": parties[payee], "cents": -neg} for payer, neg, payee in _fewest(money)
+    ]
+    return money
+
+
+def close_stints(
+    all_stints: Sequence[Stint],
+    counters: Sequence[int],
+    owners: Sequence[int],
+    forfeiting: frozenset[int],
+    balances: Sequence[int],
+    pools: Sequence[int],
+    carried_in: Sequence[int],
+    how: Close,
+    stake: Stake | None,
+    multi_pool: bool,
+) -> dict[str, Any]:
+    """`close_session` for a sheet with substitutions (issue 37): the seats' division and `final` as
+    always, and the money per stint (`stints`; `money` and the payments' parties are its indexes, the
+    pool after them), so that a leaver and his substitute each pay and are paid their own.
+
+    `counters` are each stint's counters before the division, `owners` the stint each seat's share goes
+    to; a seat whose owner forfeited his share (`forfeiting`, Russian `misdeal_forfeits_share`) gets none."""
+    forfeits = frozenset(seat for seat in range(4) if owners[seat] in forfeiting)
+    division, carried = divide(pools, how, multi_pool, forfeits)
+    final = list(map(add, balances, division))
+    finals = list(counters)
+    for seat, owner in enumerate(owners):
+        finals[owner] += division[seat]
+    rows = [
+        {"seat": s.seat, "player": s.player, "from": s.first, "to": s.last, "final": f}
+        for s, f in zip(all_stints, finals, strict=True)
+    ]
+    result: dict[str, Any] = {"division": division, "carried": carried, "final": final, "stints": rows}
+    if stake is not None:
+        money = _money(result, finals, sum(carried) - sum(carried_in), stake, [*range(len(rows)), POOL])
+        for row, cents in zip(rows, money, strict=False):
+            row["money"] = cents
     return result

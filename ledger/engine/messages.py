@@ -167,6 +167,12 @@ ENGLISH: dict[str, str] = {
     "sheet.stake.positive": "the value of one counter must be more than 0",
     "sheet.close": "closing takes the pools divided or carried",
     "sheet.close.pools": "the pools are divided or carried at the close",
+    "sheet.substitutions": "each substitution gives a seat, the player who sits there and the deal from which",
+    "sheet.substitutions.seat": "a substitute takes one of the four seats, 0 to 3",
+    "sheet.substitutions.player": "give the substitute's name",
+    "sheet.substitutions.from": "a substitute sits from a deal between 2 and {last}, in the order played",
+    "sheet.substitutions.twice": "seat {seat} already changes hands at deal {number}",
+    "sheet.substitutions.seated": "{player} is already seated at this table",
     # --- refusals of a house rule --------------------------------------------------------------------
     "option.named": "“{label}”",  # a house rule inside a sentence: its label, quoted
     "option.unknown": "{name} is not a house rule of this variant (its rules: {known})",

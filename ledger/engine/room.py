@@ -20,7 +20,7 @@ import hashlib
 import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from .settle_up import settle_up
 from .variants import get_variant
@@ -84,6 +84,18 @@ def room_totals(results: Iterable[Mapping[P, int]]) -> dict[P, int]:
         for party, amount in table.items():
             totals[party] = totals.get(party, 0) + amount
     return totals
+
+
+def table_results(parties: Sequence[P], close: Mapping[str, Any]) -> dict[P | Literal["pool"], int]:
+    """One table's money per party from its close: `parties` are the players its `money` indexes (the
+    four by seat, then each substitute's stint, `engine.stints`), so a leaver and his substitute each get
+    their own, and a player with two stints at the table gets both; the pool's money to "pool"."""
+    result: dict[P | Literal["pool"], int] = {}
+    for player, cents in zip(parties, close["money"], strict=True):
+        result[player] = result.get(player, 0) + int(cents)
+    if close.get("pool_money"):
+        result["pool"] = result.get("pool", 0) + int(close["pool_money"])
+    return result
 
 
 def room_settlement(results: Iterable[Mapping[P, int]]) -> list[tuple[P, P, int]]:

@@ -17,12 +17,24 @@ from .deal import TransferJSON
 from .errors import sheet_error
 from .messages import GAME_WORDS, Term, Words, text
 from .seats import is_seat
+from .stints import Substitution
 from .variants import VARIANTS, find_variant
 
 SHEET_FORMAT = "clubscore-sheet/1"
 SETTLEMENT_FORMAT = "clubscore-settlement/1"
 
-SHEET_KEYS = ("format", "variant", "rules", "players", "first_dealer", "pools", "stake", "hands", "close")
+SHEET_KEYS = (
+    "format",
+    "variant",
+    "rules",
+    "players",
+    "first_dealer",
+    "pools",
+    "stake",
+    "hands",
+    "close",
+    "substitutions",
+)
 REQUIRED_SHEET_KEYS = ("format", "variant", "players", "first_dealer", "hands")
 # ASCII digits only ("1٠" is no 10); at most 9 before the point: money is stored in 64 bits.
 _PER_COUNTER = re.compile(r"[0-9]{1,9}(\.[0-9]{1,6})?")
@@ -55,6 +67,7 @@ class Sheet(NamedTuple):
     stake: Stake | None
     hands: tuple[Any, ...]
     close: Close | None
+    substitutions: tuple[Substitution, ...] = ()  # who sat where from which hand (issue 37)
 
 
 class SettledHand(TypedDict):
@@ -106,6 +119,36 @@ def parse_close(raw: Any) -> Close:
     if not isinstance(pools, str) or pools not in _CLOSES:
         raise sheet_error("close", text("sheet.close.pools"))
     return _CLOSES[pools]
+
+
+_SUBSTITUTION_KEYS = frozenset({"seat", "player", "from"})
+
+
+def parse_substitutions(raw: Any, players: list[str], hands: int) -> tuple[Substitution, ...]:
+    """The seat history (issue 37): `[{"seat", "player", "from"}]`, in the order of `from`; from hand
+    `from` (2 to the hand after the last) `player` sits at `seat`. Nobody sits at two seats at once, and
+    a seat is taken by someone other than who holds it."""
+    if not isinstance(raw, list):
+        raise sheet_error("substitutions", text("sheet.substitutions"))
+    seated = list(players)
+    out: list[Substitution] = []
+    for item in raw:
+        if not isinstance(item, dict) or item.keys() != _SUBSTITUTION_KEYS:
+            raise sheet_error("substitutions", text("sheet.substitutions"))
+        seat, player, first = item["seat"], item["player"], item["from"]
+        if not is_seat(seat):
+            raise sheet_error("substitutions", text("sheet.substitutions.seat"))
+        if not isinstance(player, str) or not player.strip():
+            raise sheet_error("substitutions", text("sheet.substitutions.player"))
+        if not is_int(first) or not 2 <= first <= hands + 1 or (out and first < out[-1].first):
+            raise sheet_error("substitutions", text("sheet.substitutions.from", last=hands + 1))
+        if any(s.seat == seat and s.first == first for s in out):
+            raise sheet_error("substitutions", text("sheet.substitutions.twice", seat=seat, number=first))
+        if player in seated:
+            raise sheet_error("substitutions", text("sheet.substitutions.seated", player=player))
+        seated[seat] = player
+        out.append(Substitution(seat, player, first))
+    return tuple(out)
 
 
 def parse_sheet(raw: Any) -> Sheet:
@@ -165,6 +208,9 @@ def parse_sheet(raw: Any) -> Sheet:
     if not isinstance(rules, dict):
         raise sheet_error("rules", text("sheet.rules"))  # invalid_sheet: the sheet's own field (rules.md §0.10)
     options = variant.parse_options(rules)
+    substitutions: tuple[Substitution, ...] = ()
+    if raw.get("substitutions") is not None:
+        substitutions = parse_substitutions(raw["substitutions"], players, len(hands))
     carried_in = tuple(pools)
     variant.check_pools(carried_in, options)
     return Sheet(
@@ -177,4 +223,5 @@ def parse_sheet(raw: Any) -> Sheet:
         stake=stake,
         hands=tuple(hands),
         close=close,
+        substitutions=substitutions,
     )

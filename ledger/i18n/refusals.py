@@ -19,6 +19,9 @@ IDEMPOTENCY_KEY_REQUIRED = pgettext_lazy(
 IDEMPOTENCY_KEY_REQUIRED_PAYMENT = pgettext_lazy(
     "api", "recording a payment needs an Idempotency-Key header: a UUID the client generates"
 )
+IDEMPOTENCY_KEY_REQUIRED_SUBSTITUTE = pgettext_lazy(
+    "api", "seating a substitute needs an Idempotency-Key header: a UUID the client generates"
+)
 IDEMPOTENCY_IN_FLIGHT = pgettext_lazy(
     "api", "the first request with this Idempotency-Key is still running: retry in a moment"
 )
@@ -147,6 +150,12 @@ LEDGER = (
     pgettext_lazy("ledger", "a season by money names its currency (three capital letters)"),
     pgettext_lazy("ledger", "the club already has a season of this name"),
     pgettext_lazy("ledger", "no such season in this club"),
+    # a substitute mid-game (issue 37)
+    pgettext_lazy("ledger", "this seat already changes hands at the next deal"),
+    pgettext_lazy("ledger", "name the substitute: a player of the club or a new guest"),
+    pgettext_lazy(
+        "ledger", "before the first deal the players are changed by opening the table again, not by a substitute"
+    ),
 )
 
 # The ledger's refusals with a number or a name in them, as the services word them: matched against the
@@ -163,6 +172,8 @@ TEMPLATES = (
     gettext_noop("`{name}` is a whole number from {low} to {high}"),
     gettext_noop("a season's dates lie in the years {first} to {last}"),
     gettext_noop("the session has no hand {number}"),
+    gettext_noop("seat {seat} already changes hands at deal {number}"),
+    gettext_noop("{name} is already seated at this table"),
     gettext_noop("only the last hand ({last}) can be undone, not {number}"),
     gettext_noop(
         "deal {number} can no longer be amended: under the house rule “Claims lapse” a deal stands once the next "

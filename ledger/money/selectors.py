@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 
 from django.db.models import F, Q, QuerySet, Sum, Window
 
-from ledger.engine.room import room_settlement, room_totals
+from ledger.engine.room import room_settlement, room_totals, table_results
 from ledger.engine.settle_up import evening_left, settle_up
 from ledger.exceptions import NotFound, PermissionDenied
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, NightTable, Player, Role, Session
-from ledger.selectors import Reader, club_role, session_players
+from ledger.selectors import Reader, closing_players, club_role
 
 from . import POOL, Party
 
@@ -264,7 +264,7 @@ def evening_state(session: Session) -> EveningState | None:
     if session.status != Session.Status.CLOSED or not closing.get("currency"):
         return None
     currency = str(closing["currency"])
-    seats = [p.pk for p in session_players(session=session)]
+    seats = [p.pk for p in closing_players(session=session)]
 
     def who(value: object) -> Party:
         return POOL if value == POOL else seats[int(str(value))]
@@ -303,7 +303,7 @@ def evening_paid(*, session: Session) -> EveningPaid | None:
     state = evening_state(session)
     if close is None or state is None:
         return None
-    names = {p.pk: p.name for p in session_players(session=session)}
+    names = {p.pk: p.name for p in closing_players(session=session)}
 
     def name(p: Party) -> str:
         return POOL if p == POOL else names.get(p) or Player.objects.get(pk=p).name
@@ -410,13 +410,9 @@ def night_settlement(*, night_id: int) -> RoomSettlement:
         if "money" not in closing:
             continue  # a table played without a stake moves no money
         currencies.add(str(closing["currency"]))
-        result: dict[Party, int] = defaultdict(int)
-        for player, cents in zip(session_players(session=session), closing["money"], strict=True):
-            names[player.pk] = player.name
-            result[player.pk] += int(cents)
-        if closing.get("pool_money"):
-            result[POOL] += int(closing["pool_money"])
-        results.append(dict(result))
+        parties = closing_players(session=session)  # a leaver and his substitute each his own (issue 37)
+        names.update((player.pk, player.name) for player in parties)
+        results.append(table_results([player.pk for player in parties], closing))
     if len(currencies) > 1:
         refusal = (
             "the tables were played for " + ", ".join(sorted(currencies)) + ": the room is settled in one "

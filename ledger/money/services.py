@@ -18,7 +18,7 @@ from django.utils import timezone
 from ledger.currency import money_text
 from ledger.exceptions import InvalidRequest, NotFound
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Night, Player, Role, Session
-from ledger.selectors import club_role, session_players
+from ledger.selectors import closing_players, club_role
 
 from . import MAX_CENTS, NOTE_MAX, PAYMENT_STATUSES, POOL, Party, chain
 from .selectors import account_balance, evening_state, night_settlement, night_tied_paid
@@ -108,7 +108,7 @@ def expected_close(session: Session) -> ExpectedClose | None:
     if session.status != Session.Status.CLOSED or not closing or "money" not in closing:
         return None
     per_party: dict[Party, int] = defaultdict(int)
-    for player, cents in zip(session_players(session=session), closing["money"], strict=True):
+    for player, cents in zip(closing_players(session=session), closing["money"], strict=True):
         per_party[player.pk] += cents
     per_party[POOL] += closing.get("pool_money", 0)
     per_party = {p: a for p, a in per_party.items() if a}
@@ -226,7 +226,7 @@ def evening_transfer(session: Session, payer: Party, payee: Party) -> tuple[str,
     closing = session.closing or {}
     if session.status != Session.Status.CLOSED or not closing.get("currency"):
         return None
-    seats = [p.pk for p in session_players(session=session)]
+    seats = [p.pk for p in closing_players(session=session)]
 
     def who(value: Any) -> Party:
         return POOL if value == POOL else seats[value]

@@ -225,6 +225,57 @@ def session_figures(
     return seats
 
 
+def stint_figures(
+    variant: str, hands: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]], closing: Mapping[str, Any]
+) -> list[SeatFigures]:
+    """A closed session whose seats changed hands (issue 37): one `SeatFigures` per stint of the close's
+    `stints` (its seat the stint's), over the stint's own hands only, so each player is credited with
+    the deals he played; counters and money are the stint's. Without `stints`, the four seats'."""
+    hands = list(hands)
+    if "stints" not in closing:
+        return session_figures(variant, hands, closing)
+    currency = closing.get("currency") if "money" in closing else None
+    out = []
+    for stint in closing["stints"]:
+        last = len(hands) if stint["to"] is None else stint["to"]
+        figures = session_figures(variant, hands[stint["from"] - 1 : last], {"final": [0, 0, 0, 0]})[stint["seat"]]
+        figures.counters = stint["final"]
+        figures.currency, figures.money = currency, stint.get("money")
+        out.append(figures)
+    return out
+
+
+_ADDED = (
+    "deals",
+    "counters",
+    "pools_won",
+    "pools_won_counters",
+    "misere_partout_played",
+    "misere_partout_lost",
+    "revokes",
+    "misdeals",
+    "concessions",
+)
+
+
+def merged(first: SeatFigures, second: SeatFigures) -> SeatFigures:
+    """Two stints of one player at one table (he left and came back) as one: his figures added up, at the
+    seat he sat first."""
+    out = SeatFigures(seat=first.seat, deals=0, counters=0, currency=first.currency or second.currency)
+    for name in _ADDED:
+        setattr(out, name, getattr(first, name) + getattr(second, name))
+    if first.money is not None or second.money is not None:
+        out.money = (first.money or 0) + (second.money or 0)
+    for source in (first, second):
+        for key, tally in source.contracts.items():
+            into = out.contracts.setdefault(key, Tally())
+            into.played += tally.played
+            into.made += tally.made
+            into.overtricks += tally.overtricks
+            into.shortfall += tally.shortfall
+    return out
+
+
 def _seat(value: Any) -> int | None:
     return value if type(value) is int and 0 <= value <= 3 else None
 

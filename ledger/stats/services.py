@@ -22,10 +22,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 
-from ledger.models import Club, Hand, Player, Seat, Session
+from ledger.models import Club, Hand, Player, Seat, SeatChange, Session
 
 from . import ratings
-from .figures import SeatFigures, session_figures
+from .figures import SeatFigures, merged, stint_figures
 from .models import (
     ROLLUP_ZONE,
     PlayerContract,
@@ -56,15 +56,12 @@ def _is_closed(session: Session) -> bool:
     return session.status == Session.Status.CLOSED and session.closing is not None and session.closed_at is not None
 
 
-def _rows(
-    session: Session, players: dict[int, int], figures: list[SeatFigures]
-) -> tuple[list[PlayerSession], list[PlayerContract]]:
-    """The rows of one closed session; `players` maps each seat to its player id."""
+def _rows(session: Session, figures: list[tuple[int, SeatFigures]]) -> tuple[list[PlayerSession], list[PlayerContract]]:
+    """The rows of one closed session from (player id, figures): one row per player."""
     closed_at = session.closed_at
     assert closed_at is not None, "only a closed session has rows"
     sessions, contracts = [], []
-    for f in figures:
-        player_id = players[f.seat]
+    for player_id, f in figures:
         sessions.append(
             PlayerSession(
                 session_id=session.pk,
@@ -116,6 +113,15 @@ def _seat_players(session_ids: Iterable[int]) -> dict[int, dict[int, int]]:
     return out
 
 
+def _substitutes(session_ids: list[int]) -> dict[int, list[int]]:
+    """Each session's substitutes' player ids, in the sheet's order (issue 37)."""
+    out: dict[int, list[int]] = {}
+    rows = SeatChange.objects.filter(session_id__in=session_ids).order_by("session_id", "from_hand", "id")
+    for session_id, player_id in rows.values_list("session_id", "player_id"):
+        out.setdefault(session_id, []).append(player_id)
+    return out
+
+
 def _session_hands(session_ids: list[int]) -> dict[int, list[tuple[Any, Any]]]:
     out: dict[int, list[tuple[Any, Any]]] = {sid: [] for sid in session_ids}
     hands = (
@@ -135,9 +141,16 @@ def _write_session_rows(sessions: list[Session]) -> None:
     hands = _session_hands(ids)
     session_rows: list[PlayerSession] = []
     contract_rows: list[PlayerContract] = []
+    substitutes = _substitutes(ids)
     for session in sessions:
-        figures = session_figures(session.variant, hands[session.pk], session.closing or {})
-        rows, contracts = _rows(session, seats[session.pk], figures)
+        closing = session.closing or {}
+        figures = stint_figures(session.variant, hands[session.pk], closing)
+        # The close's parties: the four by seat, then each substitute (issue 37, `engine.stints`).
+        parties = [seats[session.pk][seat] for seat in range(4)] + substitutes.get(session.pk, [])
+        per_player: dict[int, SeatFigures] = {}
+        for player_id, f in zip(parties, figures, strict=False):
+            per_player[player_id] = merged(per_player[player_id], f) if player_id in per_player else f
+        rows, contracts = _rows(session, list(per_player.items()))
         session_rows += rows
         contract_rows += contracts
     PlayerSession.objects.bulk_create(session_rows, batch_size=INSERT_BATCH)

@@ -60,13 +60,36 @@ class PlayerResults:
     series: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
+def _stints_result(session: Session, player: Player, closing: dict[str, Any]) -> SessionResult:
+    """The player's result in a closed session whose seats changed hands: his stints' counters and money."""
+    parties = selectors.closing_players(session=session)
+    mine = [i for i, p in enumerate(parties) if p.pk == player.pk]
+    stints = closing["stints"]
+    row = SessionResult(
+        session=session,
+        seat=stints[mine[0]]["seat"],
+        players=[p.name for p in selectors.seated_now(session=session)],
+        counters=sum(stints[i]["final"] for i in mine),
+        final=True,
+    )
+    if "money" in closing:
+        row.money, row.currency = sum(closing["money"][i] for i in mine), closing["currency"]
+    return row
+
+
 def player_results(*, user: Reader, player: Player) -> PlayerResults:
     """The sessions the player sat in, newest first, with his result in each (from the engine's closing)."""
     rows = []
     for session in selectors.session_list(user=user, player=player.pk):
         players = selectors.session_players(session=session)
-        seat = next(i for i, p in enumerate(players) if p.pk == player.pk)
         closing = session.closing if session.status == Session.Status.CLOSED else None
+        if closing and "stints" in closing:  # a seat changed hands (issue 37): his own stints
+            rows.append(_stints_result(session, player, closing))
+            continue
+        seat = next((i for i, p in enumerate(players) if p.pk == player.pk), None)
+        if seat is None:  # a substitute at a table still open: his seat now, its balance so far
+            players = selectors.seated_now(session=session)
+            seat = next(i for i, p in enumerate(players) if p.pk == player.pk)
         row = SessionResult(
             session=session,
             seat=seat,

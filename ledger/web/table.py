@@ -63,7 +63,7 @@ def _tagged(response: HttpResponse, tag: str) -> HttpResponse:
 
 def follow_context(session: Session, my_seat: int | None) -> dict[str, Any]:
     """The live sheet of one table: the state now, and every deal in words with each seat's word on it."""
-    players = selectors.session_players(session=session)
+    players = selectors.seated_now(session=session)  # who holds each seat now (issue 37: substitutes)
     names = [p.name for p in players]
     hands = list(selectors.hand_list(session=session))
     settlement = {"hands": [h.settled for h in hands]}
@@ -130,7 +130,7 @@ def follow_state(
         "balances": [{"name": n, "balance": b} for n, b in zip(names, session.balances, strict=True)],
         "close": close,
         "result": closed_result(close, names) if close else [],
-        "payments": reads.payments(close=close, names=names) if close else [],
+        "payments": reads.payments(close=close, names=close_names(close, names)) if close else [],
         "pools": session.pools,
         "pool_label": catalog.pool_label(session.variant),
         "next_dealer": names[next_deal["dealer"]] if next_deal else None,
@@ -148,10 +148,17 @@ def follow_state(
 def closed_result(close: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
     """Each seat's result as the close gives it (issue 38, item 9): the counters once the pools are
     divided, and the money at the stake, not the counters the last deal left."""
+    if "stints" in close:  # a seat changed hands (issue 37): each player-stint's own
+        return [{"name": s["player"], "final": s["final"], "money": s.get("money")} for s in close["stints"]]
     return [
         {"name": name, "final": close["final"][i], "money": close["money"][i] if "money" in close else None}
         for i, name in enumerate(names)
     ]
+
+
+def close_names(close: dict[str, Any], names: list[str]) -> list[str]:
+    """The names of the close's parties as its payments index them: the stints' when a seat changed hands."""
+    return [s["player"] for s in close["stints"]] if "stints" in close else names
 
 
 def _follow_page(
@@ -329,7 +336,7 @@ def join(request: AuthedRequest, session_id: int) -> HttpResponse:
     found = selectors.session_get(user=request.user, session_id=session_id)
     role = selectors.club_role(user=request.user, club_id=found.club_id)
     can_score = _may(role, Role.SCORER)
-    names = [p.name for p in selectors.session_players(session=found)]
+    names = [p.name for p in selectors.seated_now(session=found)]
     if request.method == "POST":
         if not can_score:  # a member who may not issue: 403, as every page (the matrix, issue 29)
             raise PermissionDenied()
@@ -418,7 +425,7 @@ def _fit(names: list[str], balances: list[int]) -> int:
 def board_tables(sessions: list[Session]) -> list[dict[str, Any]]:
     tables = []
     for s in sessions:
-        names = [p.name for p in selectors.session_players(session=s)]
+        names = [p.name for p in selectors.seated_now(session=s)]  # who sits now (issue 37)
         variant = get_variant(s.variant)
         rules = variant.declaration.deals
         # The game's last deal from the variant's declaration: its limit, or a partie's last double (the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from . import clubs, live, login, nights, presets, seasons, table, views, views_books
+from . import clubs, live, login, nights, presets, seasons, substitutes, table, views, views_books
 
 pages = [
     path("", views.home, name="home"),
@@ -23,6 +23,7 @@ pages = [
     path("sessions/<int:session_id>/sheet/", views.sheet, name="sheet"),
     path("sessions/<int:session_id>/sheet/rows/", views.sheet_rows, name="sheet-rows"),
     path("sessions/<int:session_id>/settlement/", views.settlement, name="settlement"),
+    path("sessions/<int:session_id>/substitute/", substitutes.substitute, name="substitute"),
     path("players/<int:player_id>/", views.player, name="player"),
     path("players/<int:player_id>/statement/", views_books.statement, name="statement"),
     path("players/<int:player_id>/statement.csv", views_books.statement_csv, name="statement-csv"),

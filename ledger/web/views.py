@@ -105,7 +105,7 @@ def _may(role: str, needed: str) -> bool:
 
 def _session_context(request: HttpRequest, session: Session) -> dict[str, Any]:
     role = selectors.club_role(user=request.user, club_id=session.club_id)
-    players = selectors.session_players(session=session)
+    players = selectors.seated_now(session=session)  # who holds each seat now (issue 37: substitutes)
     return {
         "session": session,
         "club": session.club,
@@ -440,7 +440,9 @@ def _sheet_context(request: HttpRequest, session_id: int) -> dict[str, Any]:
 
 @page
 def sheet(request: AuthedRequest, session_id: int) -> HttpResponse:
-    return render(request, "web/sheet.html", _sheet_context(request, session_id))
+    context = _sheet_context(request, session_id)
+    context["seat_changes"] = selectors.seat_changes(session=context["session"])  # issue 37
+    return render(request, "web/sheet.html", context)
 
 
 @page
@@ -466,17 +468,18 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
     context = _session_context(request, found)
     result = selectors.session_settlement(session=found)
     close = result.get("close")
+    parties = selectors.closing_players(session=found)  # the four by seat, then each substitute (issue 37)
     context.update(
         {
             "settlement": result,
             "close": close,
-            "payments": reads.payments(
-                close=close, names=context["names"], player_ids=[p.pk for p in context["players"]]
-            )
+            "payments": reads.payments(close=close, names=[p.name for p in parties], player_ids=[p.pk for p in parties])
             if close
             else [],
             "deals": len(result["hands"]),
-            "seats": [
+            "seats": _stint_rows(result, close)
+            if close and "stints" in close
+            else [
                 {
                     "name": name,
                     "balance": result["balances"][i],
@@ -509,6 +512,35 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
     response = render(request, "web/settlement.html", context)
     response["Cache-Control"] = "no-store"
     return response
+
+
+def _stint_rows(result: dict[str, Any], close: dict[str, Any]) -> list[dict[str, Any]]:
+    """The close's rows when a seat changed hands (issue 37): one per player-stint, its own deals'
+    counters, its share of the pools (the variant's custom) and its money."""
+    rows = []
+    for stint in close["stints"]:
+        last = len(result["hands"]) if stint["to"] is None else stint["to"]
+        own = sum(h["deltas"][stint["seat"]] for h in result["hands"][stint["from"] - 1 : last])
+        if stint["to"] is None and stint["from"] == 1:
+            label = stint["player"]
+        elif stint["to"] is None:
+            label = gettext("%(name)s, from deal %(first)s") % {"name": stint["player"], "first": stint["from"]}
+        else:
+            label = gettext("%(name)s, deals %(first)s–%(last)s") % {
+                "name": stint["player"],
+                "first": stint["from"],
+                "last": stint["to"],
+            }
+        rows.append(
+            {
+                "name": label,
+                "balance": own,
+                "division": stint["final"] - own,
+                "final": stint["final"],
+                "money": stint.get("money"),
+            }
+        )
+    return rows
 
 
 def _disputes(found: Session, names: list[str]) -> dict[str, Any]:

@@ -213,6 +213,11 @@ POLICY: dict[tuple[str, str], Rule] = {
     (f"{API}sessions/<id:session_id>/checks/", "GET"): Rule(Role.PLAYER),
     (f"{API}sessions/<id:session_id>/seat-links/", "POST"): Rule(Role.SCORER, lambda w, t: {"seat": 1}),
     (f"{API}sessions/<id:session_id>/seat-links/<id:link_id>/", "DELETE"): Rule(Role.SCORER, prepare=_a_seat_link),
+    # a substitute mid-game (issue 37)
+    (f"{API}sessions/<id:session_id>/substitutions/", "GET"): Rule(Role.PLAYER),
+    (f"{API}sessions/<id:session_id>/substitutions/", "POST"): Rule(
+        Role.SCORER, lambda w, t: {"seat": 1, "guest": f"Sub {uuid.uuid4().hex[:8]}"}
+    ),
     (f"{API}seat/<key:key>/", "GET"): Rule("seat link"),
     (f"{API}seat/<key:key>/hands/<id:number>/confirm/", "POST"): Rule("seat link", lambda w, t: {}),
     (f"{API}seat/<key:key>/hands/<id:number>/dispute/", "POST"): Rule("seat link", lambda w, t: _reason()),
@@ -268,6 +273,10 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/sessions/<int:session_id>/sheet/rows/", "GET"): Rule(Role.PLAYER),
     ("/sessions/<int:session_id>/settlement/", "GET"): Rule(Role.PLAYER),
     ("/sessions/<int:session_id>/settlement/", "POST"): Rule(Role.TREASURER, lambda w, t: {}),
+    ("/sessions/<int:session_id>/substitute/", "GET"): Rule(Role.SCORER),
+    ("/sessions/<int:session_id>/substitute/", "POST"): Rule(
+        Role.SCORER, lambda w, t: {"seat": "1", "guest": f"Sub {uuid.uuid4().hex[:8]}"}
+    ),
     ("/players/<int:player_id>/", "GET"): Rule(Role.PLAYER),
     ("/players/<int:player_id>/statement/", "GET"): Rule("self or treasurer"),
     ("/clubs/<int:club_id>/books/", "GET"): Rule(Role.TREASURER),

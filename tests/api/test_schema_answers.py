@@ -178,6 +178,11 @@ def test_every_operation_answers_what_its_schema_documents(
     public("POST", "/api/v1/seat/{key}/hands/{number}/dispute/", {"reason": "no"}, key=link["key"], number=2)
     revoke = "/api/v1/sessions/{session_id}/seat-links/{link_id}/"
     call("DELETE", revoke, status=204, session_id=tid, link_id=link["id"])
+    # A substitute mid-game (issue 37): a guest takes seat 3 from the next deal.
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    subs = "/api/v1/sessions/{session_id}/substitutions/"
+    call("POST", subs, {"seat": 3, "guest": "Una", "number": 3}, 201, headers=key, session_id=tid)
+    call("GET", subs, session_id=tid)
     # The club night (issue 37): opened, four checked in and a guest, the tables drawn, the room's settlement.
     night = call("POST", "/api/v1/clubs/{club_id}/nights/", {}, 201, club_id=club.pk).json()["id"]
     call("GET", "/api/v1/clubs/{club_id}/nights/", club_id=club.pk)
