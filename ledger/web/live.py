@@ -36,6 +36,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -88,7 +89,28 @@ def _viewer(request: HttpRequest, view: str | None = None, seat: int | None = No
     return Viewer(view=asked if asked in VIEWS else "", lang=translation.get_language() or "en", seat=seat)
 
 
+def release() -> None:
+    """Hand this thread's database connection back (to the pool, in production) between a stream's
+    reads. A stream lasts minutes and reads for milliseconds: held for its life, each phone following
+    kept one of its web server's connections (a pool of 8 per server), and the ninth phone's reads, and
+    every scorer's write, waited DB_POOL_TIMEOUT for one and got a 503 (bench/live.py --dense, issue 38).
+    Inside a transaction (a test's) the connection is the transaction's and stays."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+def _released(read: Callable[[], Any]) -> Callable[[], Any]:
+    def run() -> Any:
+        try:
+            return read()
+        finally:
+            release()
+
+    return run
+
+
 def _sync(first: First, channels: list[str], valid: Valid, viewer: Viewer) -> Iterator[bytes]:
+    release()  # a middleware may have read after the view: nothing is held while the stream waits
     yield f"retry: {settings.LIVE_RETRY_MS}\n\n".encode()
     deadline = time.monotonic() + settings.LIVE_STREAM_SECONDS
     for message in broker().listen(channels, settings.LIVE_HEARTBEAT_SECONDS):
@@ -103,6 +125,7 @@ def _sync(first: First, channels: list[str], valid: Valid, viewer: Viewer) -> It
 
 
 async def _async(first: First, channels: list[str], valid: Valid, viewer: Viewer) -> AsyncIterator[bytes]:
+    await sync_to_async(release)()  # in the request's own thread, whose connection the view used
     yield f"retry: {settings.LIVE_RETRY_MS}\n\n".encode()
     deadline = time.monotonic() + settings.LIVE_STREAM_SECONDS
     async for message in broker().alisten(channels, settings.LIVE_HEARTBEAT_SECONDS):
@@ -189,11 +212,13 @@ def stream(
     request: HttpRequest, channels: list[str], first: First, valid: Valid = _always, viewer: Viewer | None = None
 ) -> StreamingHttpResponse:
     viewer = viewer or _viewer(request)
+    first, valid = _released(first), (valid if valid is _always else _released(valid))
     body = (
         _async(first, channels, valid, viewer)
         if isinstance(request, ASGIRequest)
         else _sync(first, channels, valid, viewer)
     )
+    release()  # what the view read (the login, the link) is read: the stream holds no connection
     response = StreamingHttpResponse(body, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache, no-transform"
     response["X-Accel-Buffering"] = "no"  # nginx-style proxies: never buffer the stream
