@@ -21,6 +21,7 @@ from ledger import selectors, services
 from ledger.engine.room import table_results
 from ledger.models import Club, NightTable, Player, Session
 from ledger.money import selectors as money_selectors
+from tests.browser.a11y import axe_violations
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.test_night import _doors_open_to_every_table_playing, _members
 from tests.browser.test_presets import Taps
@@ -190,4 +191,5 @@ def test_a_night_of_nine_cut_in_substitute_and_one_settlement_for_the_room(
         if expected[name]:
             expect(page.locator("#room-totals")).to_contain_text(name)
     screenshot(page, "night-of-nine-settlement")
+    assert axe_violations(page) == []
     assert page.errors == [] and phone.errors == []
