@@ -374,6 +374,7 @@ class RoomSettlement:
 
     tables: list[Session]
     ready: bool
+    games: list[tuple[int, int]] = field(default_factory=list)  # each session's (table number, game)
     refusal: str = ""
     currencies: list[str] = field(default_factory=list)  # the tables' currencies, when more than one
     currency: str = ""
@@ -397,11 +398,12 @@ def night_settlement(*, night_id: int) -> RoomSettlement:
     """The night's room settlement, from its tables' closes: each table's money per seat's player and
     its pool money (the club's pool account) added up per party, and squared with the fewest transfers
     (`ledger.engine.room`). Tables played for different currencies are refused (docs/decisions.md)."""
-    tables = [t.session for t in NightTable.objects.filter(night_id=night_id).select_related("session")]
+    rows = list(NightTable.objects.filter(night_id=night_id).select_related("session").order_by("number", "game"))
+    tables, games = [t.session for t in rows], [(t.number, t.game) for t in rows]
     if not tables:
-        return RoomSettlement(tables=tables, ready=False, refusal=NO_TABLES)
+        return RoomSettlement(tables=tables, games=games, ready=False, refusal=NO_TABLES)
     if any(s.status != Session.Status.CLOSED for s in tables):
-        return RoomSettlement(tables=tables, ready=False, refusal=NOT_ALL_CLOSED)
+        return RoomSettlement(tables=tables, games=games, ready=False, refusal=NOT_ALL_CLOSED)
     names: dict[Party, str] = {POOL: POOL}
     results: list[dict[Party, int]] = []
     currencies: set[str] = set()
@@ -418,7 +420,7 @@ def night_settlement(*, night_id: int) -> RoomSettlement:
             "the tables were played for " + ", ".join(sorted(currencies)) + ": the room is settled in one "
             "currency only; settle each table on its own"
         )
-        return RoomSettlement(tables=tables, ready=False, refusal=refusal, currencies=sorted(currencies))
+        return RoomSettlement(tables=tables, games=games, ready=False, refusal=refusal, currencies=sorted(currencies))
     currency = currencies.pop() if currencies else ""
     totals = room_totals(results)
     transfers = room_settlement(results)
@@ -437,6 +439,7 @@ def night_settlement(*, night_id: int) -> RoomSettlement:
         out.append(RoomTransfer(payer, payee, names[payer], names[payee], cents, paid))
     return RoomSettlement(
         tables=tables,
+        games=games,
         ready=True,
         currency=currency,
         totals=sorted(((p, names[p], a) for p, a in totals.items()), key=lambda t: (-t[2], t[1])),

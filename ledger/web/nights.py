@@ -241,6 +241,7 @@ def night_settlement(request: AuthedRequest, club_id: int, night_id: int) -> Htt
             "club": found.club,
             "night": found,
             "room": room,
+            "games": list(zip(room.games, room.tables, strict=True)),  # labelled by table and game
             "refusal": _refusal(room),
             "transfers": transfers,
             "pool": POOL,
