@@ -1,3 +1,4 @@
+// @ts-check
 /* clubscore's live channel in the browser (issue 25): one small hook for every page that follows a table.
  *
  *   const follower = CS.live.follow({
@@ -32,15 +33,20 @@
   const HEARTBEAT_MS = 15000; // the server's default (settings.LIVE_HEARTBEAT_SECONDS)
   const MARGIN_MS = 2000;
 
+  /** @param {Parameters<ClubscoreLive['follow']>[0]} opts */
   function follow(opts) {
     let tag = opts.tag || '';
+    /** @type {EventSource | null} */
     let source = null;
+    /** @type {ReturnType<typeof setInterval> | null} */
     let timer = null;
     let stopped = false;
     const status = opts.onStatus || function () {};
     let every = opts.heartbeat || HEARTBEAT_MS;
+    /** @type {ReturnType<typeof setTimeout> | null} */
     let watchdog = null;
 
+    /** @param {LiveChange | null} change */
     function changed(change) {
       if (!change || !change.tag || change.tag === tag) return;
       tag = change.tag;
@@ -97,6 +103,7 @@
       const mine = new EventSource(opts.events, { withCredentials: true });
       source = mine;
       watch();
+      /** @param {MessageEvent} ev */
       function onEvent(ev) {
         if (source !== mine) return;
         watch();
@@ -128,7 +135,7 @@
     window.addEventListener('online', reopen);
     connect();
     return {
-      seen: function (t) { tag = t; },
+      seen: function (/** @type {string} */ t) { tag = t; },
       stop: function () {
         stopped = true;
         stopPolling();
@@ -140,41 +147,46 @@
   }
 
   /* A live tag as numbers: "12.3" -> [12, 3]; null for anything else. */
+  /** @param {string | undefined} tag @returns {[number, number] | null} */
   function parseTag(tag) {
     const m = /^(\d+)\.(\d+)$/.exec(String(tag || ''));
     return m ? [Number(m[1]), Number(m[2])] : null;
   }
 
   /* Whether tag `a` is later than `b`: each write moves one half by one, so the pair orders the changes. */
+  /** @param {[number, number]} a @param {[number, number]} b */
   function later(a, b) {
     return a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
   }
 
   /* What a page showing `tag` does with `change`: 'skip', 'apply' (it carries its fragment and follows
    * the page's tag) or 'read' (the page missed something: one read catches it up). */
+  /** @param {string} tag @param {LiveChange | null} change @returns {'skip' | 'apply' | 'read'} */
   function decide(tag, change) {
     const now = parseTag(tag);
     const next = change ? parseTag(change.tag) : null;
     if (!next) return 'skip';
     if (now && !later(next, now)) return 'skip';
-    if (change.html && change.prev && change.prev === tag) return 'apply';
+    if (change && change.html && change.prev && change.prev === tag) return 'apply';
     return 'read';
   }
 
   /* The same for a page that shows the deals only (the score sheet): `version` is the session's version
    * it shows; a change of the seats' words alone leaves it as it is. */
+  /** @param {number} version @param {LiveChange | null} change @returns {'skip' | 'apply' | 'read'} */
   function decideVersion(version, change) {
     const next = change ? parseTag(change.tag) : null;
     if (!next) return 'skip';
     if (next[0] <= version) return 'skip';
-    const prev = parseTag(change.prev);
-    if (change.html && prev && prev[0] === version && next[0] === version + 1) return 'apply';
+    const prev = parseTag(change ? change.prev : undefined);
+    if (change && change.html && prev && prev[0] === version && next[0] === version + 1) return 'apply';
     return 'read';
   }
 
   /* `read` one at a time, and once more after it when asked meanwhile: two changes close together (a
    * deal, then a ✓) started two reads, and when the older answer landed last it put the older rows back,
    * a deal behind until the next change. The returned function's `busy()` says whether a read is on its way. */
+  /** @param {() => Promise<void>} read */
   function oneAtATime(read) {
     let reading = false;
     let again = false;
@@ -192,13 +204,14 @@
   }
 
   /* The element `selector` of a change's fragment, or null. */
+  /** @param {string} html @param {string} selector */
   function fragmentPart(html, selector) {
     const box = document.createElement('div');
     box.innerHTML = html;
     return box.querySelector(selector);
   }
 
-  window.CS = window.CS || {};
+  window.CS = window.CS || /** @type {ClubscoreGlobals} */ ({}); // common.js comes first on every page; node's tests load this alone
   window.CS.live = {
     follow: follow, decide: decide, decideVersion: decideVersion, parseTag: parseTag, oneAtATime: oneAtATime, fragmentPart: fragmentPart,
   };
