@@ -388,7 +388,9 @@ def season_place(club: Club | int, player: Player | int, on_date: dt.date) -> tu
 
 
 def season_create(*, actor: User, club_id: int, **given: Any) -> Season:
-    """A new season of the club (treasurers and admins)."""
+    """A new season of the club (treasurers and admins). Who asks is checked before what he asks: a
+    player or a stranger learns nothing of the rules from a refusal of his fields."""
+    club_role(user=actor, club_id=club_id, role=Role.TREASURER)
     rules = season_rules(**given)
     try:
         with transaction.atomic(durable=True):
@@ -406,7 +408,9 @@ def season_create(*, actor: User, club_id: int, **given: Any) -> Season:
 
 def season_update(*, actor: User, club_id: int, season_id: int, expected_version: int | None, **given: Any) -> Season:
     """Edit a season (treasurers and admins) seen at `expected_version` (another: VersionMismatch). A
-    stored table whose rules changed is computed again, with a note of what changed."""
+    stored table whose rules changed is computed again, with a note of what changed. Who asks is checked
+    before what he asks (as in `season_create`)."""
+    club_role(user=actor, club_id=club_id, role=Role.TREASURER)
     rules = season_rules(**given)
     try:
         with transaction.atomic(durable=True):

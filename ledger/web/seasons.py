@@ -11,7 +11,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ledger import calendar, selectors
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
@@ -81,6 +81,7 @@ def _form_context(season: Season | None, typed: dict[str, Any] | None, errors: d
     }
 
 
+@require_http_methods(["GET", "POST"])
 @page
 def season_list(request: AuthedRequest, club_id: int) -> HttpResponse:
     """The club's seasons; treasurers and admins define a new one here."""
@@ -88,6 +89,7 @@ def season_list(request: AuthedRequest, club_id: int) -> HttpResponse:
     errors: dict[str, list[str]] = {}
     typed = None
     if request.method == "POST":
+        selectors.club_role(user=request.user, club_id=club_id, role=Role.TREASURER)  # 403 before the fields
         typed = _posted(request)
         try:
             season = seasons.season_create(actor=request.user, club_id=club_id, **typed)
@@ -122,12 +124,14 @@ def _change_lines(note: Any) -> list[dict[str, Any]]:
     return list(note.changes.get("players", []))
 
 
+@require_http_methods(["GET", "POST"])
 @page
 def season(request: AuthedRequest, club_id: int, season_id: int) -> HttpResponse:
     """A season's standings; treasurers edit its rules or store its table here (POST `action`)."""
     errors: dict[str, list[str]] = {}
     typed = None
     if request.method == "POST":
+        selectors.club_role(user=request.user, club_id=club_id, role=Role.TREASURER)  # any POST: 404 / 403 first
         action = request.POST.get("action")
         try:
             if action == "store":
@@ -184,8 +188,8 @@ def season(request: AuthedRequest, club_id: int, season_id: int) -> HttpResponse
 # --- the calendar of club nights --------------------------------------------------------------------
 
 
-@page
 @require_POST
+@page
 def calendar_link(request: AuthedRequest, club_id: int) -> HttpResponse:
     """Make the member's calendar link (a new one revokes the old; shown once), or revoke it."""
     club = selectors.club_get(user=request.user, club_id=club_id)
@@ -201,6 +205,7 @@ def calendar_link(request: AuthedRequest, club_id: int) -> HttpResponse:
     return response
 
 
+@require_GET
 def calendar_feed(request: HttpRequest, key: str) -> HttpResponse:
     """The club's next nights as iCalendar, for a calendar app: no login, the link's key is the secret."""
     feed = calendar.calendar_feed_get(key)

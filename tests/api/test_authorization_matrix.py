@@ -35,8 +35,9 @@ from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
 from api.common import Route
-from ledger import nights, services
+from ledger import calendar, nights, services
 from ledger.models import Club, DealCheck, Player, Role, Session
+from ledger.stats import seasons
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, make_user, open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -67,8 +68,9 @@ class Target:
     players: list[Player]
     token_id: int  # a device token of the club's admin
     owner: Any
-    links: dict[str, str]  # a link's kind ("seat link", "board link", "revoked ..."): its key
+    links: dict[str, str]  # a link's kind ("seat link", "board link", "calendar link", "revoked ..."): its key
     preset_id: int = 0  # a preset of the club (issue 42)
+    season_id: int = 0  # a season of the club (issue 41)
 
 
 @dataclass
@@ -159,6 +161,18 @@ def _a_night(world: World, t: Target) -> dict[str, str]:
     return {"night_id": str(night.pk)}
 
 
+SEASON_DAYS = {"starts_on": "2000-01-01", "ends_on": "2099-12-31"}  # holds today: its table is computed
+
+
+def _season(world: World, t: Target) -> dict[str, Any]:
+    """A season's rules (issue 41), a fresh name each cell (a club's season names are unique)."""
+    return {"name": f"Matrix {next(world.serial)}", **SEASON_DAYS, "variants": ["american"]}
+
+
+def _season_form(world: World, t: Target) -> dict[str, Any]:
+    return {**_season(world, t), "measure": "counters"}
+
+
 def _own_check_in(world: World, t: Target) -> dict[str, Any]:
     return {"player": t.player.pk}  # the player linked to the club's player login: his own check-in
 
@@ -199,6 +213,13 @@ POLICY: dict[tuple[str, str], Rule] = {
     (f"{API}players/<id:player_id>/stats/", "GET"): Rule(Role.PLAYER),
     (f"{API}players/<id:player_id>/ratings/", "GET"): Rule(Role.PLAYER),
     (f"{API}clubs/<id:club_id>/leaderboard/", "GET"): Rule(Role.PLAYER),
+    # seasons (issue 41): every member reads them and their standings, treasurers define, edit and store them
+    (f"{API}clubs/<id:club_id>/seasons/", "GET"): Rule(Role.PLAYER),
+    (f"{API}clubs/<id:club_id>/seasons/", "POST"): Rule(Role.TREASURER, _season),
+    (f"{API}clubs/<id:club_id>/seasons/<id:season_id>/", "GET"): Rule(Role.PLAYER),
+    (f"{API}clubs/<id:club_id>/seasons/<id:season_id>/", "PUT"): Rule(Role.TREASURER, _season),
+    (f"{API}clubs/<id:club_id>/seasons/<id:season_id>/standings/", "GET"): Rule(Role.PLAYER),
+    (f"{API}clubs/<id:club_id>/seasons/<id:season_id>/standings/", "POST"): Rule(Role.TREASURER),
     (f"{API}clubs/<id:club_id>/carried-pools/", "GET"): Rule(Role.PLAYER),
     (f"{API}clubs/<id:club_id>/settle-up/", "GET"): Rule(Role.TREASURER),
     (f"{API}clubs/<id:club_id>/payments/", "GET"): Rule(Role.TREASURER),
@@ -318,6 +339,13 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/clubs/<int:club_id>/nights/<int:night_id>/tables/<int:number>/cut-in/", "POST"): Rule(
         Role.TREASURER, lambda w, t: {"game": "1"}, prepare=_a_night
     ),
+    # seasons (issue 41); the calendar of club nights: any member makes his link, the link reads the feed
+    ("/clubs/<int:club_id>/seasons/", "GET"): Rule(Role.PLAYER),
+    ("/clubs/<int:club_id>/seasons/", "POST"): Rule(Role.TREASURER, _season_form),
+    ("/clubs/<int:club_id>/seasons/<int:season_id>/", "GET"): Rule(Role.PLAYER),
+    ("/clubs/<int:club_id>/seasons/<int:season_id>/", "POST"): Rule(Role.TREASURER, lambda w, t: {"action": "store"}),
+    ("/clubs/<int:club_id>/calendar/", "POST"): Rule(Role.PLAYER, lambda w, t: {}),
+    ("/calendar/<str:key>.ics", "GET"): Rule("calendar link"),
     ("/rules/", "GET"): Rule("public"),
     ("/sw.js", "GET"): Rule("public"),
     ("/rules/<slug:variant>/", "GET"): Rule("public"),
@@ -385,6 +413,7 @@ def path_for(route: str, target: Target, extra: dict[str, str] | None = None) ->
         "player_id": str(target.player.pk),
         "token_id": str(target.token_id),
         "preset_id": str(target.preset_id),
+        "season_id": str(target.season_id),
         "app_label": "auth",
         "url": "nothing/",
         "seat": "1",
@@ -474,9 +503,16 @@ def world(settings: Any) -> World:
         for kind in ("board link", "revoked board link"):
             links[kind], board_link = services.board_link_issue(actor=admin, club_id=club.pk)
         services.board_link_revoke(actor=admin, club_id=club.pk, link_id=board_link.pk)
+        # the calendar feed (issue 41): the player's live link; the admin's, revoked
+        links["revoked calendar link"], _ = calendar.calendar_feed_issue(actor=admin, club_id=club.pk)
+        calendar.calendar_feed_revoke(actor=admin, club_id=club.pk)
+        links["calendar link"], _ = calendar.calendar_feed_issue(actor=users[Role.PLAYER], club_id=club.pk)
         links["no link"] = "x" * 24
         preset = services.preset_create(actor=admin, club_id=club.pk, name="House", variant="american", rules={})
-        targets.append(Target(club, session, players[0], players, token.pk, admin, links, preset.pk))
+        season = seasons.season_create(
+            actor=admin, club_id=club.pk, name="Always", **SEASON_DAYS, variants=["american"]
+        )
+        targets.append(Target(club, session, players[0], players, token.pk, admin, links, preset.pk, season.pk))
         callers += [Caller(f"{role} of club {letter}", users[role], {club.pk: role}) for role in ROLES]
     return World(targets, callers, iter(range(10**6)))
 
@@ -578,18 +614,19 @@ def test_the_tables_pages_answer_405_to_a_method_they_do_not_declare(world: Worl
     assert count >= 60
 
 
-LINKS = ("seat link", "board link")
+LINKS = ("seat link", "board link", "calendar link")
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 
 def test_a_link_opens_its_own_kind_of_path_only_and_nothing_else(world: World) -> None:
-    """Seat and board links are callers of their own: the key in the path. A seat link reads its session
-    and confirms or disputes for its seat (seat 0 here: the key names the seat, no path can name another);
-    a board link reads its club's board. Through any link, another kind's path, a revoked link, a key
-    that is no link, or a method the path does not declare (a write through a board link, anything but
-    a confirm or a dispute through a seat link) answers 404, whoever asks. A page's undeclared method
-    may answer 405 instead (Django's `require_GET`), but the same 405 for every key: it is answered
-    before the key is read, so it says nothing of any link."""
+    """Seat, board and calendar links are callers of their own: the key in the path. A seat link reads its
+    session and confirms or disputes for its seat (seat 0 here: the key names the seat, no path can name
+    another); a board link reads its club's board; a member's calendar link (issue 41) reads his club's
+    nights, and that club's only (the feed names it, and not the other). Through any link, another kind's
+    path, a revoked link, a key that is no link, or a method the path does not declare (a write through a
+    board or a calendar link, anything but a confirm or a dispute through a seat link) answers 404,
+    whoever asks. A page's undeclared method may answer 405 instead (Django's `require_GET`), but the
+    same 405 for every key: it is answered before the key is read, so it says nothing of any link."""
     table, _ = cells()
     declared = {(r, m) for r, m, _ in table}
     wrong, count = [], 0
@@ -603,8 +640,14 @@ def test_a_link_opens_its_own_kind_of_path_only_and_nothing_else(world: World) -
                         api = route.startswith("/api/")
                         if not api and (route, method) not in declared:
                             want = {"405"}
-                        got = answer(send(world, caller, target, route, method, rule, key), api)
+                        response = send(world, caller, target, route, method, rule, key)
+                        got = answer(response, api)
                         count += 1
+                        if got == OK and kind == "calendar link":  # its own club's feed, not the other's
+                            text = response.content.decode()
+                            others = [t.club.name for t in world.targets if t is not target]
+                            if target.club.name not in text or any(name in text for name in others):
+                                got = "another club's feed"
                         if got not in want:
                             cell = f"{method} {route} through {target.club.name}'s {kind} by {caller.name}"
                             wrong.append(f"{cell}: {got}, not {' or '.join(want)}")

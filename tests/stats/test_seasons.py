@@ -275,6 +275,16 @@ def test_roles_and_versions(admin: Any, club: Club, treasurer: Any, scorer: Any)
         seasons.season_update(actor=admin, club_id=club.pk, season_id=season.pk, expected_version=1, **WINTER)
 
 
+def test_who_asks_is_checked_before_what_he_asks(admin: Any, club: Club, scorer: Any) -> None:
+    """A scorer's bad rules are refused for his role, not for a field (the fields would tell him the rules)."""
+    season = seasons.season_create(actor=admin, club_id=club.pk, **WINTER)
+    bad = {**WINTER, "ends_on": "2000-01-01"}
+    with pytest.raises(PermissionDenied):
+        seasons.season_create(actor=scorer, club_id=club.pk, **bad)
+    with pytest.raises(PermissionDenied):
+        seasons.season_update(actor=scorer, club_id=club.pk, season_id=season.pk, expected_version=1, **bad)
+
+
 def test_an_edit_of_a_stored_season_leaves_a_note(admin: Any, club: Club, evenings: dict[str, Session]) -> None:
     season = seasons.season_create(actor=admin, club_id=club.pk, **WINTER)
     seasons.season_standings(user=admin, club_id=club.pk, season_id=season.pk)  # stored (ended)

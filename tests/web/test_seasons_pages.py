@@ -99,6 +99,12 @@ def test_define_a_season_by_form_and_refusals(admin: Any, club: Club, player_use
     assert "a season ends on or after the day it starts" in bad.content.decode()
     assert client_of(player_user).post(f"/clubs/{club.pk}/seasons/", {**form, "name": "X"}).status_code == 403
     assert 'id="season-form"' not in client_of(player_user).get(f"/clubs/{club.pk}/seasons/").content.decode()
+    # Any POST of a player is refused for his role, before his fields or his action are read (issue 41).
+    season = created["Location"]
+    assert client_of(player_user).post(f"/clubs/{club.pk}/seasons/", {}).status_code == 403
+    for action in ({}, {"action": "edit"}, {"action": "store"}):
+        assert client_of(player_user).post(season, action).status_code == 403
+    assert client_of(player_user).put(season).status_code == 405
 
 
 def test_the_calendar_feed(admin: Any, club: Club, other_club: Club) -> None:
