@@ -35,7 +35,7 @@ def test_a_stream_hands_its_connection_back_after_each_read(
     record_all(admin, session, AMERICAN_HANDS[:1])
     key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=0)
     response = Client().get(f"/live/seat/{key}/")
-    chunks = iter(response.streaming_content)
+    chunks = iter(response.streaming_content)  # type: ignore[attr-defined]
     assert next(chunks).startswith(b"retry: ")
     assert connection.connection is None  # the view's reads (the link) are not held
     assert b"event: change" in next(chunks)  # the state it opens with, read once subscribed
