@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ledger", "0017_calendar_feeds"),
+        ("ledger", "0018_seat_history"),
     ]
 
     operations = [
