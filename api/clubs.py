@@ -90,6 +90,35 @@ class ClubTimeZoneApi(APIView):
         )
 
 
+class ClubPayment(Strict):
+    payee_name = Text(max_length=70, required=False, allow_blank=True, help_text="who the transfers are made out to")
+    iban = Text(max_length=60, required=False, allow_blank=True, help_text="for euros: the club's IBAN (checked)")
+    bic = Text(max_length=20, required=False, allow_blank=True)
+    ru_account = Text(max_length=40, required=False, allow_blank=True, help_text="for roubles: 20 digits")
+    ru_bank_name = Text(max_length=100, required=False, allow_blank=True)
+    ru_bik = Text(max_length=20, required=False, allow_blank=True, help_text="9 digits")
+    ru_corresp_account = Text(max_length=40, required=False, allow_blank=True, help_text="20 digits")
+    payment_instructions = Text(max_length=500, required=False, allow_blank=True, help_text="in any other currency")
+
+
+PAYMENT_FIELDS = tuple(ClubPayment().fields)
+
+
+class ClubPaymentApi(APIView):
+    """The club's payment details (treasurers, issue 41): what the evening's payment code is made of. The
+    IBAN and BIC are checked (schwifty); a wrong one is a 400 naming the field. A field left out is cleared."""
+
+    InputSerializer = ClubPayment
+    OutputSerializer = ClubPayment
+
+    @extend_schema(summary="Set the club's payment details", request=InputSerializer, responses={200: OutputSerializer})
+    def put(self, request: Request, club_id: int) -> Response:
+        selectors.club_role(user=request.user, club_id=club_id, role=Role.TREASURER)  # 404 / 403 before the body
+        data = valid(self.InputSerializer, request.data)
+        club = services.club_payment_set(actor=actor(request), club_id=club_id, details=data)
+        return Response({key: getattr(club, key) for key in PAYMENT_FIELDS})
+
+
 class PlayerOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()

@@ -50,6 +50,7 @@ v1 = [
     path("auth/tokens/<id:token_id>/", auth.DeviceTokenRevokeApi.as_view(), name="auth-token-detail"),
     path("clubs/", clubs.ClubsRoute.as_view(), name="clubs"),
     path("clubs/<id:club_id>/time-zone/", clubs.ClubTimeZoneApi.as_view(), name="club-time-zone"),
+    path("clubs/<id:club_id>/payment/", clubs.ClubPaymentApi.as_view(), name="club-payment"),
     path("clubs/<id:club_id>/players/", clubs.PlayersRoute.as_view(), name="club-players"),
     path("clubs/<id:club_id>/presets/", presets.PresetsRoute.as_view(), name="club-presets"),
     path("clubs/<id:club_id>/presets/<id:preset_id>/", presets.PresetRoute.as_view(), name="club-preset"),

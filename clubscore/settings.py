@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served from here: the network may be closed
     "ledger",
     "ledger.stats",
+    "ledger.mail",  # the evening's mail (issue 41)
     "api",
 ]
 
@@ -302,6 +303,23 @@ IDEMPOTENCY_KEEP_HOURS = max(24, int(os.environ.get("IDEMPOTENCY_KEEP_HOURS", "4
 IDEMPOTENCY_IN_FLIGHT_SECONDS = float(os.environ.get("IDEMPOTENCY_IN_FLIGHT_SECONDS", "5"))
 
 # The API's limits (api.md, "Limits"); the `settle` command has none.
+# The evening's mail (issue 41): Django's SMTP backend, set from the production env file (bin/production;
+# docs/production.md). Without EMAIL_HOST nothing is sent (the mail is recorded as not sent, "no server");
+# bin/serve prints the messages on its terminal (EMAIL_BACKEND, the console backend).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or "587")
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_SSL = env_flag("EMAIL_USE_SSL", False)
+EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", not EMAIL_USE_SSL) and not EMAIL_USE_SSL
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT") or "20")
+DEFAULT_FROM_EMAIL = (
+    os.environ.get("DEFAULT_FROM_EMAIL") or f"clubscore@{(ALLOWED_HOSTS or ['localhost'])[0].lstrip('.')}"
+)
+# The address the mail's links (the opt-out, the pages) start with.
+SITE_URL = (os.environ.get("SITE_URL") or f"https://{(ALLOWED_HOSTS or ['localhost'])[0].lstrip('.')}").rstrip("/")
+
 MAX_REQUEST_BYTES = int(os.environ.get("MAX_REQUEST_BYTES", str(1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 MAX_SESSION_HANDS = int(os.environ.get("MAX_SESSION_HANDS", "500"))

@@ -11,6 +11,7 @@ from django.views.i18n import JavaScriptCatalog
 from clubscore.favicon import favicon
 from clubscore.health import health
 from ledger.i18n.views import set_language
+from ledger.mail.views import mail_stop
 from ledger.web.login import throttled_login
 
 urlpatterns = [
@@ -25,6 +26,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     # The scripts' strings (domain djangojs) in the request's language; empty until locale/ has a catalog.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # The evening's mail's opt-out link (issue 41): signed, no login.
+    path("mail/stop/<str:token>/", mail_stop, name="evening-mail-stop"),
     path("", include("ledger.web.urls")),  # the web pages, the login and logout
 ]
 

@@ -39,6 +39,17 @@ class Club(models.Model):
     # is shown in it, and a typed "evening of" date is a day of it. The API stays in UTC.
     time_zone = models.CharField(max_length=64, default="UTC")
     created_at = models.DateTimeField(default=timezone.now)
+    # Where a player who owes pays the club (issue 41; `ledger.paycode`): the payee, and for euros the
+    # club's IBAN (checked with schwifty) and BIC, for roubles the account, bank, BIK and correspondent
+    # account of GOST R 56042-2014; in any other currency the instructions, in words.
+    payee_name = models.CharField(max_length=70, blank=True)
+    iban = models.CharField(max_length=34, blank=True)
+    bic = models.CharField(max_length=11, blank=True)
+    ru_account = models.CharField(max_length=20, blank=True)
+    ru_bank_name = models.CharField(max_length=100, blank=True)
+    ru_bik = models.CharField(max_length=9, blank=True)
+    ru_corresp_account = models.CharField(max_length=20, blank=True)
+    payment_instructions = models.CharField(max_length=500, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -72,6 +83,12 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # The evening's mail (issue 41): the player's address and language ("" : his login's, `ledger.mail`),
+    # and why it stopped: he opted out (the signed link in every mail) or the address bounced.
+    email = models.EmailField(blank=True)
+    language = models.CharField(max_length=8, blank=True)
+    mail_stopped = models.CharField(max_length=10, blank=True)  # "", "opted_out", "bounced"
+    mail_stopped_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -746,4 +763,48 @@ class CalendarFeed(models.Model):
             models.UniqueConstraint(
                 fields=["club", "user"], condition=Q(revoked_at__isnull=True), name="calendarfeed_one_live_per_member"
             )
+        ]
+
+
+# --- the evening's mail (issue 41; `ledger.mail`) -------------------------------------------------------
+
+
+class EveningMail(models.Model):
+    """One player's mail for one close of an evening: recorded before it is handed to the SMTP server, so a
+    retried or redelivered task never sends it twice (at most once: a row left `sending` is not sent again).
+
+    `figures`: what the mail said (his counters, money, what he pays or is paid), which the correction
+    after a reopen and a new close compares with."""
+
+    class State(models.TextChoices):
+        SENDING = "sending"  # handed to the server, or about to be
+        SENT = "sent"
+        BOUNCED = "bounced"  # the server refused the address: nothing more goes to it
+        FAILED = "failed"  # the server could not be reached: the task tries again
+
+    class Kind(models.TextChoices):
+        RESULT = "result"
+        CORRECTION = "correction"
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="mails")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="mails")
+    close_version = models.PositiveIntegerField()  # the session's version the close gave it
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.RESULT)
+    address = models.EmailField()
+    language = models.CharField(max_length=8)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.SENDING)
+    figures = models.JSONField(default=dict)
+    error = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "close_version", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "player", "close_version"], name="evening_mail_one_per_player_close"
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["sending", "sent", "bounced", "failed"]), name="evening_mail_state_known"
+            ),
         ]

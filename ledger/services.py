@@ -116,6 +116,61 @@ def _clean_time_zone(value: Any) -> str:
     return value.strip()
 
 
+def club_payment_set(*, actor: User, club_id: int, details: dict[str, Any]) -> Club:
+    """The club's payment details (treasurers and above): the payee, the IBAN (schwifty checks it), the
+    Russian account, and the instructions in words, which the evening's payment code is made of."""
+    from .paycode import clean_payment_details
+
+    cleaned = clean_payment_details(details)
+    with transaction.atomic(durable=True):
+        club_role(user=actor, club_id=club_id, role=Role.TREASURER)
+        club = Club.objects.select_for_update().get(pk=club_id)
+        for key, value in cleaned.items():
+            setattr(club, key, value)
+        club.save(update_fields=list(cleaned))
+    return club
+
+
+def player_mail_set(*, actor: User, player_id: int, email: Any, language: Any) -> Player:
+    """A player's address and language for the evening's mail (the club's treasurers; the player himself).
+    A new address starts the mail again after a bounce; an opt-out stays until the player's own link."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    if not isinstance(email, str) or not isinstance(language, str):
+        raise InvalidRequest.field("email", "the e-mail address is not valid")
+    email, language = email.strip(), language.strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise InvalidRequest.field("email", "the e-mail address is not valid") from None
+    if language and language not in dict(settings.LANGUAGES):
+        raise InvalidRequest.field("language", "the language is English (en), French (fr) or Russian (ru)")
+    with transaction.atomic(durable=True):
+        player = Player.objects.select_for_update().filter(pk=player_id).first()
+        if player is None:
+            raise NotFound("no such player")
+        role = club_role(user=actor, club_id=player.club_id)
+        if player.user_id != actor.pk and Role.rank(role) < Role.rank(Role.TREASURER):
+            raise PermissionDenied("a player's statement is for the player and the club's treasurers")
+        if email != player.email and player.mail_stopped == "bounced":
+            player.mail_stopped, player.mail_stopped_at = "", None
+        player.email, player.language = email, language
+        player.save(update_fields=["email", "language", "mail_stopped", "mail_stopped_at"])
+    return player
+
+
+def player_mail_stop(*, player_id: int) -> Player | None:
+    """The player opted out (his signed link, no login): no evening's mail goes to him any more."""
+    with transaction.atomic(durable=True):
+        player = Player.objects.select_for_update().filter(pk=player_id).first()
+        if player is not None and player.mail_stopped != "opted_out":
+            player.mail_stopped, player.mail_stopped_at = "opted_out", timezone.now()
+            player.save(update_fields=["mail_stopped", "mail_stopped_at"])
+    return player
+
+
 def membership_set(*, actor: User, club_id: int, user: User, role: str) -> Membership:
     """Add a member or change a member's role (admins only)."""
     if role not in Role.values:

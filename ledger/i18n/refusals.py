@@ -156,6 +156,16 @@ LEDGER = (
     pgettext_lazy(
         "ledger", "before the first deal the players are changed by opening the table again, not by a substitute"
     ),
+    # the club's payment details and the evening's mail (issue 41)
+    pgettext_lazy("ledger", "the payment details are text"),
+    pgettext_lazy("ledger", "this text is too long for the field"),
+    pgettext_lazy("ledger", "the IBAN is not valid: check its country, its length and its check digits"),
+    pgettext_lazy("ledger", "the BIC is not valid: 8 or 11 letters and digits"),
+    pgettext_lazy("ledger", "the account number has 20 digits"),
+    pgettext_lazy("ledger", "the BIK has 9 digits"),
+    pgettext_lazy("ledger", "the correspondent account has 20 digits"),
+    pgettext_lazy("ledger", "the e-mail address is not valid"),
+    pgettext_lazy("ledger", "the language is English (en), French (fr) or Russian (ru)"),
 )
 
 # The ledger's refusals with a number or a name in them, as the services word them: matched against the

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
@@ -13,7 +14,7 @@ from ledger import selectors, services, zones
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role
 
-from .views import AuthedRequest, page, refusal_fields
+from .views import AuthedRequest, page, refusal_fields, say_refusal
 from .zone_choices import LIKELY, zone_choices
 
 
@@ -54,9 +55,36 @@ def club_time_zone(request: AuthedRequest, club_id: int) -> HttpResponse:
     except (NotFound, PermissionDenied):
         raise
     except LedgerError as exc:
-        for msgs in refusal_fields(exc).values():
-            for message in msgs:
-                messages.error(request, message)
+        say_refusal(request, exc)
     else:
         messages.success(request, gettext("The club's times are now shown in %(zone)s.") % {"zone": club.time_zone})
     return redirect("web:club", club_id=club_id)
+
+
+PAYMENT_FIELDS = (
+    "payee_name",
+    "iban",
+    "bic",
+    "ru_account",
+    "ru_bank_name",
+    "ru_bik",
+    "ru_corresp_account",
+    "payment_instructions",
+)
+
+
+@page
+@require_POST
+def club_payment(request: AuthedRequest, club_id: int) -> HttpResponse:
+    """The club's treasurer gives its payment details (issue 41); a wrong IBAN is said beside the form."""
+    found = selectors.club_get(user=request.user, club_id=club_id, role=Role.TREASURER)
+    details = {key: request.POST.get(key, "") for key in PAYMENT_FIELDS}
+    try:
+        services.club_payment_set(actor=request.user, club_id=found.pk, details=details)
+    except (NotFound, PermissionDenied):
+        raise
+    except LedgerError as exc:
+        say_refusal(request, exc)
+    else:
+        messages.success(request, gettext("The club's payment details are saved."))
+    return redirect(reverse("web:club", args=[club_id]) + "#payment")

@@ -38,7 +38,7 @@ from ledger.models import CheckIn, Club, Role, Session
 from ledger.money import POOL
 from ledger.money import selectors as money_selectors
 
-from . import books, catalog, deal_notes, legal, reads
+from . import books, catalog, deal_notes, legal, paycodes, printing, reads
 from .forms import parse_new_session, parse_past_filters, rule_input_name
 from .zone_choices import zone_choices
 
@@ -99,12 +99,23 @@ def refusal_fields(exc: LedgerError | EngineError) -> dict[str, list[str]]:
     }
 
 
+def say_refusal(request: HttpRequest, exc: LedgerError | EngineError) -> None:
+    """A form's refusal as the page's messages, one per field's rule, in the request's language."""
+    for msgs in refusal_fields(exc).values():
+        for message in msgs:
+            messages.error(request, message)
+
+
 def _may(role: str, needed: str) -> bool:
     return Role.rank(role) >= Role.rank(needed)
 
 
 def _session_context(request: HttpRequest, session: Session) -> dict[str, Any]:
-    role = selectors.club_role(user=request.user, club_id=session.club_id)
+    return session_context(session, selectors.club_role(user=request.user, club_id=session.club_id))
+
+
+def session_context(session: Session, role: str) -> dict[str, Any]:
+    """What every page of a session shows, for a reader of `role` (a request's, or the mail's: a player)."""
     players = selectors.seated_now(session=session)  # who holds each seat now (issue 37: substitutes)
     return {
         "session": session,
@@ -428,7 +439,12 @@ def score(request: AuthedRequest, session_id: int) -> HttpResponse:
 
 def _sheet_context(request: HttpRequest, session_id: int) -> dict[str, Any]:
     found = selectors.session_get(user=request.user, session_id=session_id)
-    context = _session_context(request, found)
+    return sheet_context(found, selectors.club_role(user=request.user, club_id=found.club_id))
+
+
+def sheet_context(found: Session, role: str) -> dict[str, Any]:
+    """The score sheet page's context (the page, its PDF, and the PDF the evening's mail attaches)."""
+    context = session_context(found, role)
     settlement = selectors.session_settlement(session=found)
     context["settlement"] = settlement
     context["rows"] = reads.sheet_rows(session=found, names=context["names"], settlement=settlement)
@@ -443,6 +459,14 @@ def sheet(request: AuthedRequest, session_id: int) -> HttpResponse:
     context = _sheet_context(request, session_id)
     context["seat_changes"] = selectors.seat_changes(session=context["session"])  # issue 37
     return render(request, "web/sheet.html", context)
+
+
+@page
+def sheet_pdf(request: AuthedRequest, session_id: int) -> HttpResponse:
+    """The score sheet as a PDF (A4, or `?paper=letter`): the page's own template, printed."""
+    context = _sheet_context(request, session_id)
+    pdf = printing.template_pdf("web/sheet.html", context, request=request, size=printing.paper(request))
+    return printing.pdf_response(pdf, gettext("score sheet %(n)s") % {"n": session_id})
 
 
 @page
@@ -465,6 +489,21 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
     found = selectors.session_get(user=request.user, session_id=session_id)
     if request.method == "POST":
         return _settlement_action(request, found)
+    response = render(request, "web/settlement.html", _settlement_context(request, found))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@page
+def settlement_pdf(request: AuthedRequest, session_id: int) -> HttpResponse:
+    """The settlement as a PDF (A4, or `?paper=letter`), with the debtors' payment codes."""
+    found = selectors.session_get(user=request.user, session_id=session_id)
+    context = _settlement_context(request, found)
+    pdf = printing.template_pdf("web/settlement.html", context, request=request, size=printing.paper(request))
+    return printing.pdf_response(pdf, gettext("settlement %(n)s") % {"n": session_id})
+
+
+def _settlement_context(request: AuthedRequest, found: Session) -> dict[str, Any]:
     context = _session_context(request, found)
     result = selectors.session_settlement(session=found)
     close = result.get("close")
@@ -509,9 +548,8 @@ def settlement(request: AuthedRequest, session_id: int) -> HttpResponse:
             t.payer_name, t.payee_name = (reads.pool_name() if n == POOL else n for n in (t.payer_name, t.payee_name))
         for tied in evening.tied:
             tied.label = str(books.PAYMENT_LABELS[tied.tx.kind])
-    response = render(request, "web/settlement.html", context)
-    response["Cache-Control"] = "no-store"
-    return response
+    context["pay_codes"] = paycodes.evening_codes(found, context["players"]) if close else []
+    return context
 
 
 def _stint_rows(result: dict[str, Any], close: dict[str, Any]) -> list[dict[str, Any]]:
@@ -629,6 +667,26 @@ def _played_on(found: Session, typed: str) -> datetime | None:
 
 
 # --- players -----------------------------------------------------------------------------------------
+
+
+@page
+@require_POST
+def player_mail(request: AuthedRequest, player_id: int) -> HttpResponse:
+    """The player's address and language for the evening's mail (the player himself, or a treasurer)."""
+    try:
+        services.player_mail_set(
+            actor=request.user,
+            player_id=player_id,
+            email=request.POST.get("email", ""),
+            language=request.POST.get("language", ""),
+        )
+    except (NotFound, PermissionDenied):
+        raise
+    except LedgerError as exc:
+        say_refusal(request, exc)
+    else:
+        messages.success(request, gettext("The address for the evening's mail is saved."))
+    return redirect(reverse("web:player", args=[player_id]) + "#player-mail")
 
 
 @page

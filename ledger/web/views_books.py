@@ -27,7 +27,7 @@ from ledger.money import POOL, Party
 from ledger.money import services as money_writes
 from ledger.web.dates import day as day_text
 
-from . import books, catalog, reads
+from . import books, catalog, printing, reads
 from .views import AuthedRequest, _session_context, page, refusal_fields, refusal_text
 
 CSV_TYPE = "text/csv; charset=utf-8"
@@ -272,23 +272,32 @@ def _int(text: str | None) -> int:
         return 0
 
 
-@page
-def statement(request: AuthedRequest, player_id: int) -> HttpResponse:
+def _statement_context(request: AuthedRequest, player_id: int) -> dict[str, Any]:
     found = books.statement(user=request.user, player_id=player_id)
     role = selectors.club_role(user=request.user, club_id=found.player.club_id)
-    response = render(
-        request,
-        "web/statement.html",
-        {
-            "statement": found,
-            "player": found.player,
-            "club": found.player.club,
-            "can_keep_books": books.may_keep_books(role),
-            "csv_url": reverse("web:statement-csv", args=[found.player.pk]),
-        },
-    )
+    return {
+        "statement": found,
+        "player": found.player,
+        "club": found.player.club,
+        "can_keep_books": books.may_keep_books(role),
+        "csv_url": reverse("web:statement-csv", args=[found.player.pk]),
+        "pdf_url": reverse("web:statement-pdf", args=[found.player.pk]),
+    }
+
+
+@page
+def statement(request: AuthedRequest, player_id: int) -> HttpResponse:
+    response = render(request, "web/statement.html", _statement_context(request, player_id))
     response["Cache-Control"] = "no-store"  # money: never kept by a shared browser or a proxy (issue 29)
     return response
+
+
+@page
+def statement_pdf(request: AuthedRequest, player_id: int) -> HttpResponse:
+    """The player's statement as a PDF (A4, or `?paper=letter`): the page's own template, printed."""
+    context = _statement_context(request, player_id)
+    pdf = printing.template_pdf("web/statement.html", context, request=request, size=printing.paper(request))
+    return printing.pdf_response(pdf, gettext("statement %(name)s") % {"name": context["player"].name})
 
 
 @page

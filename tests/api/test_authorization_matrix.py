@@ -187,6 +187,9 @@ POLICY: dict[tuple[str, str], Rule] = {
     (f"{API}clubs/", "GET"): Rule("user"),
     (f"{API}clubs/", "POST"): Rule("user", _name),
     (f"{API}clubs/<id:club_id>/time-zone/", "PUT"): Rule(Role.ADMIN, lambda w, t: {"time_zone": "Europe/Paris"}),
+    (f"{API}clubs/<id:club_id>/payment/", "PUT"): Rule(
+        Role.TREASURER, lambda w, t: {"iban": "FR7630006000011234567890189"}
+    ),
     (f"{API}clubs/<id:club_id>/players/", "GET"): Rule(Role.PLAYER),
     (f"{API}clubs/<id:club_id>/players/", "POST"): Rule(Role.SCORER, _name),
     # presets (issue 42): every member reads them, treasurers keep them
@@ -276,6 +279,9 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/clubs/new/", "GET"): Rule("user"),
     ("/clubs/new/", "POST"): Rule("user", lambda w, t: {"name": "Matrix Club", "time_zone": "Europe/Paris"}),
     ("/clubs/<int:club_id>/time-zone/", "POST"): Rule(Role.ADMIN, lambda w, t: {"time_zone": "Europe/Paris"}),
+    ("/clubs/<int:club_id>/payment/", "POST"): Rule(
+        Role.TREASURER, lambda w, t: {"iban": "FR7630006000011234567890189"}
+    ),
     ("/clubs/<int:club_id>/players/new/", "POST"): Rule(Role.SCORER, _name),
     ("/clubs/<int:club_id>/sessions/new/", "GET"): Rule(Role.SCORER),
     ("/clubs/<int:club_id>/sessions/new/", "POST"): Rule(Role.SCORER, lambda w, t: {}),
@@ -307,6 +313,16 @@ POLICY: dict[tuple[str, str], Rule] = {
     ("/sessions/<int:session_id>/export.json", "GET"): Rule(Role.PLAYER),
     ("/sessions/<int:session_id>/export.csv", "GET"): Rule(Role.PLAYER),
     ("/players/<int:player_id>/statement.csv", "GET"): Rule("self or treasurer"),
+    # the printed sheets and the evening's mail (issue 41): the opt-out link's key is its own caller, and
+    # a key that is no signed player's id answers 404 to anyone
+    ("/sessions/<int:session_id>/sheet.pdf", "GET"): Rule(Role.PLAYER),
+    ("/sessions/<int:session_id>/settlement.pdf", "GET"): Rule(Role.PLAYER),
+    ("/players/<int:player_id>/statement.pdf", "GET"): Rule("self or treasurer"),
+    ("/players/<int:player_id>/mail/", "POST"): Rule(
+        "self or treasurer", lambda w, t: {"email": "matrix@example.org", "language": "fr"}
+    ),
+    ("/mail/stop/<str:token>/", "GET"): Rule("nobody"),
+    ("/mail/stop/<str:token>/", "POST"): Rule("nobody"),
     # the whole table (issue 25); its streams answer 404, not the login, to whoever may not read them
     ("/sessions/<int:session_id>/follow/", "GET"): Rule(Role.PLAYER),
     ("/sessions/<int:session_id>/follow/rows/", "GET"): Rule(Role.PLAYER),
@@ -402,7 +418,15 @@ def cells() -> tuple[list[tuple[str, str, Rule]], list[str]]:
     return out, problems
 
 
-VALUES = {"number": "1", "name": "american", "variant": "american", "object_id": "1", "content_type_id": "1", "id": "1"}
+VALUES = {
+    "token": "no-such-link",
+    "number": "1",
+    "name": "american",
+    "variant": "american",
+    "object_id": "1",
+    "content_type_id": "1",
+    "id": "1",
+}
 
 
 def path_for(route: str, target: Target, extra: dict[str, str] | None = None) -> str:

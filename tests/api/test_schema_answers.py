@@ -139,6 +139,7 @@ def test_every_operation_answers_what_its_schema_documents(
             call("POST", "/api/v1/sessions/import/", {"club": club.pk, "sheet": example_sheet(name)}, 201)
     call("GET", "/api/v1/clubs/{club_id}/carried-pools/", club_id=club.pk)
     call("PUT", "/api/v1/clubs/{club_id}/time-zone/", {"time_zone": "Europe/Paris"}, club_id=club.pk)
+    call("PUT", "/api/v1/clubs/{club_id}/payment/", {"iban": "FR7630006000011234567890189"}, club_id=club.pk)
     plan = call("GET", "/api/v1/clubs/{club_id}/settle-up/", club_id=club.pk).json()
     currency, transfer = next(
         (plan["currency"], t) for plan in plan["currencies"] for t in plan["transfers"] if t["from"] != "pool"

@@ -53,6 +53,9 @@ SAME_IN_EVERY_LANGUAGE = {
     "clubscore": "the application's name",
     "json": "a file format's name (Score sheet (JSON))",
     "csv": "a file format's name (Deals (CSV))",
+    "pdf": "a file format's name (the printed sheets, issue 41)",
+    "iban": "the International Bank Account Number, the banks' own name in every language (issue 41)",
+    "bic": "the banks' Business Identifier Code, its name in every language (issue 41)",
     "javascript": "a programming language's name (the scorer's noscript notice)",
     "usd": "an ISO 4217 currency code, the stake's and the books' currency",
     "eur": "an ISO 4217 currency code, the stake's placeholder and an imported evening's currency",
@@ -111,6 +114,11 @@ SAME_IN_FRENCH = {
     "conditions": "les conditions de la table (issue 42), the same word",
     "version": "la version d'une formule (issue 42), the same word",
     "versions": "les versions d'une formule (issue 42), the same word",
+    "euros": "les euros, the same word (the club's payment details, issue 41)",
+    "roubles": "les roubles, the same word (issue 41)",
+    "instructions": "les instructions de paiement, the same word (issue 41)",
+    "exact": "le montant exact, the same word (issue 41)",
+    "gost": "GOST R 56042-2014, the Russian standard's name in Latin letters (issue 41)",
     "suit": "il suit, of suivre (le lien ne suit que cette table), spelt as the English suit of a third suit",
 }
 SAME_IN_RUSSIAN = {

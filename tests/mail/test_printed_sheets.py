@@ -1,0 +1,145 @@
+"""The printed sheets (issue 41): a 40-deal French evening's score sheet fits on two A4 pages and its text
+reads back (pypdf); the pages' PDF links answer A4 or Letter; a rouble club's payment code is GOST R
+56042-2014's text with the sum in kopecks."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pypdf
+import pytest
+import zxingcpp
+from django.test import Client
+from PIL import Image
+
+from ledger import services
+from ledger.models import Club, Player, Role
+from ledger.paycode import gost_payload, payment_code, reference
+from ledger.web import printing
+from ledger.web.views import sheet_context
+from tests.ledger_fixtures import PASSWORD, long_sheet
+
+pytestmark = pytest.mark.django_db
+
+A4 = (595, 842)  # points, rounded
+LETTER = (612, 792)
+
+
+def pages(pdf: bytes) -> list[Any]:
+    return list(pypdf.PdfReader(io.BytesIO(pdf)).pages)
+
+
+def size(page: Any) -> tuple[int, int]:
+    return round(float(page.mediabox.width)), round(float(page.mediabox.height))
+
+
+def french_evening(admin: Any, club: Club) -> Any:
+    sheet = long_sheet("french", seed=41, deals=40)
+    assert len(sheet["hands"]) == 40
+    sheet["players"] = ["Amélie", "Bérénice", "Céleste", "Dominique"]
+    return services.session_import(actor=admin, club_id=club.pk, sheet=sheet)
+
+
+def test_a_40_deal_french_sheet_fits_on_two_a4_pages(admin: Any, club: Club) -> None:
+    session = french_evening(admin, club)
+    context = sheet_context(session, Role.PLAYER)
+    pdf = printing.template_pdf("web/sheet.html", context)
+    printed = pages(pdf)
+    assert len(printed) <= 2
+    assert all(size(p) == A4 for p in printed)
+    text = "\n".join(p.extract_text() for p in printed)
+    for name in ("Amélie", "Bérénice", "Céleste", "Dominique"):
+        assert name in text
+    for deal in (1, 20, 40):
+        assert f"\n{deal} " in text or f"{deal} " in text
+    totals = context["settlement"]["balances"]
+    for total in totals:
+        assert f"{abs(total):,}" in text
+
+
+def test_the_pages_pdf_links_answer_a4_and_letter(admin: Any, club: Club) -> None:
+    session = french_evening(admin, club)
+    player = Player.objects.get(club=club, name="Amélie")
+    client = Client()
+    assert client.login(username=admin.get_username(), password=PASSWORD)
+    for url in (
+        f"/sessions/{session.pk}/sheet.pdf",
+        f"/sessions/{session.pk}/settlement.pdf",
+        f"/players/{player.pk}/statement.pdf",
+    ):
+        a4 = client.get(url)
+        assert a4.status_code == 200 and a4["Content-Type"] == "application/pdf", url
+        assert size(pages(a4.content)[0]) == A4
+        letter = client.get(url + "?paper=letter")
+        assert size(pages(letter.content)[0]) == LETTER
+    page = client.get(f"/sessions/{session.pk}/sheet/").content.decode()
+    assert f'href="/sessions/{session.pk}/sheet.pdf"' in page
+
+
+def test_a_rouble_club_pays_by_the_gost_code(admin: Any, club: Club) -> None:
+    club = services.club_payment_set(
+        actor=admin,
+        club_id=club.pk,
+        details={
+            "payee_name": "Клуб Бостон",
+            "ru_account": "40702810900000012345",
+            "ru_bank_name": "ПАО Банк",
+            "ru_bik": "044525225",
+            "ru_corresp_account": "30101810400000000225",
+        },
+    )
+    ref = reference(session_id=7, day="2026-12-07", name="Иван")
+    code = payment_code(club=club, currency="RUB", cents=123456, ref=ref)
+    expected = (
+        "ST00012|Name=Клуб Бостон|PersonalAcc=40702810900000012345|BankName=ПАО Банк|BIC=044525225"
+        "|CorrespAcc=30101810400000000225|Sum=123456|Purpose=Boston #7 2026-12-07 Иван"
+    )
+    assert code.kind == "gost"
+    assert (
+        gost_payload(
+            name="Клуб Бостон",
+            account="40702810900000012345",
+            bank_name="ПАО Банк",
+            bik="044525225",
+            corresp_account="30101810400000000225",
+            kopecks=123456,
+            purpose=ref,
+        )
+        == expected
+    )
+    decoded = zxingcpp.read_barcodes(Image.open(io.BytesIO(code.png())))
+    assert [d.text for d in decoded] == [expected]
+
+
+def test_another_currency_is_paid_by_the_clubs_words(admin: Any, club: Club) -> None:
+    club = services.club_payment_set(actor=admin, club_id=club.pk, details={"payment_instructions": "Cash to Mia."})
+    code = payment_code(club=club, currency="USD", cents=500, ref="Boston #1 2026-12-07 Ann")
+    assert (code.kind, code.has_code, code.instructions) == ("words", False, "Cash to Mia.")
+
+
+def test_the_settlement_page_and_its_pdf_carry_the_debtors_codes(
+    admin: Any, club: Club, players: list[Player], background_work_in_process: None
+) -> None:
+    from tests.ledger_fixtures import AMERICAN_HANDS, open_session, record_all
+    from tests.money.helpers import close
+
+    services.club_payment_set(actor=admin, club_id=club.pk, details={"iban": "FR7630006000011234567890189"})
+    session = open_session(admin, club, players, stake={"currency": "EUR", "per_counter": "0.10"})
+    record_all(admin, session, AMERICAN_HANDS)
+    session = close(admin, session)
+    owed: dict[int, int] = {}
+    for p in session.closing["payments"]:
+        owed[p["from"]] = owed.get(p["from"], 0) + p["cents"]
+    assert owed
+    client = Client()
+    assert client.login(username=admin.get_username(), password=PASSWORD)
+    page = client.get(f"/sessions/{session.pk}/settlement/").content.decode()
+    figures = re.findall(r'<figure class="pay-code" data-kind="epc" data-amount="(\d+)">\s*<svg', page)
+    assert sorted(int(f) for f in figures) == sorted(owed.values())
+    pdf = client.get(f"/sessions/{session.pk}/settlement.pdf")
+    text = "\n".join(p.extract_text() for p in pages(pdf.content))
+    day = session.closed_at.date().isoformat()
+    for seat in owed:
+        assert f"Boston #{session.pk} {day} {players[seat].name}" in text
