@@ -4,7 +4,7 @@ A write that changes what a follower sees (a deal recorded, amended or undone, a
 seat's ✓ or dispute, a dispute settled) calls `announce(session)` inside its transaction; once the
 transaction commits, a small `Change` (the session's version and checks version, its number of deals,
 its status) is published on the session's channel and on its club's (the room board). The followers'
-server-sent-event streams (`api/live.py`) relay it; the page then fetches what changed.
+server-sent-event streams (`ledger/web/live.py`) relay it, with the data below when it carries some.
 
 Two brokers, one interface:
 - with `REDIS_URL` (production: several ASGI workers, one Redis already there for Celery), Redis
@@ -22,8 +22,8 @@ message can be lost, each such stream checks its link again before every change 
 every heartbeat.
 
 A change carries data (issue 38 item 12, issue 40 item 6), the way Zulip's `send_event_on_commit` does:
-`announce(session, since=n)` takes, inside the write's transaction, what a follower shows of it (the
-deals from `n` on, their seats' words, the totals, the pools, the next deal: `LiveData`) and publishes
+`announce(session, moved=..., deals=...)` takes, inside the write's transaction, what a follower shows of it
+(the changed deals, their seats' words, the totals, the pools, the next deal: `live_data`) and publishes
 it with the tag the change follows (`prev`). A stream renders it for its page (`ledger/web/live.py`), so
 a page one change behind applies it with no read; a page that missed one (its tag is not `prev`) reads
 once, as before. A change too big to carry (more than `MAX_ROWS` deals, a close) carries none.

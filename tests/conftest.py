@@ -26,6 +26,15 @@ def _no_language_left_from_the_last_test() -> Iterator[None]:
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def _no_mail_server(settings: Any) -> None:
+    """As on a server whose env file names no SMTP server: an evening closed sends no mail (issue 41).
+    pytest-django's in-memory backend would have every test that closes an evening draw a PDF of its
+    sheet and send it; the mail's own tests run a real SMTP server (tests/mail/smtp.py, `inbox`)."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = ""
+
+
 def load_json(path: Path) -> Any:
     """Parsed JSON: the tests index it as the spec says it is shaped."""
     return json.loads(path.read_text(encoding="utf-8"))

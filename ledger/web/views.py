@@ -1,4 +1,4 @@
-"""The page views: thin. Each reads through `ledger.selectors` (or `reads`, which composes them) and writes
+"""The page views. Each reads through `ledger.selectors` (or `reads`, which composes them) and writes
 through one `ledger.services` function; a ledger refusal becomes a 404/403 page or an error beside the
 field it names. What a page does after loading (recording, previews, polling) its script asks the API."""
 

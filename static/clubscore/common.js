@@ -262,7 +262,7 @@
   }
   const RATING_RELATION = gettext('The cautious figure is the rating less three times its give-or-take: it rises as the rating rises and as the give-or-take narrows. The leaderboard ranks by it.');
 
-  /* What every page's script reaches as window.CS: typed by ClubscoreCommon (types/pages.d.ts), which tsc
+  /* What every page's script reaches as window.CS: typed by ClubscoreCommon (types/globals.d.ts), which tsc
    * holds to this object (and live.js adds `live`). */
   /** @type {ClubscoreCommon} */
   const common = {
