@@ -26,11 +26,14 @@ def _no_language_left_from_the_last_test() -> Iterator[None]:
     translation.deactivate()
 
 
-@pytest.fixture(autouse=True)
-def _no_mail_server(settings: Any) -> None:
+@pytest.fixture(autouse=True, scope="session")
+def _no_mail_server(django_test_environment: None) -> None:
     """As on a server whose env file names no SMTP server: an evening closed sends no mail (issue 41).
-    pytest-django's in-memory backend would have every test that closes an evening draw a PDF of its
-    sheet and send it; the mail's own tests run a real SMTP server (tests/mail/smtp.py, `inbox`)."""
+    pytest-django's in-memory backend (set up by `django_test_environment`) would have every test that
+    closes an evening draw a PDF of its sheet and send it; the mail's own tests point Django at a real
+    SMTP server through the `settings` fixture (tests/mail/smtp.py, `inbox`), which puts this back after."""
+    from django.conf import settings
+
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST = ""
 
