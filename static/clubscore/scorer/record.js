@@ -8,7 +8,7 @@ import { $, $maybe, CS, cfg, el, loadQueue, queue, root, saveQueue, state } from
 import { formFromHand, handKey } from './derive.js';
 import { begunDeal, buildHand, changeWords, clearErrors, handWords, padOrder, renderForm, resetForm, rulesOf, showErrors } from './form.js';
 import { schedulePreview } from './preview.js';
-import { holdRecorded, loadChecks, refresh } from './server.js';
+import { holdRecorded, keepReads, loadChecks, refresh } from './server.js';
 import { caughtUp } from './channel.js';
 import { notify, notifySent, render, renderActions, renderStatus } from './view.js';
 import { fmt, T } from './words.js';
@@ -151,6 +151,7 @@ export async function flush() {
     // The 201s said it all (the deal, the totals, the pools, the version): nothing is read again. A new
     // deal has no checks yet. The stream's echo of it is not read either (issue 38 item 12).
     caughtUp();
+    keepReads();
   } else if (recorded || state.online) {
     await refresh();
     if (recorded) { await loadChecks(); caughtUp(); }

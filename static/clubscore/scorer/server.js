@@ -92,6 +92,17 @@ export function keepForOffline() {
   keepState(true);
 }
 
+/** After a 201 the page reads nothing again (record.js), so the service worker's copies of the session's
+ * reads would stay a deal behind and a phone reopened offline would show the evening without it: the
+ * worker is asked to keep them afresh, off the page's path (it fetches them itself, behind). */
+export function keepReads() {
+  if (!('serviceWorker' in navigator) || !cfg.service_worker) return;
+  const urls = [cfg.api.session, cfg.api.sheet, cfg.api.hands + '?page_size=200'];
+  navigator.serviceWorker.ready.then(function (reg) {
+    if (reg.active) reg.active.postMessage({ type: 'keep', urls: urls });
+  });
+}
+
 /** @param {boolean} [always] */
 function keepState(always) {
   if (!('serviceWorker' in navigator) || !cfg.service_worker || (!always && navigator.serviceWorker.controller)) return;
