@@ -17,11 +17,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import EngineError
 from ledger.engine.variants import variant_names
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Player, Preset, Role, Session
+from ledger.services.presets import preset_archive, preset_create, preset_update
+from ledger.services.sessions import session_open
 
 from . import catalog
 from .forms import NewSession, parse_conditions, parse_seats
@@ -107,11 +109,11 @@ def _save(request: AuthedRequest, club_id: int, preset: Preset | None) -> tuple[
         return form, name, None
     try:
         if preset is None:
-            saved = services.preset_create(
+            saved = preset_create(
                 actor=request.user, club_id=club_id, name=name, variant=form.variant, rules=form.rules, stake=form.stake
             )
         else:
-            saved = services.preset_update(
+            saved = preset_update(
                 actor=request.user,
                 club_id=club_id,
                 preset_id=preset.pk,
@@ -156,7 +158,7 @@ def preset_edit(request: AuthedRequest, club_id: int, preset_id: int) -> HttpRes
         messages.error(request, gettext("This preset is archived: no table opens from it any more."))
         return redirect("web:presets", club_id=club_id)
     if request.POST.get("action") == "archive":
-        services.preset_archive(actor=request.user, club_id=club_id, preset_id=preset.pk)
+        preset_archive(actor=request.user, club_id=club_id, preset_id=preset.pk)
         messages.success(request, gettext("The preset %(name)s is archived.") % {"name": preset.name})
         return redirect("web:presets", club_id=club_id)
     form, name, saved = _save(request, club_id, preset)
@@ -199,7 +201,7 @@ def preset_open(request: AuthedRequest, club_id: int, preset_id: int) -> HttpRes
         parse_seats(request.POST, form)
         if not form.errors and form.first_dealer is not None:
             try:
-                session = services.session_open(
+                session = session_open(
                     actor=request.user,
                     club_id=club_id,
                     variant="",
