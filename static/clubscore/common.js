@@ -3,8 +3,30 @@
  * (CSRF header), numbers in the page's language, ids. No payment is ever computed in the browser.
  *
  * The words come from Django's catalog (/jsi18n/, loaded before this file): gettext, ngettext,
- * pgettext, interpolate. Should it be missing (offline, never kept), the English stands in. */
-(function () {
+ * pgettext, interpolate. Should it be missing (offline, never kept), the English stands in.
+ *
+ * What every page reaches as window.CS is the object clubscoreCommon() returns (live.js adds `live`):
+ * its type is read from this code (ClubscoreCommon below), not described again by hand. */
+
+/** What common.js puts in window.CS: tsc reads it from clubscoreCommon's return (types/globals.d.ts
+ * adds live.js's `live`). @typedef {ReturnType<typeof clubscoreCommon>} ClubscoreCommon */
+
+/** An API answer (`CS.api`): never throws; a lost network is `networkError`, the service worker's copy
+ * `offlineCopy`.
+ * @typedef {{ ok: boolean, status: number, data: any, etag?: string | null, retryAfter?: number,
+ *   networkError?: boolean, offlineCopy?: boolean }} ApiResult */
+
+/** The server's refusal (`error` in an answer's body).
+ * @typedef {{ code?: string, message: string, fields?: Record<string, string[]>, hand?: number }} ApiError */
+
+/** A child `CS.el` appends: a node, a text, or nothing. @typedef {Node | string | null | undefined} Child */
+
+/** A player's rating as the statistics API gives it (stats.md): mu, sigma and the cautious ordinal.
+ * @typedef {{ mu: number, sigma: number, ordinal: number }} Rating */
+
+window.CS = /** @type {Window['CS']} */ (clubscoreCommon());
+
+function clubscoreCommon() {
   'use strict';
 
   if (typeof window.gettext !== 'function') {
@@ -262,16 +284,13 @@
   }
   const RATING_RELATION = gettext('The cautious figure is the rating less three times its give-or-take: it rises as the rating rises and as the give-or-take narrows. The leaderboard ranks by it.');
 
-  /* What every page's script reaches as window.CS: typed by ClubscoreCommon (types/globals.d.ts), which tsc
-   * holds to this object (and live.js adds `live`). */
-  /** @type {ClubscoreCommon} */
+  /* What every page's script reaches as window.CS (live.js adds `live`): its type is this object's. */
   const common = {
     ratingWords: ratingWords, ratingFigure: ratingFigure, ratingSpan: ratingSpan, ratingRelation: RATING_RELATION,
     api: api, apiAll: apiAll, errorOf: errorOf, uuid4: uuid4, signed: signed, signClass: signClass,
     money: money, moneySpan: moneySpan, minorUnits: minorUnits, localise: localise, el: el, numSpan: numSpan, plain: plain,
     lang: LANG, percent: percent, decimal: decimal, decimalSign: SEPARATORS.decimal || '.', day: day,
   };
-  window.CS = /** @type {ClubscoreGlobals} */ (common);
 
   /* Logging out leaves nothing of the club on this browser (issue 29, point 6): the answer clears the site's
    * data (Clear-Site-Data), and the page first drops the service worker's kept copies itself. But deals
@@ -337,4 +356,5 @@
   document.addEventListener('click', function (event) {
     if (event.target instanceof Element && event.target.closest('[data-print]')) window.print();
   });
-})();
+  return common;
+}

@@ -26,14 +26,39 @@
  * A change can carry its page's fragment (`change.html`, rendered by the stream from the change's data,
  * and `change.prev`, the tag it follows: ledger/live.py). `CS.live.decide(tag, change)` says what the
  * page does with it: 'apply' it with no read when the page shows `prev`, 'skip' it when the page is
- * already there or further, 'read' once when it missed a change (a gap, a reconnect, a poll). */
-(function () {
+ * already there or further, 'read' once when it missed a change (a gap, a reconnect, a poll).
+ *
+ * window.CS.live is the object clubscoreLive() returns: its type (ClubscoreLive) is read from this code. */
+
+/** What live.js adds to window.CS as `live`: tsc reads it from clubscoreLive's return.
+ * @typedef {ReturnType<typeof clubscoreLive>} ClubscoreLive */
+
+/** A change as the live channel relays it (ledger/live.py, ledger/web/live.py): `tag` the live tag it brings
+ * the page to, `prev` the tag it follows and `html` its page's fragment, when it carries them; `polled`
+ * marks the fallback poll's.
+ * @typedef {{ tag?: string, version?: number, checks?: number, hands?: number, status?: string, session?: number,
+ *   prev?: string, html?: string, polled?: boolean }} LiveChange */
+
+/** What a page gives `CS.live.follow` (the example above).
+ * @typedef {object} FollowOptions
+ * @property {string} events the server-sent-event stream's URL
+ * @property {string} tag the live tag the page shows
+ * @property {string} [poll] a URL that answers 304 to If-None-Match: "<tag>", read while the stream is down
+ * @property {number} [heartbeat] the stream's heartbeat in ms
+ * @property {() => void} [read] the page's own read of `poll`
+ * @property {(change: LiveChange) => void | Promise<void>} onChange
+ * @property {(state: string) => void} [onStatus] 'live', 'reconnecting' or 'polling' */
+
+window.CS = window.CS || /** @type {Window['CS']} */ ({}); // common.js comes first on every page; node's tests load this alone
+window.CS.live = clubscoreLive();
+
+function clubscoreLive() {
   'use strict';
   const POLL_MS = 5000;
   const HEARTBEAT_MS = 15000; // the server's default (settings.LIVE_HEARTBEAT_SECONDS)
   const MARGIN_MS = 2000;
 
-  /** @param {Parameters<ClubscoreLive['follow']>[0]} opts */
+  /** @param {FollowOptions} opts */
   function follow(opts) {
     let tag = opts.tag || '';
     /** @type {EventSource | null} */
@@ -211,8 +236,7 @@
     return box.querySelector(selector);
   }
 
-  window.CS = window.CS || /** @type {ClubscoreGlobals} */ ({}); // common.js comes first on every page; node's tests load this alone
-  window.CS.live = {
+  return {
     follow: follow, decide: decide, decideVersion: decideVersion, parseTag: parseTag, oneAtATime: oneAtATime, fragmentPart: fragmentPart,
   };
-})();
+}

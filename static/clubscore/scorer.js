@@ -15,16 +15,23 @@
  * `node --test tests/js/`: the queue, the count pad, the form's derivation (derive.js), the deal and
  * its shape (deal.js), the sheets settled (sheet.js); the form (form.js), the preview (preview.js),
  * recording, amend and undo (record.js), conflicts (conflict.js), the page around them (view.js), the
- * server's reads (server.js) and the live channel (channel.js). The page names every module in a
+ * server's reads (server.js) and the live channel (channel.js). The modules are layered with no circle:
+ * a lower one calls a higher one only through bus.js, whose calls this entry connects (bus.js draws the
+ * layers; bin/import-circles.mjs checks them in bin/test). The page names every module in a
  * <link rel="modulepreload">, so the service worker keeps each one for offline.
  */
 import { $, $maybe, form, state } from './scorer/context.js';
+import { connect } from './scorer/bus.js';
 import { moveRareFields } from './scorer/form.js';
-import { schedulePreview } from './scorer/preview.js';
+import { preview, schedulePreview } from './scorer/preview.js';
 import { flush, onRecord, onUndo, startAmend } from './scorer/record.js';
 import { keepForOffline, loadChecks, refresh } from './scorer/server.js';
-import { follow } from './scorer/channel.js';
-import { openDeals, render } from './scorer/view.js';
+import { caughtUp, follow } from './scorer/channel.js';
+import { showConflict } from './scorer/conflict.js';
+import { disarmUndo, openDeals, render, renderStatus } from './scorer/view.js';
+
+// The modules' calls upward (bus.js), each to its module, before anything runs.
+connect({ render, renderStatus, disarmUndo, preview, schedulePreview, flush, onUndo, startAmend, showConflict, caughtUp });
 
 moveRareFields();
 if (form) {

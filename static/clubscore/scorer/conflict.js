@@ -3,7 +3,7 @@
  * number (a conflict: both sides in words, each with what every player pays, as the server settles it),
  * a closed session, a broken rule; or a refusal of an amendment or an undo. After either choice of a
  * conflict the form is empty: a dropped deal is never one tap away from being recorded. */
-import { $, CS, cfg, el, loadQueue, queue, renumberQueue, state } from './context.js';
+import { $, CS, cfg, el, queue, renumberQueue, state } from './context.js';
 import { handWords, resetForm } from './form.js';
 import { deltasLine } from './preview.js';
 import { flush, startFix } from './record.js';
@@ -12,13 +12,6 @@ import { notify, renderStatus } from './view.js';
 import { fmt, T } from './words.js';
 
 /** @typedef {import('./queue.js').Item} Item */
-
-/* The number of a waiting deal another phone's deal stands against: the header stays on it until the
- * scorer settles it, and no new deal is entered meanwhile. */
-export function conflictAt() {
-  const head = loadQueue()[0];
-  return head && head.problem && head.problem.error && head.problem.error.code === 'stale_number' ? head.hand.number : null;
-}
 
 /* What each player would pay had my deal been recorded under its number instead of theirs: the
  * server settles the sheet up to it (the stateless settle), once per waiting deal; the page shows it. */

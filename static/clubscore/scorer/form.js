@@ -8,9 +8,7 @@ import { blankForm, buildHand as buildHandOf, changedWords as changedWordsOf, ha
   rulesOf as rulesOfShape, trumpsAllowed as trumpsAllowedOf } from './derive.js';
 import { blankPad, fillPad as fillPadOf, padOrder as padOrderOf, tricksComplete as tricksCompleteOf } from './pad.js';
 import { SYMBOL, T } from './words.js';
-import { preview, schedulePreview } from './preview.js';
-import { render } from './view.js';
-import { disarmUndo } from './record.js';
+import { bus } from './bus.js';
 
 /** @typedef {import('./derive.js').Rules} Rules */
 /** @typedef {import('./types.js').DealInfo} DealInfo */
@@ -355,7 +353,7 @@ function afterChange(cleared) {
   derive();
   clearErrors();
   renderForm();
-  schedulePreview();
+  bus.schedulePreview();
 }
 
 /* Rarely used optional fields (a revoke; American's first-preference suit) wait under "More". */
@@ -609,10 +607,10 @@ export function resetForm() {
   state.mode = 'new';
   state.amending = null;
   clearErrors();
-  render();
+  bus.render();
   window.scrollTo({ top: 0, behavior: 'instant' }); // the next deal starts at the top of the form
   state.previewSeq++; // an answer still on its way is for the old form
-  preview();
+  bus.preview();
 }
 
 // --- errors next to their fields ------------------------------------------------------------------
@@ -659,7 +657,7 @@ function began() {
   if (state.mode === 'new' && state.formNumber === null && next) state.formNumber = next.number;
   if (state.mode === 'new' && !$('confirmation').hidden) {
     state.confirmed = null; // the next deal is started: the bar is the new deal's (the deal list keeps the last)
-    disarmUndo();
+    bus.disarmUndo();
     $('confirmation').hidden = true;
     $('deal-bar').classList.remove('confirming');
   }

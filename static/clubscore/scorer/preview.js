@@ -6,8 +6,7 @@ import { $, $maybe, CS, V, cfg, el, loadQueue, names, state } from './context.js
 import { buildHand, missingRequired, missingWords, showErrors, clearErrors } from './form.js';
 import { previewSheet } from './sheet.js';
 import { fmt, T } from './words.js';
-import { flush } from './record.js';
-import { renderStatus } from './view.js';
+import { bus } from './bus.js';
 
 export function schedulePreview() {
   clearTimeout(state.previewTimer);
@@ -98,11 +97,11 @@ export async function preview() {
   if (seq !== state.previewSeq) return;
   if (!res.networkError && !state.online) {
     state.online = true; // the server answered: send what waits
-    flush();
+    bus.flush();
   }
   if (res.networkError) {
     state.online = false;
-    renderStatus();
+    bus.renderStatus();
     box.replaceChildren(el('p', { class: 'muted', text: T.noPreview }));
     barPays(null, T.noPreview);
     return;

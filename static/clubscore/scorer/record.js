@@ -9,8 +9,8 @@ import { formFromHand, handKey } from './derive.js';
 import { begunDeal, buildHand, changeWords, clearErrors, handWords, padOrder, renderForm, resetForm, rulesOf, showErrors } from './form.js';
 import { schedulePreview } from './preview.js';
 import { holdRecorded, keepReads, loadChecks, refresh } from './server.js';
-import { caughtUp } from './channel.js';
-import { notify, notifySent, render, renderActions, renderStatus } from './view.js';
+import { bus } from './bus.js';
+import { disarmUndo, notify, notifySent, render, renderActions, renderStatus } from './view.js';
 import { fmt, T } from './words.js';
 
 /** @typedef {import('./queue.js').Item} Item */
@@ -150,11 +150,11 @@ export async function flush() {
   if (recorded && !gap) {
     // The 201s said it all (the deal, the totals, the pools, the version): nothing is read again. A new
     // deal has no checks yet. The stream's echo of it is not read either (issue 38 item 12).
-    caughtUp();
+    bus.caughtUp();
     keepReads();
   } else if (recorded || state.online) {
     await refresh();
-    if (recorded) { await loadChecks(); caughtUp(); }
+    if (recorded) { await loadChecks(); bus.caughtUp(); }
   }
   render();
   schedulePreview();
@@ -194,7 +194,7 @@ async function amend() {
   if (res.ok) {
     await refresh();
     await loadChecks(); // an amend clears the deal's checks: its dispute is gone
-    caughtUp();
+    bus.caughtUp();
     resetForm();
     notify(T.amendedWords(number, handWords(res.data)) + (said ? ' ' + T.changes(said) : ''), res.data);
     return;
@@ -240,22 +240,6 @@ export function onUndo(e) {
   state.undoTimer = setTimeout(function () { disarmUndo(); renderActions(); }, 4000);
 }
 
-/* The Undo armed goes back to what it said; "Yes" goes away. */
-export function disarmUndo() {
-  clearTimeout(state.undoTimer);
-  state.undoArmed = false;
-  const button = state.undoButton;
-  state.undoButton = null;
-  const yes = $maybe('undo-yes');
-  if (yes) yes.remove();
-  if (button) {
-    button.textContent = button.dataset.label || button.textContent;
-    button.classList.remove('armed');
-  }
-  const amend = $maybe('confirm-amend');
-  if (amend) amend.hidden = false;
-}
-
 /* "Yes, undo": said at once on the button ("Undoing deal N…"), then sent. */
 async function undoNow() {
   const yes = /** @type {HTMLButtonElement | null} */ ($maybe('undo-yes'));
@@ -286,7 +270,7 @@ async function undoNow() {
   await refresh();
   if (res.ok) {
     await loadChecks();
-    caughtUp();
+    bus.caughtUp();
     notify(fmt(gettext('Deal %(n)s undone.'), { n: number }), null);
   } else {
     state.notice = { status: res.status, error: CS.errorOf(res) };

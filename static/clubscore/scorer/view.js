@@ -5,9 +5,8 @@
 import { $, $maybe, CS, L, V, cfg, el, form, loadQueue, names, root, state } from './context.js';
 import { belle, belleAt, dealInfo, formDeal, handWords, nextDeal, renderForm, resetForm } from './form.js';
 import { deltasLine, penaltyLine, poolsText, schedulePreview } from './preview.js';
-import { disarmUndo, flush, onUndo, startAmend } from './record.js';
+import { bus } from './bus.js';
 import { refresh } from './server.js';
-import { conflictAt, showConflict } from './conflict.js';
 import { SYMBOL, fmt, T } from './words.js';
 
 // --- messages --------------------------------------------------------------------------------------
@@ -50,9 +49,9 @@ export function notifySent(sent) {
 /** @param {number} number */
 function confirmTools(number) {
   const buttons = [
-    el('button', { type: 'button', class: 'secondary', id: 'confirm-undo', onclick: onUndo, disabled: true }, [T.undoDeal(number)]),
+    el('button', { type: 'button', class: 'secondary', id: 'confirm-undo', onclick: function (/** @type {Event} */ e) { bus.onUndo(e); }, disabled: true }, [T.undoDeal(number)]),
     el('button', { type: 'button', class: 'secondary', 'data-amend': String(number), id: 'confirm-amend', disabled: true,
-      onclick: function () { startAmend(number); } }, [T.amendDeal(number)]),
+      onclick: function () { bus.startAmend(number); } }, [T.amendDeal(number)]),
   ];
   setTimeout(function () { buttons.forEach(function (b) { /** @type {HTMLButtonElement} */ (b).disabled = false; }); }, HURRIED_MS);
   return el('div', { class: 'buttons confirm-tools' }, buttons);
@@ -88,6 +87,29 @@ function summary(hand) {
   return bits.filter(Boolean).join(' ');
 }
 
+/* The Undo armed goes back to what it said; "Yes" goes away. */
+export function disarmUndo() {
+  clearTimeout(state.undoTimer);
+  state.undoArmed = false;
+  const button = state.undoButton;
+  state.undoButton = null;
+  const yes = $maybe('undo-yes');
+  if (yes) yes.remove();
+  if (button) {
+    button.textContent = button.dataset.label || button.textContent;
+    button.classList.remove('armed');
+  }
+  const amend = $maybe('confirm-amend');
+  if (amend) amend.hidden = false;
+}
+
+/* The number of a waiting deal another phone's deal stands against: the header stays on it until the
+ * scorer settles it, and no new deal is entered meanwhile. */
+function conflictAt() {
+  const head = loadQueue()[0];
+  return head && head.problem && head.problem.error && head.problem.error.code === 'stale_number' ? head.hand.number : null;
+}
+
 // --- rendering ------------------------------------------------------------------------------------
 
 export function renderStatus() {
@@ -100,7 +122,7 @@ export function renderStatus() {
   if (state.authProblem) {
     lines.push(el('p', {}, [gettext('You are logged out.') + ' ', el('a', { href: cfg.pages.login, target: '_blank', text: gettext('Log in again') }),
       ' ' + gettext('(in a new tab; deals on this phone are kept), then') + ' ',
-      el('button', { type: 'button', class: 'link', onclick: function () { state.authProblem = null; flush(); refresh().then(render); } }, [gettext('retry')]), '.']));
+      el('button', { type: 'button', class: 'link', onclick: function () { state.authProblem = null; bus.flush(); refresh().then(render); } }, [gettext('retry')]), '.']));
   }
   // One short line (issue 38, item 6): offline, the deals kept on this phone by number; the balances'
   // age is said under the balances, "no preview" in the preview.
@@ -120,8 +142,8 @@ export function renderStatus() {
   banner.hidden = !lines.length;
   banner.classList.toggle('is-offline', !state.online);
   const head = q[0];
-  if (head && head.problem) showConflict(head.problem, head);
-  else if (state.notice) showConflict(state.notice, null);
+  if (head && head.problem) bus.showConflict(head.problem, head);
+  else if (state.notice) bus.showConflict(state.notice, null);
   else $('conflict').hidden = true;
 }
 
@@ -224,7 +246,7 @@ function renderDeals() {
       el('span', { text: summary(h) }), ' ',
       deltasLine(h.deltas),
       canAmend ? el('button', { type: 'button', class: 'secondary small', 'data-amend': String(h.number),
-        onclick: function () { startAmend(h.number); } }, [gettext('Amend')]) : null,
+        onclick: function () { bus.startAmend(h.number); } }, [gettext('Amend')]) : null,
     ]);
   });
   list.replaceChildren.apply(list, items);
@@ -281,7 +303,7 @@ function renderDisputes() {
       el('span', { class: 'badge dispute', text: fmt(gettext('Deal %(n)s disputed'), { n: n }) }), ' ',
       el('span', { text: state.disputes[n].join(' · ') }), ' ',
       canAmend ? el('button', { type: 'button', class: 'secondary small', 'data-amend': String(n),
-        onclick: function () { startAmend(n); } }, [T.amendDeal(n)]) : null,
+        onclick: function () { bus.startAmend(n); } }, [T.amendDeal(n)]) : null,
     ]);
   }));
   box.hidden = !numbers.length;
