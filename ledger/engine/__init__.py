@@ -52,7 +52,7 @@ def close_with_substitutions(sheet: Sheet, run: Replay, hands: list[SettledHand]
     return close_stints(
         all_stints,
         stint_counters(all_stints, plain),
-        share_owners(sheet.variant, all_stints, plain),
+        share_owners(run.variant.declaration.pool_share, all_stints, plain),
         forfeiting_stints(all_stints, misdeals),
         run.balances,
         run.pools.as_list(),

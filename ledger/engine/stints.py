@@ -6,8 +6,8 @@ substitution in the sheet's order. Hands are settled by seat as always (a player
 a deal), so a substitution changes no counter of any deal; it only splits a seat's counters between the
 stints that held it: the leaver's are exactly his hands' deltas up to hand n-1, the substitute's from n.
 
-The division of the pools at the close goes to one stint of each seat, by the variant's custom
-(`POOL_SHARE`, docs/decisions.md "A substitute mid-game"):
+The division of the pools at the close goes to one stint of each seat, by the variant's custom (its
+declaration's `pool_share`, docs/decisions.md "A substitute mid-game"):
 - "formed": the share goes to whoever held the seat at the hand that formed the pools standing at the
   close (the first hand after the pools were last empty; hand 1 if they never were). A leaver whose
   contributions still lie in the pool gets his share of it; a pool formed after he rose is not his.
@@ -20,13 +20,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
-
-POOL_SHARE: dict[str, Literal["formed", "seated"]] = {
-    "american": "formed",  # 000:31, 000:33, 000:35: pools formed and "played for", divided at the end
-    "fontainebleau": "seated",  # 000:143: at the end "his adversaries then divide it amongst themselves"
-    "french": "seated",  # 001:17: divided at the end "unless a player demands that it shall be played for"
-    "russian": "formed",  # 002:157: the basket holds what "belongs" to a player until it is played out
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +70,12 @@ def formed_at(pools_after: Sequence[Sequence[int]]) -> int:
     return formed
 
 
-def share_owners(variant: str, all_stints: Sequence[Stint], hands: Sequence[dict[str, Any]]) -> list[int]:
-    """For each seat, the stint its share of the division goes to (`POOL_SHARE`)."""
-    count = len(hands)
-    if POOL_SHARE[variant] == "formed":
-        at = min(formed_at([h["pools"] for h in hands]), max(count, 1))
-    else:
-        at = max(count, 1)
+def share_owners(
+    pool_share: Literal["formed", "seated"], all_stints: Sequence[Stint], hands: Sequence[dict[str, Any]]
+) -> list[int]:
+    """For each seat, the stint its share of the division goes to (the variant's `pool_share`)."""
+    last = max(len(hands), 1)
+    at = min(formed_at([h["pools"] for h in hands]), last) if pool_share == "formed" else last
     return [holder(all_stints, seat, at) for seat in range(4)]
 
 

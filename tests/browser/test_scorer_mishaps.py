@@ -189,7 +189,7 @@ def test_a_new_bid_with_the_same_tricks_keeps_the_counts(new_page: Any, table: S
     assert raw_hands(table) == [six]
 
 
-@pytest.mark.parametrize("variant", ["american", "french", "russian", "fontainebleau"])
+@pytest.mark.parametrize("variant", sorted(EVENINGS))  # the variants with a scripted evening
 def test_amend_from_the_confirmation_then_a_conflict(
     new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player], variant: str
 ) -> None:

@@ -118,6 +118,19 @@ def test_the_fifth_pays_by_its_classic_table(fifth: Variant) -> None:
     assert settled["deltas"] == [-21 - 5, 63 + 5, -21, -21]
 
 
+def test_a_substitute_in_the_fifth_shares_the_pools_as_in_its_parent(fifth: Variant) -> None:
+    """A seat that changes hands mid-game: who takes its share of the division is the custom the fifth
+    inherits with its parent's declaration (`pool_share`), not a table of the four variants' names."""
+    same = {"table": "classic", "pool_limit": None}
+    assert fifth.declaration.pool_share == find_variant(PARENT).declaration.pool_share == "formed"
+    for seed in range(10):
+        raw = random_sheet(NAME, random.Random(seed), fifth.declaration.evening, close={"pools": "divide"})
+        raw["substitutions"] = [{"seat": seed % 4, "player": "Eve", "from": 2 + seed}]
+        result = settle(raw)
+        assert [s["player"] for s in result["close"]["stints"]][-1] == "Eve"
+        assert result["close"] == settle({**raw, "variant": PARENT, "rules": same})["close"]
+
+
 def test_a_broken_hand_of_the_fifth_names_every_field(fifth: Variant) -> None:
     error = refusal(sheet(NAME, [{"bid": "seven", "trump": "stars", "tricks": [5, 5, 5, 5], "partner": 2}]))
     assert set(error["fields"]) == {"bidder", "trump", "tricks", "partner"}

@@ -14,12 +14,8 @@ from ledger.engine.room import CutMethod, at_break, cut_in, cut_seed, game_break
 
 
 def test_the_break_is_the_twelfth_deal_or_the_partie() -> None:
-    assert {v: game_break(v) for v in ("american", "fontainebleau", "french", "russian")} == {
-        "american": 12,
-        "fontainebleau": 12,
-        "french": 40,
-        "russian": 40,
-    }
+    breaks = {"american": 12, "fontainebleau": 12, "french": 40, "russian": 40}
+    assert {v: game_break(v) for v in breaks} == breaks
     assert not at_break("american", 11) and at_break("american", 12) and at_break("fontainebleau", None)
     assert not at_break("russian", 39) and at_break("russian", 40) and at_break("french", 44)
 

@@ -14,6 +14,7 @@ from django.test import Client
 
 from ledger import selectors
 from ledger.engine import Replay, parse_sheet, settle
+from ledger.engine.variants import variant_names
 from ledger.live import MAX_ROWS, LocalBroker, broker, club_channel, session_channel
 from ledger.models import Club, Player, Role, Session
 from ledger.services.clubs import player_create
@@ -71,7 +72,7 @@ def assert_is_replay(change: dict[str, Any], session: Session) -> None:
     assert change["hands"] == len(expected["hands"])
 
 
-@pytest.mark.parametrize("variant", ["american", "fontainebleau", "french", "russian"])
+@pytest.mark.parametrize("variant", variant_names())
 def test_each_change_carries_what_a_replay_gives(
     variant: str, admin: Any, club: Club, players: list[Player], told: Any, django_capture_on_commit_callbacks: Any
 ) -> None:

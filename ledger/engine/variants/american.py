@@ -189,6 +189,9 @@ DECLARATION = Declaration(
     title="American Boston",
     short_title="American",
     aliases=("boston-americain", "boston-américain", "американский-бостон"),
+    # pools formed and "played for", divided at the end (000:31, 000:33, 000:35): a seat's share is its
+    # holder's when they were formed
+    pool_share="formed",
     source='Foster\'s Complete Hoyle, "Boston" (Part 21), with the club decimal tables and the classic ones.',
     options=(
         Option(

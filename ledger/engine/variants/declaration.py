@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, make_dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from ..cards import SUITS, is_int
 from ..errors import INVALID_OPTION, EngineError
@@ -46,6 +46,9 @@ SUIT_OR_NONE = "suit_or_none"
 BELLE_OR_PETITE = "belle_or_petite"  # the suit turned on deal 1, or this deal's turned suit
 
 CHOICE, INTEGER, BOOLEAN, OBJECT = "choice", "integer", "boolean", "object"
+# Who takes a seat's share of the division when the seat changed hands (docs/decisions.md, "A substitute
+# mid-game"): whoever held it when the standing pools were formed, or whoever holds it at the close.
+PoolShare = Literal["formed", "seated"]
 _SUIT_SET = frozenset(SUITS)
 
 
@@ -310,6 +313,9 @@ class Declaration:
     every bid may be played (the samples, the property tests and the benchmarks use them).
     sample_deals: how many deals a sample evening has (0: the game's limit). aliases: other names a
     sheet or the API may give it (its French and Russian names), resolved by `find_variant`.
+    pool_share: who takes a seat's share of the pools divided at the close when the seat changed hands
+    (`engine/stints.share_owners`): "formed", whoever held it when the standing pools were formed;
+    "seated", whoever holds it at the close.
 
     A variant that builds on another declares `PARENT.derive(name=..., ...)`: what differs, the rest
     inherited (`derive`).
@@ -332,6 +338,7 @@ class Declaration:
     playable_rules: Mapping[str, Any] = field(default_factory=dict)
     sample_deals: int = 0
     aliases: tuple[str, ...] = ()
+    pool_share: PoolShare = "seated"
 
     def __post_init__(self) -> None:
         fields = [(o.name, Any, field(default=o.default)) for o in self.options]

@@ -177,6 +177,7 @@ DECLARATION = Declaration(
     title="Boston de Fontainebleau",
     short_title="Fontainebleau",
     aliases=("boston-de-fontainebleau", "бостон-фонтенбло"),
+    pool_share="seated",  # at the end "his adversaries then divide it amongst themselves" (000:143)
     source='Foster\'s Complete Hoyle, "Boston de Fontainebleau": its bids, honours and payments, and Table No. 1.',
     options=(
         Option("ante", INTEGER, 5, "fontainebleau.option.ante", "fontainebleau.option.ante.help", minimum=0),

@@ -208,6 +208,7 @@ DECLARATION = Declaration(
     title="French Boston",
     short_title="French",
     aliases=("boston-francais", "boston-français", "французский-бостон"),
+    pool_share="seated",  # divided at the end "unless a player demands that it shall be played for" (001:17)
     playable_rules={
         "neuf": {
             "base": dict.fromkeys(("spades", "clubs", "diamonds", "hearts"), 20),

@@ -209,6 +209,7 @@ DECLARATION = Declaration(
     title="Russian Boston (Бостон)",
     short_title="Russian",
     aliases=("boston-russe", "русский-бостон", "бостон"),
+    pool_share="formed",  # the basket holds what "belongs" to a player until it is played out (002:157)
     playable_rules={"nine": {"base": 30, "extra": 5}, "misere": 40, **table_law.RUSSIAN_PLAYABLE},
     sample_deals=40,
     source="«Бостон правила карточной игры» and its «Тариф платежей».",
