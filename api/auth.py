@@ -13,9 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.login_limits import login_username
 from ledger.models import DeviceToken
+from ledger.services.tokens import token_issue, token_revoke, token_revoke_by_id
 
 from . import schema
 from .authentication import DeviceTokenAuthentication
@@ -77,7 +78,7 @@ class LoginApi(APIView):
         if user is None:
             raise AuthenticationFailed(gettext("wrong username or password"))
         device_cookie = login.succeeded()
-        key, token = services.token_issue(user=user, device=data["device"])
+        key, token = token_issue(user=user, device=data["device"])
         response = Response(self.OutputSerializer({"token": key, "expires": token.expires_at}).data, status=201)
         response["Device-Cookie"] = device_cookie
         return response
@@ -92,7 +93,7 @@ class LogoutApi(APIView):
     def delete(self, request: Request) -> Response:
         if not isinstance(request.auth, DeviceToken):
             raise ValidationError({"Authorization": ["log out with the device's `Authorization: Token <key>`"]})
-        services.token_revoke(token=request.auth)
+        token_revoke(token=request.auth)
         return Response(status=204)
 
 
@@ -127,5 +128,5 @@ class DeviceTokenRevokeApi(APIView):
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request, token_id: int) -> Response:
-        services.token_revoke_by_id(user=actor(request), token_id=token_id)
+        token_revoke_by_id(user=actor(request), token_id=token_id)
         return Response(status=204)

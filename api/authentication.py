@@ -9,7 +9,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from ledger.selectors import token_get
-from ledger.services import token_touch
+from ledger.services.tokens import token_touch
 
 
 class DeviceTokenAuthentication(authentication.BaseAuthentication):

@@ -8,8 +8,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger import selectors, services, zones
+from ledger import selectors, zones
 from ledger.models import Role
+from ledger.services.clubs import club_create, club_payment_set, club_time_zone_set, player_create
 
 from . import schema
 from .common import ListQuery, Route, Strict, Text, actor, paginated, query, valid
@@ -55,7 +56,7 @@ class ClubCreateApi(APIView):
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request: Request) -> Response:
         data = valid(self.InputSerializer, request.data)
-        club = services.club_create(actor=actor(request), name=data["name"], time_zone=data["time_zone"])
+        club = club_create(actor=actor(request), name=data["name"], time_zone=data["time_zone"])
         body = self.OutputSerializer(
             {"id": club.pk, "name": club.name, "role": Role.ADMIN, "time_zone": club.time_zone}
         ).data
@@ -82,7 +83,7 @@ class ClubTimeZoneApi(APIView):
     def put(self, request: Request, club_id: int) -> Response:
         selectors.club_role(user=request.user, club_id=club_id, role=Role.ADMIN)  # 404 / 403 before the body
         data = valid(self.InputSerializer, request.data)
-        club = services.club_time_zone_set(actor=actor(request), club_id=club_id, time_zone=data["time_zone"])
+        club = club_time_zone_set(actor=actor(request), club_id=club_id, time_zone=data["time_zone"])
         return Response(
             self.OutputSerializer(
                 {"id": club.pk, "name": club.name, "role": Role.ADMIN, "time_zone": club.time_zone}
@@ -115,7 +116,7 @@ class ClubPaymentApi(APIView):
     def put(self, request: Request, club_id: int) -> Response:
         selectors.club_role(user=request.user, club_id=club_id, role=Role.TREASURER)  # 404 / 403 before the body
         data = valid(self.InputSerializer, request.data)
-        club = services.club_payment_set(actor=actor(request), club_id=club_id, details=data)
+        club = club_payment_set(actor=actor(request), club_id=club_id, details=data)
         return Response({key: getattr(club, key) for key in PAYMENT_FIELDS})
 
 
@@ -166,7 +167,7 @@ class PlayerCreateApi(APIView):
     def post(self, request: Request, club_id: int) -> Response:
         selectors.club_role(user=request.user, club_id=club_id, role=Role.SCORER)
         data = valid(self.InputSerializer, request.data)
-        player = services.player_create(actor=actor(request), club_id=club_id, name=data["name"])
+        player = player_create(actor=actor(request), club_id=club_id, name=data["name"])
         return Response(self.OutputSerializer(player).data, status=201)
 
 

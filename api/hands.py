@@ -12,9 +12,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.exceptions import SessionClosed
 from ledger.models import Hand, Role, Session
+from ledger.services.hands import hand_amend, hand_record, hand_undo
 
 from . import schema
 from .common import Route, Timestamp, Username, actor, etag, expected_version, paginated, reason
@@ -119,9 +120,7 @@ class HandRecordApi(APIView):
         # hand_record judges the key, then checks membership, role, an open session and the deal number
         # under the lock, and returns the hand already recorded with this key (a retry after a request
         # that died): the answer is rendered again. A hand it writes gets its answer kept with it.
-        hand = services.hand_record(
-            actor=actor(request), session_id=session_id, hand=request.data, client_key=key, keeper=kept
-        )
+        hand = hand_record(actor=actor(request), session_id=session_id, hand=request.data, client_key=key, keeper=kept)
         if kept.kept is not None and kept.kept[0] is hand:  # written and committed with its answer
             return kept.kept[1]
         return hand_response(hand, hand.session.version, 201)  # found by its key: answered as usual
@@ -163,7 +162,7 @@ class HandAmendApi(APIView):
     def put(self, request: Request, session_id: int, number: int) -> Response:
         version = writable(request, session_id, number)
         hand_limits(request.data)
-        hand = services.hand_amend(
+        hand = hand_amend(
             actor=actor(request),
             session_id=session_id,
             number=number,
@@ -182,7 +181,7 @@ class HandUndoApi(APIView):
     @extend_schema(request=None, responses={200: OutputSerializer}, parameters=[schema.IF_MATCH, schema.X_REASON])
     def delete(self, request: Request, session_id: int, number: int) -> Response:
         version = writable(request, session_id, number)
-        session = services.hand_undo(
+        session = hand_undo(
             actor=actor(request), session_id=session_id, number=number, expected_version=version, reason=reason(request)
         )
         return session_response(session)

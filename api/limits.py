@@ -2,7 +2,7 @@
 
 - A body over `MAX_REQUEST_BYTES`: 413, before parsing (`api.middleware.RequestSizeMiddleware`).
 - More than `MAX_SESSION_HANDS` hands in a sheet (`settle`, `import`), or recorded in a session
-  (`ledger.services.hand_record`): 400 `invalid_request`, field `hands`.
+  (`ledger.services.hands.hand_record`): 400 `invalid_request`, field `hands`.
 - Free text: names (clubs, players, a sheet's players) at most `NAME_MAX` characters, an adjustment's
   `note` and a payment's `note` at most `NOTE_MAX`, a device at most `DEVICE_MAX`, a username
   `USERNAME_MAX`, a password `PASSWORD_MAX`, `X-Reason` is cut at `REASON_MAX`.

@@ -17,8 +17,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.models import Preset, Role
+from ledger.services.presets import preset_archive, preset_create, preset_update
 
 from . import schema
 from .common import (
@@ -126,7 +127,7 @@ class PresetCreateApi(APIView):
 
     def _create(self, request: Request, club_id: int) -> Response:
         data = valid(self.InputSerializer, request.data)
-        preset = services.preset_create(
+        preset = preset_create(
             actor=actor(request),
             club_id=club_id,
             name=data["name"],
@@ -168,7 +169,7 @@ class PresetUpdateApi(APIView):
         found = selectors.preset_get(user=request.user, club_id=club_id, preset_id=preset_id, role=Role.TREASURER)
         version = if_match(request, found.version, "preset")
         data = valid(self.InputSerializer, request.data)
-        preset = services.preset_update(
+        preset = preset_update(
             actor=actor(request),
             club_id=club_id,
             preset_id=preset_id,
@@ -187,7 +188,7 @@ class PresetArchiveApi(APIView):
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, club_id: int, preset_id: int) -> Response:
-        services.preset_archive(actor=actor(request), club_id=club_id, preset_id=preset_id)
+        preset_archive(actor=actor(request), club_id=club_id, preset_id=preset_id)
         return Response(status=204)
 
 

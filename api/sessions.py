@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import settle
 from ledger.engine.errors import sheet_error
 from ledger.engine.variants import get_variant
@@ -24,6 +24,7 @@ from ledger.followup import background_state
 from ledger.i18n import bids_said
 from ledger.models import Player, Role, Session
 from ledger.selectors import session_players
+from ledger.services.sessions import session_close, session_import, session_open, session_reopen
 
 from . import schema
 from .common import (
@@ -278,7 +279,7 @@ class SessionOpenApi(APIView):
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request: Request) -> Response:
         data = valid(self.InputSerializer, request.data)
-        session = services.session_open(
+        session = session_open(
             actor=actor(request),
             club_id=data["club"],
             variant=data.get("variant", ""),
@@ -328,7 +329,7 @@ class SessionImportApi(APIView):
     def post(self, request: Request) -> Response:
         data = valid(self.InputSerializer, request.data)
         sheet_limits(data["sheet"])
-        session = services.session_import(
+        session = session_import(
             actor=actor(request), club_id=data["club"], sheet=data["sheet"], closed_at=data.get("closed_at")
         )
         return session_response(session, 201)
@@ -351,7 +352,7 @@ class SessionCloseApi(APIView):
             raise SessionClosed()
         version = expected_version(request, session)
         data = valid(self.InputSerializer, request.data)
-        session, settlement = services.session_close(
+        session, settlement = session_close(
             actor=actor(request), session_id=session_id, pools=data["pools"], expected_version=version
         )
         return Response(self.OutputSerializer(settlement).data, headers={"ETag": etag(session.version)})
@@ -366,7 +367,7 @@ class SessionReopenApi(APIView):
     def post(self, request: Request, session_id: int) -> Response:
         session = selectors.session_get(user=request.user, session_id=session_id, role=Role.TREASURER)
         version = expected_version(request, session)
-        session = services.session_reopen(actor=actor(request), session_id=session_id, expected_version=version)
+        session = session_reopen(actor=actor(request), session_id=session_id, expected_version=version)
         return session_response(session)
 
 

@@ -1,5 +1,5 @@
 """A substitute mid-game (issue 37; `api.md`): the seat history of a session. Thin: the write is
-`ledger.services.seat_substitute`.
+`ledger.services.substitutions.seat_substitute`.
 
 - `GET /api/v1/sessions/{session}/substitutions/`: who sat where from which deal (members).
 - `POST /api/v1/sessions/{session}/substitutions/`: from the next deal, `player` (a player of the club)
@@ -20,9 +20,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.i18n import refusals
 from ledger.models import Role
+from ledger.services.substitutions import seat_substitute
 
 from .common import MAX_ID, Route, Strict, Text, Timestamp, actor, valid
 from .idempotency import idempotency_key, idempotent
@@ -91,7 +92,7 @@ class SubstitutionApi(APIView):
     def _seat(self, request: Request, session_id: int, key: uuid.UUID) -> Response:
         selectors.session_get(user=request.user, session_id=session_id, role=Role.SCORER)  # 404/403 first
         data = valid(self.InputSerializer, request.data)
-        change = services.seat_substitute(
+        change = seat_substitute(
             actor=actor(request),
             session_id=session_id,
             seat=data["seat"],

@@ -19,9 +19,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.live import live_tag
 from ledger.models import DealCheck, SeatLink
+from ledger.names import NAME_MAX
+from ledger.services.table import (
+    REASON_MAX,
+    board_link_issue,
+    board_link_revoke,
+    deal_check,
+    dispute_settle,
+    seat_link_issue,
+    seat_link_revoke,
+)
 
 from . import schema
 from .common import Strict, Text, Timestamp, Username, actor, paginated
@@ -61,7 +71,7 @@ def check_response(check: DealCheck) -> Response:
 
 
 class DisputeIn(Strict):
-    reason = Text(max_length=services.REASON_MAX, help_text="what is not right, in a few words")
+    reason = Text(max_length=REASON_MAX, help_text="what is not right, in a few words")
 
 
 class ConfirmIn(Strict):
@@ -80,9 +90,7 @@ class ConfirmApi(APIView):
     @extend_schema(request=InputSerializer, responses=OutputSerializer)
     def post(self, request: Request, session_id: int, number: int) -> Response:
         self.InputSerializer(data=request.data).is_valid(raise_exception=True)
-        check = services.deal_check(
-            actor=actor(request), session_id=session_id, number=number, state=DealCheck.State.CONFIRMED
-        )
+        check = deal_check(actor=actor(request), session_id=session_id, number=number, state=DealCheck.State.CONFIRMED)
         return check_response(check)
 
 
@@ -99,7 +107,7 @@ class DisputeApi(APIView):
     def post(self, request: Request, session_id: int, number: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        check = services.deal_check(
+        check = deal_check(
             actor=actor(request),
             session_id=session_id,
             number=number,
@@ -135,7 +143,7 @@ class CheckListApi(APIView):
 
 class DisputeSettleIn(Strict):
     outcome = serializers.ChoiceField(choices=DealCheck.Outcome.values)
-    note = Text(required=False, default="", allow_blank=True, max_length=services.REASON_MAX)
+    note = Text(required=False, default="", allow_blank=True, max_length=REASON_MAX)
 
 
 class DisputeSettleApi(APIView):
@@ -153,7 +161,7 @@ class DisputeSettleApi(APIView):
     def post(self, request: Request, session_id: int, number: int, seat: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        check = services.dispute_settle(
+        check = dispute_settle(
             actor=actor(request),
             session_id=session_id,
             number=number,
@@ -195,9 +203,7 @@ class SeatLinkIssueApi(APIView):
     def post(self, request: Request, session_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        key, link = services.seat_link_issue(
-            actor=actor(request), session_id=session_id, seat=serializer.validated_data["seat"]
-        )
+        key, link = seat_link_issue(actor=actor(request), session_id=session_id, seat=serializer.validated_data["seat"])
         data = {**SeatLinkOut(link).data, "key": key, "url": f"/s/{key}/"}
         return Response(data, status=201)
 
@@ -207,7 +213,7 @@ class SeatLinkRevokeApi(APIView):
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request, session_id: int, link_id: int) -> Response:
-        services.seat_link_revoke(actor=actor(request), session_id=session_id, link_id=link_id)
+        seat_link_revoke(actor=actor(request), session_id=session_id, link_id=link_id)
         return Response(status=204)
 
 
@@ -269,7 +275,7 @@ class SeatTableApi(LinkView):
 
 def _link_check(key: str, number: int, state: str, reason: str = "") -> Response:
     link: SeatLink = selectors.seat_link_get(key=key)
-    check = services.deal_check(session_id=link.session_id, number=number, state=state, reason=reason, link=link)
+    check = deal_check(session_id=link.session_id, number=number, state=state, reason=reason, link=link)
     return Response(SeatCheckOut(check).data)
 
 
@@ -319,7 +325,7 @@ class BoardLinkIssued(BoardLinkOut):
 
 
 class BoardLinkIn(Strict):
-    name = Text(required=False, default="", allow_blank=True, max_length=services.NAME_MAX, help_text="which screen")
+    name = Text(required=False, default="", allow_blank=True, max_length=NAME_MAX, help_text="which screen")
 
 
 class BoardLinkIssueApi(APIView):
@@ -332,9 +338,7 @@ class BoardLinkIssueApi(APIView):
     def post(self, request: Request, club_id: int) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        key, link = services.board_link_issue(
-            actor=actor(request), club_id=club_id, label=serializer.validated_data["name"]
-        )
+        key, link = board_link_issue(actor=actor(request), club_id=club_id, label=serializer.validated_data["name"])
         return Response({**BoardLinkOut(link).data, "key": key, "url": f"/b/{key}/"}, status=201)
 
 
@@ -343,5 +347,5 @@ class BoardLinkRevokeApi(APIView):
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request, club_id: int, link_id: int) -> Response:
-        services.board_link_revoke(actor=actor(request), club_id=club_id, link_id=link_id)
+        board_link_revoke(actor=actor(request), club_id=club_id, link_id=link_id)
         return Response(status=204)

@@ -30,7 +30,7 @@ class SeatConverter(IdConverter):
 
 
 class KeyConverter:
-    """A link's key: URL-safe base64 (services.LINK_KEY_BYTES)."""
+    """A link's key: URL-safe base64 (ledger.services.table.LINK_KEY_BYTES)."""
 
     regex = "[A-Za-z0-9_-]{1,64}"
 

@@ -425,21 +425,23 @@ def open_loop(scorers: list[Scorer], rate: float, seconds: float, work: Any, gra
 def set_up(args: argparse.Namespace, rng: random.Random) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
-    from ledger import services
     from ledger.models import Role
+    from ledger.services.clubs import club_create, membership_set, player_create
+    from ledger.services.sessions import session_import
+    from ledger.services.tokens import token_issue
 
     User = get_user_model()
     admin = User.objects.create_user("bench-admin")  # no password: the bench logs in with tokens
-    club = services.club_create(actor=admin, name="Bench Club")
-    players = [services.player_create(actor=admin, club_id=club.pk, name=f"Player {i:02}") for i in range(40)]
-    admin_key, _ = services.token_issue(user=admin, device="bench")
+    club = club_create(actor=admin, name="Bench Club")
+    players = [player_create(actor=admin, club_id=club.pk, name=f"Player {i:02}") for i in range(40)]
+    admin_key, _ = token_issue(user=admin, device="bench")
 
     count = max(args.sessions, args.scorers)
     users = []
     for i in range(count):
         user = User.objects.create_user(f"scorer-{i:03}")
-        services.membership_set(actor=admin, club_id=club.pk, user=user, role=Role.SCORER)
-        key, _ = services.token_issue(user=user, device=f"phone-{i:03}")
+        membership_set(actor=admin, club_id=club.pk, user=user, role=Role.SCORER)
+        key, _ = token_issue(user=user, device=f"phone-{i:03}")
         users.append((user, key))
 
     def new_session(user: Any, index: int, preload: int) -> list:
@@ -450,9 +452,7 @@ def set_up(args: argparse.Namespace, rng: random.Random) -> dict[str, Any]:
         hands = sheet["hands"]
         preload = min(preload, max(0, len(hands) - 2))
         seated = [p.name for p in rng.sample(players, 4)]
-        session = services.session_import(
-            actor=user, club_id=club.pk, sheet=dict(sheet, players=seated, hands=hands[:preload])
-        )
+        session = session_import(actor=user, club_id=club.pk, sheet=dict(sheet, players=seated, hands=hands[:preload]))
         bodies = [json.dumps(dict(h, number=n)).encode() for n, h in enumerate(hands, 1)]
         return [session.pk, bodies, preload]
 

@@ -43,25 +43,25 @@ HOST = "clubscore-bench.localhost"
 def set_up(sessions: int, preload: int, deals: int, rng: random.Random) -> list[dict[str, Any]]:
     from django.contrib.auth import get_user_model
 
-    from ledger import services
     from ledger.models import Role
+    from ledger.services.clubs import club_create, membership_set, player_create
+    from ledger.services.sessions import session_import
+    from ledger.services.tokens import token_issue
 
     User = get_user_model()
     admin = User.objects.create_user("bench-admin")
-    club = services.club_create(actor=admin, name="Bench Club")
-    players = [services.player_create(actor=admin, club_id=club.pk, name=f"Player {i:02}") for i in range(40)]
+    club = club_create(actor=admin, name="Bench Club")
+    players = [player_create(actor=admin, club_id=club.pk, name=f"Player {i:02}") for i in range(40)]
     scorers = []
     for i in range(sessions):
         user = User.objects.create_user(f"scorer-{i:03}")
-        services.membership_set(actor=admin, club_id=club.pk, user=user, role=Role.SCORER)
-        key, _ = services.token_issue(user=user, device=f"phone-{i:03}")
+        membership_set(actor=admin, club_id=club.pk, user=user, role=Role.SCORER)
+        key, _ = token_issue(user=user, device=f"phone-{i:03}")
         sheet = random_session_sheet(VARIANTS[i % len(VARIANTS)], rng, deals)
         hands = sheet["hands"]
         start = min(preload, max(0, len(hands) - 2))
         seated = [p.name for p in rng.sample(players, 4)]
-        session = services.session_import(
-            actor=user, club_id=club.pk, sheet=dict(sheet, players=seated, hands=hands[:start])
-        )
+        session = session_import(actor=user, club_id=club.pk, sheet=dict(sheet, players=seated, hands=hands[:start]))
         bodies = [json.dumps(dict(h, number=n)).encode() for n, h in enumerate(hands, 1)][start:]
         scorers.append({"key": key, "path": f"/api/v1/sessions/{session.pk}/hands/", "bodies": bodies})
     return scorers

@@ -71,15 +71,18 @@ def scene(tables: int, spare: int) -> dict[str, Any]:
     sessions for the capacity bursts, and a board link."""
     from django.contrib.auth.models import User
 
-    from ledger import services
+    from ledger.services.clubs import club_create, player_create
+    from ledger.services.sessions import session_open
+    from ledger.services.table import board_link_issue, seat_link_issue
+    from ledger.services.tokens import token_issue
 
     admin = User.objects.create_user("bench-admin", password="bench-pass-1234")
-    club = services.club_create(actor=admin, name="Bench Club")
-    players = [services.player_create(actor=admin, club_id=club.pk, name=f"P{i}") for i in range(4)]
-    token, _ = services.token_issue(user=admin, device="bench")
+    club = club_create(actor=admin, name="Bench Club")
+    players = [player_create(actor=admin, club_id=club.pk, name=f"P{i}") for i in range(4)]
+    token, _ = token_issue(user=admin, device="bench")
 
     def session() -> int:
-        return services.session_open(
+        return session_open(
             actor=admin,
             club_id=club.pk,
             variant="american",
@@ -91,9 +94,9 @@ def scene(tables: int, spare: int) -> dict[str, Any]:
     followed = []
     for _ in range(tables):
         sid = session()
-        keys = [services.seat_link_issue(actor=admin, session_id=sid, seat=s)[0] for s in range(FOLLOWERS)]
+        keys = [seat_link_issue(actor=admin, session_id=sid, seat=s)[0] for s in range(FOLLOWERS)]
         followed.append({"session": sid, "keys": keys})
-    board, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="bench")
+    board, _ = board_link_issue(actor=admin, club_id=club.pk, label="bench")
     return {"token": token, "tables": followed, "spare": [session() for _ in range(spare)], "board": board}
 
 
@@ -354,23 +357,26 @@ def dense_scene(plan: Plan, spare: int) -> dict[str, Any]:
     from django.contrib.auth.models import User
     from django.test import Client as DjangoClient
 
-    from ledger import services
     from ledger.engine.samples import random_sheet
+    from ledger.services.clubs import club_create, player_create
+    from ledger.services.sessions import session_open
+    from ledger.services.table import board_link_issue, seat_link_issue
+    from ledger.services.tokens import token_issue
 
     rng = random.Random(plan.seed)
     admin = User.objects.create_user("bench-scorer", password="bench-pass-1234")
-    token, _ = services.token_issue(user=admin, device="bench")
+    token, _ = token_issue(user=admin, device="bench")
     login = DjangoClient()
     login.force_login(admin)
     cookie = f"{settings.SESSION_COOKIE_NAME}={login.cookies[settings.SESSION_COOKIE_NAME].value}"
 
     def club(name: str) -> tuple[int, list[int]]:
-        made = services.club_create(actor=admin, name=name)
-        return made.pk, [services.player_create(actor=admin, club_id=made.pk, name=f"P{i}").pk for i in range(4)]
+        made = club_create(actor=admin, name=name)
+        return made.pk, [player_create(actor=admin, club_id=made.pk, name=f"P{i}").pk for i in range(4)]
 
     def table(club_id: int, players: list[int], index: int, deals: int) -> dict[str, Any]:
         sheet = random_sheet(DENSE_VARIANTS[index % len(DENSE_VARIANTS)], rng, deals)
-        session = services.session_open(
+        session = session_open(
             actor=admin,
             club_id=club_id,
             variant=sheet["variant"],
@@ -385,9 +391,9 @@ def dense_scene(plan: Plan, spare: int) -> dict[str, Any]:
     followed = []
     for i in range(plan.tables):
         t = table(evening, evening_players, i, plan.deals)
-        t["keys"] = [services.seat_link_issue(actor=admin, session_id=t["session"], seat=s)[0] for s in SEATS]
+        t["keys"] = [seat_link_issue(actor=admin, session_id=t["session"], seat=s)[0] for s in SEATS]
         followed.append(t)
-    boards = [services.board_link_issue(actor=admin, club_id=evening, label=f"wall {i}")[0] for i in range(plan.boards)]
+    boards = [board_link_issue(actor=admin, club_id=evening, label=f"wall {i}")[0] for i in range(plan.boards)]
     return {
         "token": token,
         "cookie": cookie,

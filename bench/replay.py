@@ -5,7 +5,7 @@
 For each variant (default: French and Russian, the variants of long evenings) a valid 40-deal
 session (`ledger.engine.samples.random_sheet`) is imported into a fresh database (PostgreSQL
 `--database`, default clubscore_bench_replay, dropped at the end; or a temporary SQLite file with
---sqlite). Then `ledger.services.hand_amend` replaces deal 1, alternately with two different hands
+--sqlite). Then `ledger.services.hands.hand_amend` replaces deal 1, alternately with two different hands
 with which all 40 deals stay valid, `--runs` times: each amendment locks the session, replays its 40
 deals through the engine, rewrites every hand's settled JSON that changed, the session's
 projection and version, and records the revision, in one transaction. Target: median < 50 ms.
@@ -68,27 +68,28 @@ def measure(variant: str, runs: int, rng: random.Random) -> tuple[float, bool]:
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
-    from ledger import selectors, services
+    from ledger import selectors
     from ledger.engine import settle
     from ledger.models import Hand, Session
+    from ledger.services.clubs import club_create
+    from ledger.services.hands import hand_amend
+    from ledger.services.sessions import session_import
 
     user = get_user_model().objects.create_user(f"bench-{variant}")
-    club = services.club_create(actor=user, name=f"Replay {variant}")
+    club = club_create(actor=user, name=f"Replay {variant}")
     sheet = None
     while sheet is None or len(sheet["hands"]) < 40:  # a game that ended early would be a shorter session
         sheet = random_session_sheet(variant, rng, 40)
-    session = services.session_import(actor=user, club_id=club.pk, sheet=sheet)
+    session = session_import(actor=user, club_id=club.pk, sheet=sheet)
     hands = [sheet["hands"][0], other_first_hand(sheet, rng)]
     # The floor writes a hand of its own session, so the amended session stays as the amendments left it.
-    scratch = services.session_import(actor=user, club_id=club.pk, sheet=dict(sheet, hands=sheet["hands"][:1]))
+    scratch = session_import(actor=user, club_id=club.pk, sheet=dict(sheet, hands=sheet["hands"][:1]))
     scratch_hand = Hand.objects.get(session=scratch, number=1)
     stored_sheet = selectors.session_sheet(session=Session.objects.get(pk=session.pk))
 
     def amend(i: int) -> None:
         version = Session.objects.values_list("version", flat=True).get(pk=session.pk)
-        services.hand_amend(
-            actor=user, session_id=session.pk, number=1, hand=hands[(i + 1) % 2], expected_version=version
-        )
+        hand_amend(actor=user, session_id=session.pk, number=1, hand=hands[(i + 1) % 2], expected_version=version)
 
     def floor(i: int) -> None:
         with transaction.atomic(durable=True):

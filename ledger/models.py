@@ -1,6 +1,6 @@
 """The ledger: clubs, who belongs to them, their players, sessions and hands.
 
-Invariants (kept by `services.py`, the only module that writes, and by the database where it can):
+Invariants (kept by `services/`, the only package that writes, and by the database where it can):
 
 - A session's hands are numbered 1..n without gaps: unique (session, number), number >= 1.
 - A hand's `settled` and a session's `balances`, `pools`, `next_deal` and `closing` are the engine's
@@ -314,7 +314,7 @@ class Hand(models.Model):
             models.UniqueConstraint(fields=["session", "number"], name="hand_unique_session_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
             # A retried write finds its hand by the key its user sent it with: recorded once
-            # (services.hand_record). A key belongs to its user (api.md), so the user is part of it.
+            # (services.hands.hand_record). A key belongs to its user (api.md), so the user is part of it.
             models.UniqueConstraint(
                 fields=["session", "recorded_by", "client_key"],
                 condition=Q(client_key__isnull=False),
@@ -544,7 +544,7 @@ class DealCheck(models.Model):
     A seat has at most one live check per deal; an amend or undo of the deal clears its checks (the
     rows stay, `cleared_at` set, so the session keeps its history) and the seats are asked again. A
     dispute is open until the treasurer resolves or overrules it (`outcome`, `settled_by`, `settled_at`),
-    and a session with an open dispute cannot be closed (`services.session_close`)."""
+    and a session with an open dispute cannot be closed (`services.sessions.session_close`)."""
 
     class State(models.TextChoices):
         CONFIRMED = "confirmed"

@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
-from ledger import services, zones
+from ledger import zones
 from ledger.engine.room import (
     CUT_METHODS,
     DRAW_METHODS,
@@ -40,6 +40,9 @@ from ledger.exceptions import GameMoved, InvalidRequest, NightDrawn, NotFound
 from ledger.live import announce_night
 from ledger.models import CheckIn, Club, Night, NightTable, Player, Role, Seat, SeatChange, SeatLink, Session
 from ledger.selectors import Reader, club_role, seated_now
+from ledger.services.clubs import player_add
+from ledger.services.sessions import session_add, session_close_add
+from ledger.services.table import seat_link_add
 from ledger.stats.models import Rating
 
 SEED_MAX = 2**53  # a seed a page and a JSON client both show exactly
@@ -182,11 +185,11 @@ def check_in(*, actor: User, night_id: int, player_id: Any) -> CheckIn:
 
 def guest_check_in(*, actor: User, night_id: int, name: Any) -> CheckIn:
     """A guest added on the spot by name (scorers and above): a new player of the club, under the club's
-    name rules (unique, no look-alike of another: `services.player_add`), checked in at once."""
+    name rules (unique, no look-alike of another: `player_add`), checked in at once."""
     try:
         with transaction.atomic(durable=True):
             night = _lock_night(night_id, actor, Role.SCORER)
-            player = services.player_add(club_id=night.club_id, name=name)
+            player = player_add(club_id=night.club_id, name=name)
             return _arrive(night, player, actor)
     except IntegrityError:  # a concurrent create of the same name
         raise InvalidRequest.field("name", "the club already has a player of this name") from None
@@ -237,7 +240,7 @@ def night_draw(
         draw = draw_tables(arrivals, random.Random(seed), method=chosen, ratings=ratings)
         links: dict[int, list[tuple[int, str, SeatLink]]] = {}
         for number, table in enumerate(draw.tables, start=1):
-            session = services.session_add(
+            session = session_add(
                 actor=actor,
                 club_id=night.club_id,
                 variant=variant,
@@ -248,9 +251,7 @@ def night_draw(
                 preset_id=preset_id,
             )
             NightTable.objects.create(night=night, number=number, session=session)
-            links[session.pk] = [
-                (seat, *services.seat_link_add(actor=actor, session=session, seat=seat)) for seat in range(4)
-            ]
+            links[session.pk] = [(seat, *seat_link_add(actor=actor, session=session, seat=seat)) for seat in range(4)]
         night.draw_method, night.draw_seed = chosen, seed
         night.drawn_by, night.drawn_at = actor, timezone.now()
         night.save(update_fields=["draw_method", "draw_seed", "drawn_by", "drawn_at"])
@@ -415,10 +416,10 @@ def night_cut_in(
             if not at_break(session.variant, _played(session)):
                 partie = get_variant(session.variant).declaration.deals.limit is None
                 raise InvalidRequest.field("table", BEFORE_PARTIE_BREAK if partie else BEFORE_GAME_BREAK)
-            settlement = services.session_close_add(actor=actor, session=session, pools=pools)
+            settlement = session_close_add(actor=actor, session=session, pools=pools)
         carried = any((session.closing or {}).get("carried") or [])
         claimed = Session.objects.filter(carry_pools_from=session).exists()
-        opened = services.session_add(
+        opened = session_add(
             actor=actor,
             club_id=night.club_id,
             variant=session.variant,
@@ -441,7 +442,7 @@ def night_cut_in(
         )
         for player in proposal.out:
             CheckIn.objects.filter(night=night, player=player).update(queue=_queue_end(night))
-        links = [(seat, *services.seat_link_add(actor=actor, session=opened, seat=seat)) for seat in range(4)]
+        links = [(seat, *seat_link_add(actor=actor, session=opened, seat=seat)) for seat in range(4)]
         announce_night(night)
     return CutDone(night=night, proposal=proposal, closed=session, settlement=settlement, opened=row, links=links)
 

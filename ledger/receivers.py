@@ -27,7 +27,7 @@ def note_password_change(sender: Any, instance: Any, update_fields: Any = None, 
 
 def revoke_tokens_after_password_change(sender: Any, instance: Any, **kwargs: Any) -> None:
     if getattr(instance, _CHANGED, False):
-        from .services import token_revoke_all
+        from .services.tokens import token_revoke_all
 
         token_revoke_all(user=instance)
         setattr(instance, _CHANGED, False)

@@ -16,11 +16,14 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
 from clubscore.celery import app
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import EngineError, settle
 from ledger.engine.samples import random_hand, random_sheet
 from ledger.engine.variants import get_variant
 from ledger.models import Club, Hand, Player, Role, Session
+from ledger.services.clubs import club_create, membership_set, player_create
+from ledger.services.hands import hand_record
+from ledger.services.sessions import session_open
 from tests.conftest import EXAMPLES, load_json
 
 PASSWORD = "bars-pass-1234"
@@ -83,12 +86,12 @@ def admin(db: None) -> Any:
 
 @pytest.fixture
 def club(admin: Any) -> Club:
-    return services.club_create(actor=admin, name="Bars Club")
+    return club_create(actor=admin, name="Bars Club")
 
 
 def member(club: Club, admin: Any, username: str, role: str) -> Any:
     user = make_user(username)
-    services.membership_set(actor=admin, club_id=club.pk, user=user, role=role)
+    membership_set(actor=admin, club_id=club.pk, user=user, role=role)
     return user
 
 
@@ -115,16 +118,16 @@ def other_admin(db: None) -> Any:
 
 @pytest.fixture
 def other_club(other_admin: Any) -> Club:
-    return services.club_create(actor=other_admin, name="Other Club")
+    return club_create(actor=other_admin, name="Other Club")
 
 
 @pytest.fixture
 def players(club: Club, admin: Any) -> list[Player]:
-    return [services.player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ann", "Ben", "Cleo", "Dan")]
+    return [player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ann", "Ben", "Cleo", "Dan")]
 
 
 def open_session(actor: Any, club: Club, players: list[Player], variant: str = "american", **extra: Any) -> Session:
-    return services.session_open(
+    return session_open(
         actor=actor,
         club_id=club.pk,
         variant=variant,
@@ -137,7 +140,7 @@ def open_session(actor: Any, club: Club, players: list[Player], variant: str = "
 
 def open_from_preset(actor: Any, club: Club, players: list[Player], preset: Any, first_dealer: int = 0) -> Session:
     """A table opened from a preset (issue 42): its variant, rules and stake are the preset's."""
-    return services.session_open(
+    return session_open(
         actor=actor,
         club_id=club.pk,
         variant="",
@@ -155,7 +158,7 @@ def session(admin: Any, club: Club, players: list[Player]) -> Session:
 
 def record_all(actor: Any, session: Session, hands: list[dict[str, Any]]) -> None:
     for hand in hands:
-        services.hand_record(actor=actor, session_id=session.pk, hand=hand)
+        hand_record(actor=actor, session_id=session.pk, hand=hand)
 
 
 def fresh(session: Session) -> Session:

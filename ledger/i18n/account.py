@@ -2,7 +2,7 @@
 on every request before the cookie, so the choice follows the user to another browser or device.
 
 The write and the read of `Account.language` (ledger.models) are here, with the language code they
-accept, rather than in ledger/services.py and selectors.py: nothing else of the ledger uses them.
+accept, rather than in ledger/services/ and selectors.py: nothing else of the ledger uses them.
 """
 
 from __future__ import annotations

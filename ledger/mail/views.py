@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
 from ledger.models import Player
-from ledger.services import player_mail_stop
+from ledger.services.clubs import player_mail_stop
 
 from .services import stop_player_id
 

@@ -1,5 +1,5 @@
 """Making a club and its settings (issue 26): a new club is asked its name and time zone; the club's
-admin changes the time zone. Thin: the writes are `services.club_create` and `club_time_zone_set`."""
+admin changes the time zone. Thin: the writes are `club_create` and `club_time_zone_set`."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
-from ledger import selectors, services, zones
+from ledger import selectors, zones
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role
+from ledger.services.clubs import club_create, club_payment_set, club_time_zone_set
 
 from .views import AuthedRequest, page, refusal_fields, say_refusal
 from .zone_choices import LIKELY, zone_choices
@@ -25,7 +26,7 @@ def club_new(request: AuthedRequest) -> HttpResponse:
     errors: dict[str, list[str]] = {}
     if request.method == "POST":
         try:
-            club = services.club_create(actor=request.user, name=typed["name"], time_zone=typed["time_zone"])
+            club = club_create(actor=request.user, name=typed["name"], time_zone=typed["time_zone"])
         except LedgerError as exc:
             errors = refusal_fields(exc)
         else:
@@ -49,9 +50,7 @@ def club_time_zone(request: AuthedRequest, club_id: int) -> HttpResponse:
     """The club's admin sets its time zone."""
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.ADMIN)
     try:
-        club = services.club_time_zone_set(
-            actor=request.user, club_id=found.pk, time_zone=request.POST.get("time_zone", "")
-        )
+        club = club_time_zone_set(actor=request.user, club_id=found.pk, time_zone=request.POST.get("time_zone", ""))
     except (NotFound, PermissionDenied):
         raise
     except LedgerError as exc:
@@ -80,7 +79,7 @@ def club_payment(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.TREASURER)
     details = {key: request.POST.get(key, "") for key in PAYMENT_FIELDS}
     try:
-        services.club_payment_set(actor=request.user, club_id=found.pk, details=details)
+        club_payment_set(actor=request.user, club_id=found.pk, details=details)
     except (NotFound, PermissionDenied):
         raise
     except LedgerError as exc:

@@ -328,7 +328,7 @@ class NewSessionForm(ConditionsForm, SeatsForm):
     carry_pools_from = WholeNumber(required=False, error_messages={"invalid": _("choose a session")})
 
     def session(self) -> dict[str, Any]:
-        """The arguments of `services.session_open` (a valid form's)."""
+        """The arguments of `ledger.services.sessions.session_open` (a valid form's)."""
         chosen = self.cleaned_data
         return {
             **self.conditions(),

@@ -17,10 +17,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import EngineError
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Player, Preset, Role, Session
+from ledger.services.presets import preset_archive, preset_create, preset_update
 
 from . import catalog
 from .forms import PresetForm, SeatsForm
@@ -102,9 +103,9 @@ def _save(request: AuthedRequest, club_id: int, preset: Preset | None) -> tuple[
     name = form.cleaned_data["name"]
     try:
         if preset is None:
-            saved = services.preset_create(actor=request.user, club_id=club_id, name=name, **form.conditions())
+            saved = preset_create(actor=request.user, club_id=club_id, name=name, **form.conditions())
         else:
-            saved = services.preset_update(
+            saved = preset_update(
                 actor=request.user,
                 club_id=club_id,
                 preset_id=preset.pk,
@@ -144,7 +145,7 @@ def preset_edit(request: AuthedRequest, club_id: int, preset_id: int) -> HttpRes
         messages.error(request, gettext("This preset is archived: no table opens from it any more."))
         return redirect("web:presets", club_id=club_id)
     if request.POST.get("action") == "archive":
-        services.preset_archive(actor=request.user, club_id=club_id, preset_id=preset.pk)
+        preset_archive(actor=request.user, club_id=club_id, preset_id=preset.pk)
         messages.success(request, gettext("The preset %(name)s is archived.") % {"name": preset.name})
         return redirect("web:presets", club_id=club_id)
     form, saved = _save(request, club_id, preset)

@@ -1,5 +1,5 @@
 """A substitute mid-game (issue 37): the page where the scorer or the treasurer seats a new player, a
-member or a guest, at a seat from the next deal. Thin: the write is `services.seat_substitute`."""
+member or a guest, at a seat from the next deal. Thin: the write is `seat_substitute`."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Role
+from ledger.services.substitutions import seat_substitute
 
 from .views import AuthedRequest, page, refusal_fields
 
@@ -34,7 +35,7 @@ def substitute(request: AuthedRequest, session_id: int) -> HttpResponse:
         except ValueError:
             key = None
         try:
-            change = services.seat_substitute(
+            change = seat_substitute(
                 actor=request.user,
                 session_id=found.pk,
                 seat=int(seat) if seat.isdigit() else None,

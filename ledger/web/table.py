@@ -27,12 +27,14 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from ledger import nights, selectors, services
+from ledger import nights, selectors
 from ledger.engine.room import game_break
 from ledger.engine.variants import get_variant
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.live import live_tag
 from ledger.models import DealCheck, Role, SeatLink, Session
+from ledger.services.table import board_link_issue, board_link_revoke, seat_link_issue, seat_link_revoke
+from ledger.services.table import dispute_settle as settle  # the view below has the service's name
 
 from . import catalog, deal_notes, reads
 from .presets import session_conditions
@@ -393,7 +395,7 @@ def _join_action(request: AuthedRequest, found: Session, names: list[str]) -> No
     """Revoke a link; issue one seat's; or issue every seat's whose code this phone cannot show."""
     action = request.POST.get("action")
     if action == "revoke":
-        services.seat_link_revoke(actor=request.user, session_id=found.pk, link_id=int(request.POST.get("link") or 0))
+        seat_link_revoke(actor=request.user, session_id=found.pk, link_id=int(request.POST.get("link") or 0))
         return
     if action == "issue-all":
         held = _held_keys(request, found.pk)
@@ -402,7 +404,7 @@ def _join_action(request: AuthedRequest, found: Session, names: list[str]) -> No
     else:
         seats = [int(request.POST.get("seat") or -1)]
     for seat in seats:
-        key, link = services.seat_link_issue(actor=request.user, session_id=found.pk, seat=seat)
+        key, link = seat_link_issue(actor=request.user, session_id=found.pk, seat=seat)
         _hold_key(request, found.pk, link.pk, key)
 
 
@@ -543,13 +545,11 @@ def board_links(request: AuthedRequest, club_id: int) -> HttpResponse:
     if request.method == "POST":
         if request.POST.get("action") == "revoke":
             try:
-                services.board_link_revoke(
-                    actor=request.user, club_id=club_id, link_id=int(request.POST.get("link") or 0)
-                )
+                board_link_revoke(actor=request.user, club_id=club_id, link_id=int(request.POST.get("link") or 0))
             except (ValueError, NotFound):
                 raise Http404("no such link") from None
         else:
-            key, _ = services.board_link_issue(actor=request.user, club_id=club_id, label=request.POST.get("label", ""))
+            key, _ = board_link_issue(actor=request.user, club_id=club_id, label=request.POST.get("label", ""))
             url = request.build_absolute_uri(reverse("web:board", args=[key]))
             issued = {"url": url, "qr": qr_svg(url, gettext("Board link"))}
     links = list(selectors.board_links(user=request.user, club_id=club_id))
@@ -565,7 +565,7 @@ def dispute_settle(request: AuthedRequest, session_id: int) -> HttpResponse:
     from django.contrib import messages
 
     try:
-        services.dispute_settle(
+        settle(
             actor=request.user,
             session_id=session_id,
             number=int(request.POST.get("number") or 0),

@@ -27,7 +27,7 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from ledger import calendar, nights, selectors, services
+from ledger import calendar, nights, selectors
 from ledger.engine import EngineError
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import DisputesOpen, LedgerError, NotFound, PermissionDenied
@@ -37,6 +37,8 @@ from ledger.live import live_tag
 from ledger.models import CheckIn, Club, Role, Session
 from ledger.money import POOL
 from ledger.money import selectors as money_selectors
+from ledger.services.clubs import player_create, player_mail_set
+from ledger.services.sessions import parse_closed_at, played_at, session_close, session_open, session_reopen
 
 from . import books, catalog, deal_notes, legal, paycodes, printing, reads
 from .forms import ConditionsForm, NewSessionForm, RefusableForm, parse_past_filters, rule_input_name
@@ -238,7 +240,7 @@ def _board_dates(request: HttpRequest, club_id: int) -> dict[str, Any]:
 @require_POST
 def player_new(request: AuthedRequest, club_id: int) -> HttpResponse:
     try:
-        player = services.player_create(actor=request.user, club_id=club_id, name=request.POST.get("name", ""))
+        player = player_create(actor=request.user, club_id=club_id, name=request.POST.get("name", ""))
     except (NotFound, PermissionDenied):
         raise
     except (LedgerError, EngineError) as exc:
@@ -261,10 +263,10 @@ def session_new(request: AuthedRequest, club_id: int) -> HttpResponse:
 
 
 def open_session(request: AuthedRequest, form: RefusableForm, **arguments: Any) -> HttpResponse | None:
-    """`services.session_open` with a valid form's `arguments`, then the new session's scorer page; a
+    """`session_open` with a valid form's `arguments`, then the new session's scorer page; a
     refusal is put beside the form's fields (None: the form is shown again)."""
     try:
-        session = services.session_open(actor=request.user, **arguments)
+        session = session_open(actor=request.user, **arguments)
     except (NotFound, PermissionDenied):
         raise
     except (LedgerError, EngineError) as exc:
@@ -495,7 +497,7 @@ def _settlement_context(request: AuthedRequest, found: Session) -> dict[str, Any
             "can_keep_books": books.may_keep_books(context["role"]),
             **_disputes(found, context["names"]),
             "history": list(found.events.select_related("by").order_by("at", "id")),
-            "played_at": services.played_at(found) if not close else None,
+            "played_at": played_at(found) if not close else None,
             "tied_payments": found.payments_for.filter(reversed_by__isnull=True).count() if close else 0,
         }
     )
@@ -585,7 +587,7 @@ def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
             messages.error(request, gettext("Not closed: tick “Every deal is recorded” to confirm the close."))
         elif action == "close":
             pools = request.POST.get("pools", "divide")
-            services.session_close(
+            session_close(
                 actor=request.user,
                 session_id=found.pk,
                 pools=pools,
@@ -596,7 +598,7 @@ def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
         elif action == "reopen" and request.POST.get("confirm") != "yes":
             messages.error(request, gettext("Not reopened: tick the box that says what reopening undoes."))
         elif action == "reopen":
-            services.session_reopen(actor=request.user, session_id=found.pk, expected_version=version)
+            session_reopen(actor=request.user, session_id=found.pk, expected_version=version)
             messages.success(request, gettext("The session is open again."))
         else:
             messages.error(request, gettext("Nothing to do: choose close or reopen."))
@@ -622,10 +624,10 @@ def _settlement_action(request: AuthedRequest, found: Session) -> HttpResponse:
 def _played_on(found: Session, typed: str) -> datetime | None:
     """The date a close gives the evening: None (the service keeps the date a reopen undid, or takes
     now) unless the treasurer typed another day than that one."""
-    kept = services.played_at(found)
+    kept = played_at(found)
     if not typed or (kept is not None and timezone.localdate(kept).isoformat() == typed):
         return None
-    return services.parse_closed_at(typed, closed=True, time_zone=found.club.time_zone)  # a day of the club's
+    return parse_closed_at(typed, closed=True, time_zone=found.club.time_zone)  # a day of the club's
 
 
 # --- players -----------------------------------------------------------------------------------------
@@ -636,7 +638,7 @@ def _played_on(found: Session, typed: str) -> datetime | None:
 def player_mail(request: AuthedRequest, player_id: int) -> HttpResponse:
     """The player's address and language for the evening's mail (the player himself, or a treasurer)."""
     try:
-        services.player_mail_set(
+        player_mail_set(
             actor=request.user,
             player_id=player_id,
             email=request.POST.get("email", ""),

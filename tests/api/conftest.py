@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from ledger import services
+from ledger.services.tokens import token_issue
 from tests.ledger_fixtures import *  # noqa: F403
 
 
@@ -29,7 +29,7 @@ def api_for(db: None) -> Callable[..., Api]:
     def make(user: Any = None, device: str = "test-phone") -> Api:
         client = Api()
         if user is not None:
-            key, _ = services.token_issue(user=user, device=device)
+            key, _ = token_issue(user=user, device=device)
             client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
         return client
 

@@ -35,8 +35,12 @@ from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
 from api.common import Route
-from ledger import calendar, nights, services
+from ledger import calendar, nights
 from ledger.models import Club, DealCheck, Player, Role, Session
+from ledger.services.clubs import club_create, membership_set, player_create
+from ledger.services.presets import preset_create
+from ledger.services.table import board_link_issue, board_link_revoke, deal_check, seat_link_issue, seat_link_revoke
+from ledger.services.tokens import token_issue
 from ledger.stats import seasons
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, make_user, open_session, record_all
 
@@ -127,14 +131,14 @@ def _settle_form(world: World, t: Target) -> dict[str, Any]:
 
 def _a_dispute(world: World, t: Target) -> dict[str, str]:
     """An open dispute of deal 1 by seat 1 (through a seat link), for the treasurer to settle."""
-    _, link = services.seat_link_issue(actor=t.owner, session_id=t.session.pk, seat=1)
-    services.deal_check(session_id=t.session.pk, number=1, state=DealCheck.State.CONFIRMED, link=link)
-    services.deal_check(session_id=t.session.pk, number=1, state=DealCheck.State.DISPUTED, reason="x", link=link)
+    _, link = seat_link_issue(actor=t.owner, session_id=t.session.pk, seat=1)
+    deal_check(session_id=t.session.pk, number=1, state=DealCheck.State.CONFIRMED, link=link)
+    deal_check(session_id=t.session.pk, number=1, state=DealCheck.State.DISPUTED, reason="x", link=link)
     return {}
 
 
 def _a_seat_link(world: World, t: Target) -> dict[str, str]:
-    _, link = services.seat_link_issue(actor=t.owner, session_id=t.session.pk, seat=2)
+    _, link = seat_link_issue(actor=t.owner, session_id=t.session.pk, seat=2)
     return {"link_id": str(link.pk)}
 
 
@@ -144,14 +148,14 @@ def _preset(world: World, t: Target) -> dict[str, Any]:
 
 def _a_preset(world: World, t: Target) -> dict[str, str]:
     """A fresh preset to archive (each cell its own, so a first archive leaves the next cell one)."""
-    made = services.preset_create(
+    made = preset_create(
         actor=t.owner, club_id=t.club.pk, name=f"Gone {next(world.serial)}", variant="american", rules={}
     )
     return {"preset_id": str(made.pk)}
 
 
 def _a_board_link(world: World, t: Target) -> dict[str, str]:
-    _, link = services.board_link_issue(actor=t.owner, club_id=t.club.pk)
+    _, link = board_link_issue(actor=t.owner, club_id=t.club.pk)
     return {"link_id": str(link.pk)}
 
 
@@ -509,30 +513,30 @@ def world(settings: Any) -> World:
     targets = []
     for letter in "AB":
         users = {role: make_user(f"{letter.lower()}-{role}") for role in ROLES}
-        club = services.club_create(actor=users[Role.ADMIN], name=f"Club {letter}")
+        club = club_create(actor=users[Role.ADMIN], name=f"Club {letter}")
         for role in ROLES[:-1]:
-            services.membership_set(actor=users[Role.ADMIN], club_id=club.pk, user=users[role], role=role)
+            membership_set(actor=users[Role.ADMIN], club_id=club.pk, user=users[role], role=role)
         admin = users[Role.ADMIN]
         players = [
-            services.player_create(actor=admin, club_id=club.pk, name="Ann", user=users[Role.PLAYER]),
-            *(services.player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ben", "Cleo", "Dan")),
+            player_create(actor=admin, club_id=club.pk, name="Ann", user=users[Role.PLAYER]),
+            *(player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ben", "Cleo", "Dan")),
         ]
         session = open_session(admin, club, players)
         record_all(admin, session, AMERICAN_HANDS[:2])
-        _, token = services.token_issue(user=admin, device="target")
+        _, token = token_issue(user=admin, device="target")
         links = {}
         for kind in ("seat link", "revoked seat link"):  # seat 0: Ann's, as the matrix's seated player
-            links[kind], seat_link = services.seat_link_issue(actor=admin, session_id=session.pk, seat=0)
-        services.seat_link_revoke(actor=admin, session_id=session.pk, link_id=seat_link.pk)
+            links[kind], seat_link = seat_link_issue(actor=admin, session_id=session.pk, seat=0)
+        seat_link_revoke(actor=admin, session_id=session.pk, link_id=seat_link.pk)
         for kind in ("board link", "revoked board link"):
-            links[kind], board_link = services.board_link_issue(actor=admin, club_id=club.pk)
-        services.board_link_revoke(actor=admin, club_id=club.pk, link_id=board_link.pk)
+            links[kind], board_link = board_link_issue(actor=admin, club_id=club.pk)
+        board_link_revoke(actor=admin, club_id=club.pk, link_id=board_link.pk)
         # the calendar feed (issue 41): the player's live link; the admin's, revoked
         links["revoked calendar link"], _ = calendar.calendar_feed_issue(actor=admin, club_id=club.pk)
         calendar.calendar_feed_revoke(actor=admin, club_id=club.pk)
         links["calendar link"], _ = calendar.calendar_feed_issue(actor=users[Role.PLAYER], club_id=club.pk)
         links["no link"] = "x" * 24
-        preset = services.preset_create(actor=admin, club_id=club.pk, name="House", variant="american", rules={})
+        preset = preset_create(actor=admin, club_id=club.pk, name="House", variant="american", rules={})
         season = seasons.season_create(
             actor=admin, club_id=club.pk, name="Always", **SEASON_DAYS, variants=["american"]
         )
@@ -550,10 +554,10 @@ def send(
     if path.startswith("/api/"):
         client = APIClient()
         if caller.user is not None:  # a fresh token: a logout cell revokes the one it sends
-            key, _ = services.token_issue(user=caller.user, device=f"matrix-{next(world.serial)}")
+            key, _ = token_issue(user=caller.user, device=f"matrix-{next(world.serial)}")
             client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
         if rule.who == "owner":  # the target token again, for each cell (its owner's cell revokes it)
-            _, token = services.token_issue(user=target.owner, device=f"target-{next(world.serial)}")
+            _, token = token_issue(user=target.owner, device=f"target-{next(world.serial)}")
             target.token_id = token.pk
             path = path_for(route, target)
         data = None if body is None else json.dumps(body)

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from ledger import services
 from ledger.engine import settle
+from ledger.services.sessions import session_import
 from tests.conftest import example_names
 from tests.ledger_fixtures import example_sheet
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def _carried_in(admin: Any, club: Any, sheet: dict[str, Any]) -> int:
     """A closed session of the club that carries the sheet's `pools`: imported with no deals, carried."""
-    source = services.session_import(
+    source = session_import(
         actor=admin,
         club_id=club.pk,
         sheet=dict(sheet, players=[f"{p} (earlier)" for p in sheet["players"]], hands=[], close={"pools": "carry"}),

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from api import idempotency
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import settle
 from ledger.models import Hand, HandRevision, IdempotencyRecord
+from ledger.services.sessions import session_close
 from tests.api.conftest import assert_error
 from tests.ledger_fixtures import AMERICAN_HANDS, assert_projection, fresh, record_all
 
@@ -59,7 +60,7 @@ def test_a_replayed_key_gives_the_first_answer(api: Any, session: Any) -> None:
     assert fresh(session).version == 2
     # Even after later writes and the session closed, the key answers as it first did.
     api.record(session.pk, AMERICAN_HANDS[1])
-    services.session_close(actor=session.opened_by, session_id=session.pk, expected_version=3)
+    session_close(actor=session.opened_by, session_id=session.pk, expected_version=3)
     late = api.record(session.pk, dict(AMERICAN_HANDS[0], number=1), key)
     assert (late.status_code, late.json()) == (201, first.json())
 
@@ -133,7 +134,7 @@ def test_a_dead_claim_and_a_forgotten_key_are_written_over_by_the_hand(
     IdempotencyRecord.objects.filter(pk=record.pk).update(created_at=forgotten)
     other = dict(AMERICAN_HANDS[1], number=2)  # another body: the key is judged afresh
     second = api.record(session.pk, other, str(key))
-    # The domain still knows the hand by its key (`services.hand_record`): deal 1 is answered again.
+    # The domain still knows the hand by its key (`hand_record`): deal 1 is answered again.
     assert (second.status_code, second.json()["number"]) == (201, 1)
     assert list(IdempotencyRecord.objects.filter(key=key).values_list("pk", "body_hash", "status")) == [
         (record.pk, _hash(other), 201)
@@ -212,7 +213,7 @@ def test_a_bad_hand_names_the_field_and_rule(api: Any, session: Any) -> None:
 
 
 def test_a_closed_session_refuses_a_hand_before_looking_at_it(api: Any, admin: Any, session: Any) -> None:
-    services.session_close(actor=admin, session_id=session.pk, expected_version=1)
+    session_close(actor=admin, session_id=session.pk, expected_version=1)
     assert_error(api.record(session.pk, AMERICAN_HANDS[0]), 409, "session_closed")
     assert_error(api.record(session.pk, {"nonsense": True}), 409, "session_closed")
     assert_error(api.record(session.pk, dict(AMERICAN_HANDS[0], number=99)), 409, "session_closed")
@@ -306,7 +307,7 @@ def test_amend_that_breaks_a_later_deal_names_it_and_changes_nothing(api: Any, a
 
 def test_amend_and_undo_on_a_closed_session(api: Any, admin: Any, session: Any) -> None:
     record_all(admin, session, AMERICAN_HANDS[:1])
-    services.session_close(actor=admin, session_id=session.pk, expected_version=2)
+    session_close(actor=admin, session_id=session.pk, expected_version=2)
     url = f"/api/v1/sessions/{session.pk}/hands/1/"
     assert_error(api.json("PUT", url, {"garbage": 1}), 409, "session_closed")
     assert_error(api.json("DELETE", url), 409, "session_closed")

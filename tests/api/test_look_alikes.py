@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from ledger import names, services
+from ledger import names
 from ledger.models import Club, Player
+from ledger.services.clubs import player_create
 from tests.api.conftest import Api, assert_error
 from tests.ledger_fixtures import AMERICAN_HANDS
 
@@ -53,7 +54,7 @@ def sheet(players: list[str]) -> dict[str, Any]:
 @pytest.fixture
 def known(admin: Any, club: Club) -> Club:
     for name in EXISTING:
-        services.player_create(actor=admin, club_id=club.pk, name=name)
+        player_create(actor=admin, club_id=club.pk, name=name)
     return club
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from ledger import services
 from ledger.models import Club, NightTable
+from ledger.services.clubs import player_create
 from tests.api.conftest import Api, assert_error
 from tests.ledger_fixtures import AMERICAN_HANDS, record_all
 
@@ -26,7 +26,7 @@ GAME = AMERICAN_HANDS * 2 + AMERICAN_HANDS[:3] + AMERICAN_HANDS[:1]
 def drawn(api: Api, admin: Any, club: Club) -> dict[str, Any]:
     """A night of nine drawn: two tables, Ida waits."""
     nine = [
-        services.player_create(actor=admin, club_id=club.pk, name=n)
+        player_create(actor=admin, club_id=club.pk, name=n)
         for n in ("Ann", "Ben", "Cleo", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida")
     ]
     night = api.json("POST", f"/api/v1/clubs/{club.pk}/nights/", {"date": "2026-03-14"}).json()

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from ledger import nights, services
+from ledger import nights
 from ledger.models import Club, NightTable
+from ledger.services.clubs import player_create
 from tests.api import test_concurrency
 from tests.api.test_concurrency import race
 from tests.ledger_fixtures import AMERICAN_HANDS, record_all
@@ -25,7 +26,7 @@ def test_two_cut_ins_at_once_one_opens_the_next_game(
     api_for: Any, admin: Any, treasurer: Any, club: Club, attempt: int
 ) -> None:
     for name in ("Ann", "Ben", "Cleo", "Dan", "Eve"):
-        services.player_create(actor=admin, club_id=club.pk, name=name)
+        player_create(actor=admin, club_id=club.pk, name=name)
     night = nights.night_open(actor=treasurer, club_id=club.pk)[0]
     for player in club.players.all():
         nights.check_in(actor=treasurer, night_id=night.pk, player_id=player.pk)

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from ledger import services
 from ledger.models import Club, NightTable, Player
+from ledger.services.clubs import player_create
+from ledger.services.presets import preset_create
 from tests.api.conftest import Api, assert_error
 from tests.ledger_fixtures import AMERICAN_HANDS, record_all
 from tests.money.helpers import close, run_followup
@@ -23,7 +24,7 @@ USD = {"currency": "USD", "per_counter": "0.01"}
 @pytest.fixture
 def nine(admin: Any, club: Club) -> list[Player]:
     return [
-        services.player_create(actor=admin, club_id=club.pk, name=n)
+        player_create(actor=admin, club_id=club.pk, name=n)
         for n in ("Ann", "Ben", "Cleo", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida")
     ]
 
@@ -150,7 +151,7 @@ def test_another_clubs_night_is_not_found(
 def test_the_draw_from_a_preset_takes_no_variant_of_its_own(
     api: Api, admin: Any, club: Club, nine: list[Player]
 ) -> None:
-    preset = services.preset_create(actor=admin, club_id=club.pk, name="Friday", variant="french", rules={}, stake=USD)
+    preset = preset_create(actor=admin, club_id=club.pk, name="Friday", variant="french", rules={}, stake=USD)
     night = open_night(api, club)
     for p in nine[:4]:
         api.json("POST", f"/api/v1/nights/{night['id']}/check-ins/", {"player": p.pk})

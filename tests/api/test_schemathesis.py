@@ -17,7 +17,9 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
-from ledger import services
+from ledger.services.clubs import club_create, player_create
+from ledger.services.sessions import session_close
+from ledger.services.tokens import token_issue
 from ledger.stats import seasons
 from tests.ledger_fixtures import AMERICAN_HANDS, make_user, open_session, record_all
 
@@ -81,16 +83,16 @@ def world(db: None, settings: Any) -> dict[str, str]:
         "DEFAULT_THROTTLE_RATES": {"user": None, "anon": None, "login": None, "login_username": None},
     }
     admin = make_user("admin", superuser=True)
-    club = services.club_create(actor=admin, name="Bars Club")
-    players = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ann", "Ben", "Cleo", "Dan")]
+    club = club_create(actor=admin, name="Bars Club")
+    players = [player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ann", "Ben", "Cleo", "Dan")]
     open_one = open_session(admin, club, players)
     record_all(admin, open_one, AMERICAN_HANDS[:2])
     closed = open_session(admin, club, players, stake={"currency": "USD", "per_counter": "0.01"})
     record_all(admin, closed, AMERICAN_HANDS)
-    services.session_close(actor=admin, session_id=closed.pk, expected_version=5)
+    session_close(actor=admin, session_id=closed.pk, expected_version=5)
     season = {"name": "Winter", "starts_on": "2020-01-01", "ends_on": "2030-12-31", "variants": ["american"]}
     seasons.season_create(actor=admin, club_id=club.pk, **season)  # season 1 of club 1 (issue 41)
-    key, _ = services.token_issue(user=admin, device="schemathesis")
+    key, _ = token_issue(user=admin, device="schemathesis")
     return {"Authorization": f"Token {key}"}
 
 

@@ -11,9 +11,10 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from ledger import services
 from ledger.engine import settle
 from ledger.models import DeviceToken
+from ledger.services.clubs import club_create, player_create
+from ledger.services.tokens import token_issue
 from tests.api import urls as test_urls
 from tests.api.conftest import Api, assert_error
 from tests.conftest import example_names
@@ -124,8 +125,8 @@ def test_without_valid_credentials_the_answer_is_401_with_www_authenticate(api_f
 
 
 def test_logout_revokes_the_devices_token(api_for: Any, admin: Any) -> None:
-    key, _ = services.token_issue(user=admin, device="phone")
-    other_key, _ = services.token_issue(user=admin, device="tablet")
+    key, _ = token_issue(user=admin, device="phone")
+    other_key, _ = token_issue(user=admin, device="tablet")
     client = api_for()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert client.json("DELETE", "/api/v1/auth/token/").status_code == 204
@@ -153,7 +154,7 @@ def test_the_web_pages_session_login_works_with_csrf(admin: Any) -> None:
 
 def test_lists_are_paginated(api: Any, admin: Any) -> None:
     for i in range(5):
-        services.club_create(actor=admin, name=f"Club {i}")
+        club_create(actor=admin, name=f"Club {i}")
     page = api.json("GET", "/api/v1/clubs/?page_size=2&page=2").json()
     assert set(page) == {"count", "next", "previous", "results"}
     assert page["count"] == 5
@@ -167,7 +168,7 @@ def test_lists_are_paginated(api: Any, admin: Any) -> None:
 
 def test_page_size_is_at_most_200(api: Any, admin: Any, club: Any) -> None:
     for i in range(201):
-        services.player_create(actor=admin, club_id=club.pk, name=f"P{i:03}")
+        player_create(actor=admin, club_id=club.pk, name=f"P{i:03}")
     page = api.json("GET", f"/api/v1/clubs/{club.pk}/players/?page_size=500").json()
     assert (page["count"], len(page["results"])) == (201, 200)
 

@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import settle
 from ledger.models import Session
+from ledger.services.clubs import player_create
+from ledger.services.sessions import session_close
 from tests.api.conftest import assert_error
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, open_session, record_all
 
@@ -86,7 +88,7 @@ def test_open_needs_a_scorer_of_that_club(
 def test_open_with_carried_pools_claims_them_once(api: Any, admin: Any, club: Any, players: list[Any]) -> None:
     source = open_session(admin, club, players)
     record_all(admin, source, AMERICAN_HANDS[:3])
-    services.session_close(actor=admin, session_id=source.pk, pools="carry", expected_version=4)
+    session_close(actor=admin, session_id=source.pk, pools="carry", expected_version=4)
     response = api.json("POST", "/api/v1/sessions/", opening(club, players, carry_pools_from=source.pk))
     assert response.status_code == 201
     assert response.json()["pools"] == [5]
@@ -105,8 +107,8 @@ def test_list_and_filters(
     first = open_session(admin, club, players)
     second = open_session(admin, club, players)
     record_all(admin, first, AMERICAN_HANDS[:1])
-    services.session_close(actor=admin, session_id=first.pk, expected_version=2)
-    others = [services.player_create(actor=other_admin, club_id=other_club.pk, name=n) for n in "WXYZ"]
+    session_close(actor=admin, session_id=first.pk, expected_version=2)
+    others = [player_create(actor=other_admin, club_id=other_club.pk, name=n) for n in "WXYZ"]
     open_session(other_admin, other_club, others)
 
     def ids(query: str = "") -> list[int]:
@@ -185,7 +187,7 @@ def test_close_and_reopen_need_a_treasurer(api_for: Any, session: Any, scorer: A
             403,
             "permission_denied",
         )
-    services.session_close(actor=session.opened_by, session_id=session.pk, expected_version=1)
+    session_close(actor=session.opened_by, session_id=session.pk, expected_version=1)
     assert_error(
         api_for(scorer).json("POST", f"/api/v1/sessions/{session.pk}/reopen/", None, **{"If-Match": '"2"'}),
         403,
@@ -198,7 +200,7 @@ def test_reopen(api_for: Any, admin: Any, session: Any, treasurer: Any) -> None:
     client = api_for(treasurer)
     url = f"/api/v1/sessions/{session.pk}/reopen/"
     assert_error(client.json("POST", url, None, **{"If-Match": '"4"'}), 409, "session_not_closed")
-    services.session_close(actor=admin, session_id=session.pk, expected_version=4)
+    session_close(actor=admin, session_id=session.pk, expected_version=4)
     assert_error(client.json("POST", url), 428, "if_match_required")
     assert_error(client.json("POST", url, None, **{"If-Match": '"4"'}), 412, "version_mismatch")
     response = client.json("POST", url, None, **{"If-Match": '"5"'})
@@ -236,7 +238,7 @@ def test_settlement_and_sheet(api_for: Any, admin: Any, session: Any, player_use
 
 def test_import_answers_201_and_round_trips(api_for: Any, admin: Any, session: Any, treasurer: Any, club: Any) -> None:
     record_all(admin, session, AMERICAN_HANDS)
-    services.session_close(actor=admin, session_id=session.pk, expected_version=5)
+    session_close(actor=admin, session_id=session.pk, expected_version=5)
     client = api_for(treasurer)
     sheet = client.json("GET", f"/api/v1/sessions/{session.pk}/sheet/").json()
     response = client.json("POST", "/api/v1/sessions/import/", {"club": club.pk, "sheet": sheet})

@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import settle
 from ledger.models import Club, NightTable, Player, SeatChange, Session
 from ledger.money.selectors import night_settlement
+from ledger.services.clubs import player_create
+from ledger.services.hands import hand_undo
 from ledger.stats.models import PlayerSession
 from tests.api.conftest import Api, assert_error
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, record_all
@@ -131,7 +133,7 @@ def test_undoing_the_last_deal_keeps_the_substitute_for_the_next(
     record_all(admin, session, AMERICAN_HANDS[:2])
     assert substitute(api, session, {"seat": 1, "guest": "Quinn"}).status_code == 201
     current = fresh(session)
-    services.hand_undo(actor=admin, session_id=session.pk, number=2, expected_version=current.version)
+    hand_undo(actor=admin, session_id=session.pk, number=2, expected_version=current.version)
     assert list(SeatChange.objects.values_list("seat", "from_hand")) == [(1, 2)]
     record_all(admin, session, AMERICAN_HANDS[1:])
     assert [s["player"] for s in close(admin, session).closing["stints"]][4] == "Quinn"
@@ -140,7 +142,7 @@ def test_undoing_the_last_deal_keeps_the_substitute_for_the_next(
 def test_the_rooms_settlement_nets_a_leaver_and_his_substitute_apart(
     api: Api, admin: Any, club: Club, players: list[Player]
 ) -> None:
-    extra = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in ("Eve", "Fay", "Gus", "Hal")]
+    extra = [player_create(actor=admin, club_id=club.pk, name=n) for n in ("Eve", "Fay", "Gus", "Hal")]
     night = api.json("POST", f"/api/v1/clubs/{club.pk}/nights/", {"date": "2026-03-14"}).json()
     for p in [*players, *extra]:
         api.json("POST", f"/api/v1/nights/{night['id']}/check-ins/", {"player": p.pk})
@@ -192,7 +194,7 @@ def test_a_sheet_with_its_seat_history_is_imported_as_it_was_played(
 def test_at_a_night_the_waiting_player_who_takes_a_seat_plays_and_the_leaver_no_longer_waits(
     api: Api, admin: Any, club: Club, players: list[Player]
 ) -> None:
-    extra = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in ("Eve", "Fay", "Gus", "Hal", "Ida")]
+    extra = [player_create(actor=admin, club_id=club.pk, name=n) for n in ("Eve", "Fay", "Gus", "Hal", "Ida")]
     night = api.json("POST", f"/api/v1/clubs/{club.pk}/nights/", {"date": "2026-03-14"}).json()
     for p in [*players, *extra]:
         api.json("POST", f"/api/v1/nights/{night['id']}/check-ins/", {"player": p.pk})

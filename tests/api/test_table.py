@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from ledger import services
 from ledger.models import Club, DealCheck, Player, Role, SeatLink, Session
+from ledger.services.clubs import player_create
+from ledger.services.sessions import session_close
 from tests.api.conftest import error
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, member, open_session, record_all
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def table(admin: Any, club: Club) -> dict[str, Any]:
     """A table whose four players are members with logins (players), two deals recorded by a scorer."""
     users = [member(club, admin, name.lower(), Role.PLAYER) for name in ("Ann", "Ben", "Cleo", "Dan")]
-    seated = [services.player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
+    seated = [player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
     scorer = member(club, admin, "scorer", Role.SCORER)
     session = open_session(scorer, club, seated)
     record_all(scorer, session, AMERICAN_HANDS[:2])
@@ -188,7 +189,7 @@ def test_a_revoked_or_expired_seat_link_is_404(api_for: Any, table: dict, admin:
 
     live = issue(api_for, table, 3)
     treasurer = member(club, admin, "treasurer", Role.TREASURER)
-    services.session_close(actor=treasurer, session_id=session.pk, expected_version=fresh(session).version)
+    session_close(actor=treasurer, session_id=session.pk, expected_version=fresh(session).version)
     assert anon.json("GET", f"/api/v1/seat/{live}/").status_code == 200  # read for 24 hours after the close
     Session.objects.filter(pk=session.pk).update(closed_at=timezone.now() - dt.timedelta(hours=24, seconds=1))
     assert anon.json("GET", f"/api/v1/seat/{live}/").status_code == 404

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from ledger import nights, services
+from ledger import nights
 from ledger.engine.variants import VARIANTS
 from ledger.models import Club, NightTable, Player, Session
+from ledger.services.clubs import player_create
 from tests.api.conftest import Api
 from tests.ledger_fixtures import open_session
 
@@ -55,7 +56,7 @@ def test_the_filters_take_an_alias(api: Api, admin: Any, club: Club, players: li
 def test_a_night_drawn_under_an_alias_keeps_the_code(api: Api, admin: Any, treasurer: Any, club: Club) -> None:
     night = nights.night_open(actor=treasurer, club_id=club.pk)[0]
     for i in range(4):
-        member = services.player_create(actor=admin, club_id=club.pk, name=f"Member {i}")
+        member = player_create(actor=admin, club_id=club.pk, name=f"Member {i}")
         nights.check_in(actor=treasurer, night_id=night.pk, player_id=member.pk)
     drawn = api.json("POST", f"/api/v1/nights/{night.pk}/draw/", {"variant": "бостон-фонтенбло", "seed": 3})
     assert drawn.status_code == 201, drawn.content

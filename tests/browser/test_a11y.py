@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.engine.variants import get_variant, variant_names
 from ledger.models import Club, Player, Session
+from ledger.services.presets import preset_create
+from ledger.services.sessions import session_close
 from tests.browser.a11y import axe_violations
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
@@ -28,7 +29,7 @@ def evening(admin: Any, club: Club, players: list[Player], scorer: Any, treasure
     stake = {"currency": "USD", "per_counter": "0.01"}
     closed = open_session(admin, club, players, stake=stake)
     record_all(admin, closed, THREE)
-    services.session_close(actor=admin, session_id=closed.pk, pools="divide", expected_version=fresh(closed).version)
+    session_close(actor=admin, session_id=closed.pk, pools="divide", expected_version=fresh(closed).version)
     live = open_session(admin, club, players, stake=stake)
     record_all(admin, live, THREE[:2])
     return {"open": live, "closed": closed}
@@ -44,7 +45,7 @@ def test_every_page_at_390_px_has_no_serious_violation(
 ) -> None:
     live, closed = evening["open"], evening["closed"]
     admin = closed.opened_by
-    preset = services.preset_create(actor=admin, club_id=club.pk, name="House", variant="russian", rules={})
+    preset = preset_create(actor=admin, club_id=club.pk, name="House", variant="russian", rules={})
     page = new_page(PHONE, touch=True)
     page.goto("/login/")
     check(page, "login")

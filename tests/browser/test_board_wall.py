@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.engine.room import game_break
 from ledger.engine.variants import get_variant, variant_names
 from ledger.models import Club, Player
+from ledger.services.clubs import player_create
+from ledger.services.table import board_link_issue
 from tests.browser.conftest import BROWSER, screenshot
 from tests.browser.test_table_law_follow import REVOKE
 from tests.ledger_fixtures import AMERICAN_HANDS, open_session, record_all
@@ -33,9 +34,7 @@ def _tables(admin: Any, club: Club, n: int) -> list[Any]:
     variants = variant_names()
     sessions = []
     for t in range(n):
-        seats = [
-            services.player_create(actor=admin, club_id=club.pk, name=f"Member {4 * t + i:02d}") for i in range(1, 5)
-        ]
+        seats = [player_create(actor=admin, club_id=club.pk, name=f"Member {4 * t + i:02d}") for i in range(1, 5)]
         session = open_session(admin, club, seats, variant=variants[t % len(variants)])
         if session.variant == "american":
             record_all(admin, session, [REVOKE] if t % 8 == 0 else AMERICAN_HANDS[:1])
@@ -48,7 +47,7 @@ def test_every_table_says_its_deal_of_the_game(
     new_page: Any, live_server: Any, admin: Any, club: Club, players: list[Player], language: str
 ) -> None:
     sessions = _tables(admin, club, 4)
-    key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    key, _ = board_link_issue(actor=admin, club_id=club.pk, label="wall")
     board = new_page({"width": 1920, "height": 1080})
     board.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     board.goto(f"/b/{key}/")
@@ -66,7 +65,7 @@ def test_the_wall_holds_the_tables_with_names_read_from_three_metres(
     new_page: Any, admin: Any, club: Club, n: int, least: int
 ) -> None:
     _tables(admin, club, n)
-    key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    key, _ = board_link_issue(actor=admin, club_id=club.pk, label="wall")
     board = new_page({"width": 1920, "height": 1080})
     board.goto(f"/b/{key}/")
     expect(board.locator(".board-table")).to_have_count(n)

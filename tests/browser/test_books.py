@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, MoneyTransaction, Player, Session
+from ledger.services.clubs import player_create
+from ledger.services.sessions import session_close
 from tests.browser.conftest import BROWSER, api_get, login, screenshot
 from tests.ledger_fixtures import AMERICAN_HANDS, example_sheet, fresh, open_session, record_all
 
@@ -32,7 +33,7 @@ NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 def evening(admin: Any, club: Club, players: list[Player], currency: str, per_counter: str = "0.01") -> Session:
     session = open_session(admin, club, players, stake={"currency": currency, "per_counter": per_counter})
     record_all(admin, session, AMERICAN_HANDS)
-    services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+    session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
     return fresh(session)  # counters [-30, -115, 90, 55] at the stake; the follow-up posts the money
 
 
@@ -126,8 +127,7 @@ def test_a_player_sees_his_own_balance_and_downloads_his_statement(
     new_page: Any, player_user: Any, admin: Any, club: Club
 ) -> None:
     players = [
-        services.player_create(actor=admin, club_id=club.pk, name=n, user=player_user if n == "Ben" else None)
-        for n in NAMES
+        player_create(actor=admin, club_id=club.pk, name=n, user=player_user if n == "Ben" else None) for n in NAMES
     ]
     evening(admin, club, players, "JPY", "1")
     page = new_page(PHONE)

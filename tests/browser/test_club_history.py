@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, Session
+from ledger.services.sessions import session_import
 from tests.api.test_import_history import SHEET
 from tests.browser.conftest import BROWSER, api_get, login, screenshot
 from tests.ledger_fixtures import example_sheet
@@ -33,9 +33,9 @@ def club_past(admin: Any, club: Club) -> Session:
         sheet = copy.deepcopy(AMERICAN)
         sheet["first_dealer"] = i % 4
         day = (first + dt.timedelta(weeks=i)).isoformat()
-        services.session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at=day)
+        session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at=day)
     russian = example_sheet("russian-partie-defaults")
-    return services.session_import(actor=admin, club_id=club.pk, sheet=russian, closed_at="2025-05-09")
+    return session_import(actor=admin, club_id=club.pk, sheet=russian, closed_at="2025-05-09")
 
 
 def width_fits(page: Any, viewport: dict[str, int]) -> None:

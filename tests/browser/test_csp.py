@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, MoneyTransaction, Player, Role, Session
+from ledger.services.clubs import player_create
+from ledger.services.sessions import session_close, session_import
+from ledger.services.table import board_link_issue
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
 from tests.browser.test_books import evening
@@ -112,7 +114,7 @@ def test_the_club_page_and_the_player_page_with_its_charts(
     new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
     session = three_deals(admin, club, players)
-    services.session_close(actor=admin, session_id=session.pk, pools="divide", expected_version=fresh(session).version)
+    session_close(actor=admin, session_id=session.pk, pools="divide", expected_version=fresh(session).version)
     page = watched(new_page)
     login(page, "scorer", f"/clubs/{club.pk}/")
     page.locator("#leaderboard label", has_text="Money").click()
@@ -138,8 +140,8 @@ def test_the_import_page_reads_a_file(new_page: Any, treasurer: Any, club: Club,
 def test_following_a_table_and_the_board(new_page: Any, admin: Any, club: Club) -> None:
     ann = member(club, admin, "ann", Role.PLAYER)
     seated = [
-        services.player_create(actor=admin, club_id=club.pk, name="Ann", user=ann),
-        *(services.player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ben", "Cleo", "Dan")),
+        player_create(actor=admin, club_id=club.pk, name="Ann", user=ann),
+        *(player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ben", "Cleo", "Dan")),
     ]
     session = open_session(admin, club, seated)
     record_all(admin, session, THREE[:1])
@@ -154,7 +156,7 @@ def test_following_a_table_and_the_board(new_page: Any, admin: Any, club: Club) 
     page.goto(f"/clubs/{club.pk}/board/")
     expect(page.locator(".board-table")).to_have_count(1)
     clean(page)
-    key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    key, _ = board_link_issue(actor=admin, club_id=club.pk, label="wall")
     page.goto(f"/b/{key}/")
     expect(page.locator(".board-table")).to_have_count(1)
     clean(page)
@@ -180,7 +182,7 @@ def test_the_sheet_shows_every_seat_and_the_totals_without_a_sideways_swipe(
     """A Fontainebleau evening of twelve deals (piccolissimo, boston...), its seats with longer names."""
     sheet = example_sheet("fontainebleau-evening-defaults")
     sheet["players"] = ["Annabelle", "Bastien", "Cleopatra", "Dmitri"]
-    session = services.session_import(actor=admin, club_id=club.pk, sheet=sheet)
+    session = session_import(actor=admin, club_id=club.pk, sheet=sheet)
     page = watched(new_page, viewport)
     login(page, "scorer", f"/sessions/{session.pk}/sheet/")
     expect(page.locator("tbody tr[data-deal]")).to_have_count(len(sheet["hands"]))

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, Player
+from ledger.services.hands import hand_record
+from ledger.services.table import deal_check, seat_link_issue
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.test_presets import Taps
 from tests.browser.test_scorer import THREE
@@ -25,9 +26,9 @@ def test_one_tap_from_a_dispute_to_that_deals_amend(
 ) -> None:
     session = open_session(admin, club, players)
     for hand in THREE:
-        services.hand_record(actor=admin, session_id=session.pk, hand=hand)
-    _, link = services.seat_link_issue(actor=admin, session_id=session.pk, seat=1)
-    services.deal_check(session_id=session.pk, number=2, state="disputed", reason="I took five", link=link)
+        hand_record(actor=admin, session_id=session.pk, hand=hand)
+    _, link = seat_link_issue(actor=admin, session_id=session.pk, seat=1)
+    deal_check(session_id=session.pk, number=2, state="disputed", reason="I took five", link=link)
     page = new_page({"width": width, "height": 640 if width == 360 else 844}, touch=True)
     login(page, "treasurer", f"/sessions/{session.pk}/settlement/")
     taps = Taps(page)

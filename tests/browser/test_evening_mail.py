@@ -13,8 +13,8 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, Player
+from ledger.services.clubs import club_payment_set, player_mail_set
 from tests.browser.conftest import BROWSER, login
 from tests.ledger_fixtures import AMERICAN_HANDS, open_session, record_all
 from tests.mail.smtp import Inbox, smtp_server
@@ -32,11 +32,9 @@ def mail_inbox(settings: Any) -> Iterator[Inbox]:
 def test_the_treasurer_closes_and_each_player_gets_his_mail(
     new_page: Any, live_server: Any, mail_inbox: Inbox, treasurer: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
-    services.club_payment_set(actor=admin, club_id=club.pk, details={"iban": "FR7630006000011234567890189"})
+    club_payment_set(actor=admin, club_id=club.pk, details={"iban": "FR7630006000011234567890189"})
     for p in players:
-        services.player_mail_set(
-            actor=admin, player_id=p.pk, email=f"{p.name.lower()}@example.org", language=LANGUAGES[p.name]
-        )
+        player_mail_set(actor=admin, player_id=p.pk, email=f"{p.name.lower()}@example.org", language=LANGUAGES[p.name])
     session = open_session(admin, club, players, stake={"currency": "EUR", "per_counter": "0.10"})
     record_all(admin, session, AMERICAN_HANDS)
     page = new_page()

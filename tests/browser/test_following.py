@@ -13,8 +13,9 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, DealCheck
+from ledger.services.sessions import session_close
+from ledger.services.table import board_link_issue, deal_check, seat_link_issue, seat_link_revoke
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, open_session, record_all
 
@@ -25,7 +26,7 @@ pytestmark = BROWSER
 def table(admin: Any, club: Club, players: list[Any]) -> dict[str, Any]:
     session = open_session(admin, club, players)
     record_all(admin, session, AMERICAN_HANDS[:1])
-    key, link = services.seat_link_issue(actor=admin, session_id=session.pk, seat=1)
+    key, link = seat_link_issue(actor=admin, session_id=session.pk, seat=1)
     return {"session": session, "key": key, "link": link, "scorer": admin}
 
 
@@ -99,7 +100,7 @@ def test_a_check_that_fails_is_said_and_kept(
     assert DealCheck.objects.get(session=table["session"], number=1, seat=1).state == "confirmed"
     record_all(table["scorer"], table["session"], AMERICAN_HANDS[1:2])
     expect(page.locator("#deal-2")).to_be_visible()
-    services.seat_link_revoke(actor=table["scorer"], session_id=table["session"].pk, link_id=table["link"].pk)
+    seat_link_revoke(actor=table["scorer"], session_id=table["session"].pk, link_id=table["link"].pk)
     page.click("#deal-2 [data-action=confirm]")
     expect(note).to_have_text(
         said(
@@ -122,7 +123,7 @@ def test_a_table_closed_under_the_followers_eyes_shows_its_result(
     expect(page.locator("#follow-hint")).to_be_visible()
     page.wait_for_timeout(300)  # the stream is open
     session = table["session"]
-    services.session_close(actor=table["scorer"], session_id=session.pk, expected_version=fresh(session).version)
+    session_close(actor=table["scorer"], session_id=session.pk, expected_version=fresh(session).version)
     expect(page.locator("#follow-result")).to_be_visible()
     expect(page.locator("#live-status")).to_have_text(said(language, "Closed."))
     expect(page.locator("#follow-hint")).to_be_hidden()
@@ -148,9 +149,9 @@ def test_the_room_board_reads_from_three_metres(new_page: Any, admin: Any, club:
     sessions = [open_session(admin, club, players) for _ in range(7)]
     for s in sessions:
         record_all(admin, s, AMERICAN_HANDS[:1])
-    _, link = services.seat_link_issue(actor=admin, session_id=sessions[0].pk, seat=1)
-    services.deal_check(session_id=sessions[0].pk, number=1, state="disputed", reason="no", link=link)
-    board_key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    _, link = seat_link_issue(actor=admin, session_id=sessions[0].pk, seat=1)
+    deal_check(session_id=sessions[0].pk, number=1, state="disputed", reason="no", link=link)
+    board_key, _ = board_link_issue(actor=admin, club_id=club.pk, label="wall")
     board = new_page({"width": 1920, "height": 1080})
     board.goto(f"/b/{board_key}/")
     expect(board.locator(".board-table")).to_have_count(7)
@@ -226,7 +227,7 @@ def test_the_amend_pad_takes_the_count_a_dispute_names(new_page: Any, table: dic
     """Ben says Dan took 4 (2 recorded): amending, the 4 was greyed out until another seat was lowered,
     with nothing said. It is taken; the seat the pad fills by itself gives the 2 back, which is said."""
     session = table["session"]
-    services.deal_check(session_id=session.pk, number=1, state="disputed", reason="Dan took 4", link=table["link"])
+    deal_check(session_id=session.pk, number=1, state="disputed", reason="Dan took 4", link=table["link"])
     page = new_page({"width": 390, "height": 844})
     login(page, "admin", f"/sessions/{session.pk}/score/")
     page.locator("#disputes button[data-amend='1']").click()

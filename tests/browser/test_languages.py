@@ -11,8 +11,8 @@ import pytest
 from django.utils import formats, translation
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club
+from ledger.services.sessions import session_close
 from tests.browser.conftest import BROWSER, login
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, open_session, record_all
 
@@ -29,7 +29,7 @@ def test_the_scripts_write_figures_and_money_as_the_server_does(
     again as <html lang> says) are the same, grouping, decimal comma and the currency's sign included."""
     session = open_session(admin, club, players, stake={"currency": "EUR", "per_counter": "12.5"})
     record_all(admin, session, AMERICAN_HANDS)
-    services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+    session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
     page = new_page()
     page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     login(page, "treasurer", f"/sessions/{session.pk}/settlement/")
@@ -71,7 +71,7 @@ def test_ratings_and_typed_amounts_as_the_language_writes_them(
     put in the payment form from a transfer (1,15: the decimal sign the server reads back)."""
     session = open_session(admin, club, players, stake={"currency": "EUR", "per_counter": "0.05"})
     record_all(admin, session, AMERICAN_HANDS)
-    services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+    session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
     page = new_page()
     page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     login(page, "treasurer", f"/clubs/{club.pk}/books/")

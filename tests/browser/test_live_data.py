@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.models import Club
+from ledger.services.hands import hand_amend, hand_undo
+from ledger.services.table import deal_check, seat_link_issue
 from tests.browser.conftest import BROWSER, login
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, open_session, record_all
 
@@ -26,8 +28,8 @@ HANDS = AMERICAN_HANDS * 2  # eight valid deals in a row
 def table(admin: Any, club: Club, players: list[Any]) -> dict[str, Any]:
     session = open_session(admin, club, players)
     record_all(admin, session, AMERICAN_HANDS[:1])
-    key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=1)
-    cleo_key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=2)
+    key, _ = seat_link_issue(actor=admin, session_id=session.pk, seat=1)
+    cleo_key, _ = seat_link_issue(actor=admin, session_id=session.pk, seat=2)
     return {"session": session, "key": key, "cleo": selectors.seat_link_get(key=cleo_key), "scorer": admin}
 
 
@@ -75,9 +77,9 @@ def test_a_follower_and_the_sheet_apply_each_change_and_read_only_after_a_gap(
         record_all(table["scorer"], session, [hand])
         expect(follower.locator(f"#deal-{n}")).to_be_visible()
         expect(sheet.locator(f"#sheet-table tr[data-deal='{n}']")).to_be_visible()
-    services.deal_check(session_id=session.pk, number=3, state="confirmed", link=table["cleo"])
+    deal_check(session_id=session.pk, number=3, state="confirmed", link=table["cleo"])
     expect(follower.locator("#deal-3 .deal-seat").nth(2).locator(".ok")).to_be_visible()
-    services.hand_amend(
+    hand_amend(
         actor=table["scorer"],
         session_id=session.pk,
         number=2,
@@ -86,7 +88,7 @@ def test_a_follower_and_the_sheet_apply_each_change_and_read_only_after_a_gap(
     )
     expect(follower.locator("#follow-rows")).to_have_attribute("data-tag", f"{fresh(session).version}.1")
     expect(sheet.locator("#sheet-table")).to_have_attribute("data-version", str(fresh(session).version))
-    services.hand_undo(actor=table["scorer"], session_id=session.pk, number=4, expected_version=fresh(session).version)
+    hand_undo(actor=table["scorer"], session_id=session.pk, number=4, expected_version=fresh(session).version)
     expect(follower.locator("#deal-4")).to_have_count(0)
     expect(sheet.locator("#sheet-table tr[data-deal='4']")).to_have_count(0)
 

@@ -16,8 +16,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import nights, services
+from ledger import nights
 from ledger.models import Club, Night, NightTable, Player, Session
+from ledger.services.clubs import player_create
+from ledger.services.presets import preset_create
+from ledger.services.table import board_link_issue
 from tests.browser.a11y import axe_violations
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.test_presets import Taps
@@ -30,7 +33,7 @@ GAME = AMERICAN_HANDS * 2 + AMERICAN_HANDS[:3] + AMERICAN_HANDS[:1]  # twelve de
 
 
 def _members(admin: Any, club: Club, n: int) -> list[Player]:
-    return [services.player_create(actor=admin, club_id=club.pk, name=name) for name in NAMES[:n]]
+    return [player_create(actor=admin, club_id=club.pk, name=name) for name in NAMES[:n]]
 
 
 def _doors_open_to_every_table_playing(page: Any, club: Club, members: list[Player]) -> tuple[Taps, Night]:
@@ -57,7 +60,7 @@ def _doors_open_to_every_table_playing(page: Any, club: Club, members: list[Play
 def test_taps_from_doors_open_to_every_table_playing(
     new_page: Any, treasurer: Any, admin: Any, club: Club, n: int
 ) -> None:
-    services.preset_create(actor=admin, club_id=club.pk, name="Tuesdays", variant="american", rules={})
+    preset_create(actor=admin, club_id=club.pk, name="Tuesdays", variant="american", rules={})
     members = _members(admin, club, n)
     page = new_page(touch=True)
     taps, night = _doors_open_to_every_table_playing(page, club, members)
@@ -72,7 +75,7 @@ def test_taps_from_doors_open_to_every_table_playing(
 
 
 def test_a_night_of_nine_the_ninth_cuts_in_after_a_game(new_page: Any, treasurer: Any, admin: Any, club: Club) -> None:
-    services.preset_create(actor=admin, club_id=club.pk, name="Tuesdays", variant="american", rules={})
+    preset_create(actor=admin, club_id=club.pk, name="Tuesdays", variant="american", rules={})
     members = _members(admin, club, 9)
     page = new_page(touch=True)
     _taps, night = _doors_open_to_every_table_playing(page, club, members)
@@ -107,7 +110,7 @@ def test_a_night_of_nine_the_ninth_cuts_in_after_a_game(new_page: Any, treasurer
 def test_a_member_scans_the_door_code_and_checks_in_with_one_tap(
     new_page: Any, treasurer: Any, player_user: Any, admin: Any, club: Club
 ) -> None:
-    own = services.player_create(actor=admin, club_id=club.pk, name="Pat", user=player_user)
+    own = player_create(actor=admin, club_id=club.pk, name="Pat", user=player_user)
     night = nights.night_open(actor=treasurer, club_id=club.pk)[0]
     door = new_page()
     login(door, "treasurer", f"/clubs/{club.pk}/nights/{night.pk}/")
@@ -136,7 +139,7 @@ def test_the_wall_board_says_who_cuts_in_next_at_the_names_size(
     for member in members:
         nights.check_in(actor=treasurer, night_id=night.pk, player_id=member.pk)
     nights.night_draw(actor=treasurer, night_id=night.pk, variant="russian", seed=17)
-    board_key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    board_key, _ = board_link_issue(actor=admin, club_id=club.pk, label="wall")
     board = new_page({"width": 1920, "height": 1080})
     board.goto(f"/b/{board_key}/")
     expect(board.locator(".board-table")).to_have_count(4)

@@ -17,10 +17,11 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine.room import table_results
 from ledger.models import Club, NightTable, Player, Session
 from ledger.money import selectors as money_selectors
+from ledger.services.presets import preset_create
 from tests.browser.a11y import axe_violations
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.test_night import _doors_open_to_every_table_playing, _members
@@ -88,9 +89,7 @@ def names(session: Session) -> list[str]:
 def test_a_night_of_nine_cut_in_substitute_and_one_settlement_for_the_room(
     new_page: Any, treasurer: Any, scorer: Any, admin: Any, club: Club
 ) -> None:
-    services.preset_create(
-        actor=admin, club_id=club.pk, name="Tuesdays", variant="american", rules={"ante": 0}, stake=USD
-    )
+    preset_create(actor=admin, club_id=club.pk, name="Tuesdays", variant="american", rules={"ante": 0}, stake=USD)
     members: list[Player] = _members(admin, club, 9)
     page = new_page(PHONE_390, touch=True)
     _taps, night = _doors_open_to_every_table_playing(page, club, members)

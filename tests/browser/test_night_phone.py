@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import nights, services
+from ledger import nights
 from ledger.models import Club
+from ledger.services.clubs import player_create
+from ledger.services.presets import preset_create
 from tests.browser.conftest import BROWSER, login, screenshot
 
 pytestmark = BROWSER
@@ -73,10 +75,10 @@ BOXES = """(width) => {
 def test_the_night_page_on_a_phone_has_nothing_over_anything(
     new_page: Any, live_server: Any, treasurer: Any, admin: Any, club: Club, language: str, width: int
 ) -> None:
-    services.preset_create(actor=admin, club_id=club.pk, name="Tuesdays", variant="french", rules={})
+    preset_create(actor=admin, club_id=club.pk, name="Tuesdays", variant="french", rules={})
     night = nights.night_open(actor=treasurer, club_id=club.pk)[0]
     for i in range(1, 10):  # nine: two tables and one waiting
-        member = services.player_create(actor=admin, club_id=club.pk, name=f"Member {i:02d}")
+        member = player_create(actor=admin, club_id=club.pk, name=f"Member {i:02d}")
         nights.check_in(actor=treasurer, night_id=night.pk, player_id=member.pk)
     page = new_page({"width": width, "height": 780}, touch=True)
     page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])

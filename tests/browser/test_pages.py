@@ -9,9 +9,11 @@ from typing import Any
 from django.test import Client
 from playwright.sync_api import expect
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import settle
 from ledger.models import Club, Player, Session
+from ledger.services.hands import hand_record
+from ledger.services.sessions import session_close
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.test_scorer import THREE
 from tests.ledger_fixtures import PASSWORD, fresh, open_session, record_all
@@ -24,7 +26,7 @@ TABLET = {"width": 1024, "height": 768}
 def closed_session(admin: Any, club: Club, players: list[Player]) -> Session:
     session = open_session(admin, club, players, stake={"currency": "USD", "per_counter": "0.01"})
     record_all(admin, session, THREE)
-    services.session_close(actor=admin, session_id=session.pk, pools="divide", expected_version=fresh(session).version)
+    session_close(actor=admin, session_id=session.pk, pools="divide", expected_version=fresh(session).version)
     return fresh(session)
 
 
@@ -36,7 +38,7 @@ def test_the_sheet_refreshes_as_deals_arrive(
     page = new_page(TABLET)
     login(page, "scorer", f"/sessions/{session.pk}/sheet/")
     expect(page.locator("tbody tr[data-deal]")).to_have_count(1)
-    services.hand_record(actor=admin, session_id=session.pk, hand=THREE[1])  # another phone records deal 2
+    hand_record(actor=admin, session_id=session.pk, hand=THREE[1])  # another phone records deal 2
     expect(page.locator("tbody tr[data-deal]")).to_have_count(2, timeout=20_000)
     settlement = settle(selectors.session_sheet(session=fresh(session)))
     totals = page.locator("tfoot [data-total-seat] .num").evaluate_all("els => els.map(e => Number(e.dataset.n))")

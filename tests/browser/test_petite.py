@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, Player, Session
+from ledger.services.hands import hand_record
 from tests.browser.a11y import axe_violations
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
@@ -31,7 +31,7 @@ PETITE = {"french": "petite", "russian": "младшая"}
 @pytest.fixture
 def opened(request: Any, admin: Any, club: Club, players: list[Player], scorer: Any) -> Session:
     session = open_session(admin, club, players, variant=request.param)
-    services.hand_record(actor=admin, session_id=session.pk, hand=FIRST[request.param])
+    hand_record(actor=admin, session_id=session.pk, hand=FIRST[request.param])
     return session
 
 

@@ -15,8 +15,9 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, Player, Session
+from ledger.services.clubs import player_create
+from ledger.services.presets import preset_create
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.ledger_fixtures import open_from_preset, open_session
 
@@ -51,11 +52,9 @@ def _scorer_page_opened(page: Any, preset_name: str) -> Session:
 def test_the_regular_four_open_a_table_in_two_taps(
     new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
-    preset = services.preset_create(
-        actor=admin, club_id=club.pk, name="Tuesdays", variant="russian", rules={"basket": 20}
-    )
+    preset = preset_create(actor=admin, club_id=club.pk, name="Tuesdays", variant="russian", rules={"basket": 20})
     open_session(admin, club, players)  # last week's table: the same four
-    services.player_create(actor=admin, club_id=club.pk, name="Eve")  # a fifth player, not at this table
+    player_create(actor=admin, club_id=club.pk, name="Eve")  # a fifth player, not at this table
     page = new_page(touch=True)
     login(page, "scorer", f"/clubs/{club.pk}/")  # the club page, where a scorer lands
     taps = Taps(page)
@@ -74,8 +73,8 @@ def test_the_regular_four_open_a_table_in_two_taps(
 def test_the_first_table_of_a_club_chooses_its_four(
     new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
-    preset = services.preset_create(actor=admin, club_id=club.pk, name="House", variant="french", rules={})
-    services.player_create(actor=admin, club_id=club.pk, name="Eve")
+    preset = preset_create(actor=admin, club_id=club.pk, name="House", variant="french", rules={})
+    player_create(actor=admin, club_id=club.pk, name="Eve")
     page = new_page(touch=True)
     login(page, "scorer", f"/clubs/{club.pk}/")
     taps = Taps(page)
@@ -96,7 +95,7 @@ def test_the_conditions_print_on_one_page(
         "base": {"spades": 10, "clubs": 20, "diamonds": 30, "hearts": 40},
         "extra": {"spades": 2, "clubs": 4, "diamonds": 6, "hearts": 8},
     }
-    preset = services.preset_create(actor=admin, club_id=club.pk, name="House", variant="french", rules={"neuf": neuf})
+    preset = preset_create(actor=admin, club_id=club.pk, name="House", variant="french", rules={"neuf": neuf})
     session = open_from_preset(admin, club, players, preset)
     page = new_page()
     login(page, "scorer", f"/sessions/{session.pk}/conditions/")

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIResponse, expect
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import settle
 from ledger.models import Club, Hand, HandRevision, Player, Session
+from ledger.services.hands import hand_record
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer, bidder_dropped
 from tests.ledger_fixtures import fresh, open_session
@@ -311,7 +312,7 @@ def deal_waiting_offline(new_page: Any, session: Session) -> tuple[Any, Scorer]:
 def test_a_conflict_with_another_phone_is_shown(new_page: Any, scorer: Any, admin: Any, table: Session) -> None:
     page, scorer_page = deal_waiting_offline(new_page, table)
     # meanwhile another phone records deal 1
-    services.hand_record(actor=admin, session_id=table.pk, hand=THREE[1])
+    hand_record(actor=admin, session_id=table.pk, hand=THREE[1])
     page.context.set_offline(False)
     conflict = page.locator("#conflict")
     expect(conflict).to_contain_text("Conflict: another phone recorded deal 1 first", timeout=20_000)
@@ -330,7 +331,7 @@ def test_a_conflict_with_another_phone_is_shown(new_page: Any, scorer: Any, admi
 
 def test_amend_shows_what_changes_then_undo(new_page: Any, scorer: Any, table: Session) -> None:
     for hand in THREE[:2]:
-        services.hand_record(actor=scorer, session_id=table.pk, hand=hand)
+        hand_record(actor=scorer, session_id=table.pk, hand=hand)
     page = new_page()
     login(page, "scorer", f"/sessions/{table.pk}/score/")
     scorer_page = Scorer(page).open(table)

@@ -11,8 +11,9 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, Player, Role
+from ledger.services.clubs import club_create
+from ledger.services.hands import hand_record
 from tests.browser.conftest import BROWSER, login
 from tests.browser.scorer_driver import Scorer
 from tests.browser.test_offline import kept_for_offline
@@ -37,8 +38,8 @@ def test_after_logout_another_club_sees_nothing_of_the_first_offline(
     new_page: Any, scorer: Any, admin: Any, club: Club, players: list[Player]
 ) -> None:
     session = open_session(admin, club, players)
-    services.hand_record(actor=admin, session_id=session.pk, hand=THREE[0])
-    other = services.club_create(actor=admin, name="Other Club")
+    hand_record(actor=admin, session_id=session.pk, hand=THREE[0])
+    other = club_create(actor=admin, name="Other Club")
     member(other, admin, "bea", Role.SCORER)
     page = new_page()
     login(page, "scorer", f"/sessions/{session.pk}/score/")

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.engine import settle
 from ledger.models import Club, Player, Session
+from ledger.services.hands import hand_record
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
 from tests.browser.test_evening import EVENINGS
@@ -55,7 +55,7 @@ def conflict_online(thumb: Scorer, admin: Any, session: Session) -> None:
     """The scorer enters deal 1 online; another phone records a different deal 1 before his Record."""
     thumb.enter(SEVEN)
     thumb.wait_preview(SEVEN)
-    services.hand_record(actor=admin, session_id=session.pk, hand=SIX)
+    hand_record(actor=admin, session_id=session.pk, hand=SIX)
     thumb.record()
     conflict = thumb.page.locator("#conflict")
     expect(conflict).to_contain_text("another phone recorded deal 1 first, and it differs")
@@ -226,7 +226,7 @@ def test_amend_from_the_confirmation_then_a_conflict(
     assert raw_hands(session) == [amended]
     # Deal 2: another phone records another deal 2 first; keeping theirs leaves nothing to record again.
     thumb.enter(mine)
-    services.hand_record(actor=admin, session_id=session.pk, hand=theirs)
+    hand_record(actor=admin, session_id=session.pk, hand=theirs)
     thumb.record()
     expect(page.locator("#conflict")).to_contain_text("another phone recorded deal 2 first, and it differs")
     screenshot(page, f"390-scorer-conflict-{variant}", full_page=False)

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import settle
 from ledger.models import Club, Hand, Session
+from ledger.services.clubs import player_create
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.network import PhoneNetwork
 from tests.browser.scorer_driver import Scorer
@@ -86,7 +87,7 @@ def russian_payments(n: int) -> str:
 @pytest.fixture
 def russian_table(admin: Any, club: Club, scorer: Any) -> Session:
     Club.objects.filter(pk=club.pk).update(name="Бостон-клуб")  # a name, not a word to translate
-    players = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in RU_NAMES]
+    players = [player_create(actor=admin, club_id=club.pk, name=n) for n in RU_NAMES]
     return open_session(admin, club, players, variant="russian")
 
 

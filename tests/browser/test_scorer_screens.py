@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.engine import settle
 from ledger.models import Club, Player
+from ledger.services.hands import hand_record
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
 from tests.browser.test_evening import EVENINGS
@@ -38,7 +38,7 @@ def test_a_conflict_and_an_amend_as_the_scorer_sees_them(
     theirs = EVENINGS[variant][THEIRS[variant]][1]
     thumb.enter(mine)
     thumb.wait_preview(mine)
-    services.hand_record(actor=admin, session_id=session.pk, hand=theirs)
+    hand_record(actor=admin, session_id=session.pk, hand=theirs)
     thumb.record()
     conflict = page.locator("#conflict")
     expect(conflict).to_contain_text("another phone recorded deal 1 first, and it differs")

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, Hand, Player, Session
+from ledger.services.sessions import session_close
 from tests.browser.conftest import BROWSER, api_get, login, screenshot
 from tests.browser.scorer_driver import Scorer
 from tests.browser.test_touch_targets import BROKEN
@@ -264,7 +264,7 @@ def test_a_russian_misdeal_and_the_strict_culprits_share(
     s.enter(all_pass)
     record_as_the_bar_said(s, 2, all_pass)
     assert settled(session, 2)["pools"] == [4 * 10 * 2]
-    _, closing = services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+    _, closing = session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
     assert (closing["close"]["division"], closing["close"]["carried"]) == ([0, 26, 26, 26], [80 - 3 * 26])
     no_adjustment(s, session)
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, Player, Session
+from ledger.services.hands import hand_record
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.browser.scorer_driver import Scorer
 from tests.browser.test_scorer import THREE, raw_hands
@@ -107,7 +107,7 @@ def test_the_last_deal_is_confirmed_with_undo_and_amend(
     with Undo and Amend; item 5: Undo's "Yes" says "Undoing deal 12…" at once, before the server answers."""
     session = open_session(admin, club, players)
     for number in range(11):
-        services.hand_record(actor=scorer, session_id=session.pk, hand=THREE[number % 3])
+        hand_record(actor=scorer, session_id=session.pk, hand=THREE[number % 3])
     thumb = scorer_on(new_page, session, 360)
     page = thumb.page
     expect(page.locator("#deal-title")).to_have_text("Deal 12")
@@ -263,7 +263,7 @@ def test_amend_is_reached_without_a_swipe_and_says_what_changed(
     bar; the amended confirmation says the change too."""
     session = open_session(admin, club, players)
     for hand in THREE:
-        services.hand_record(actor=scorer, session_id=session.pk, hand=hand)
+        hand_record(actor=scorer, session_id=session.pk, hand=hand)
     thumb = scorer_on(new_page, session, 390)
     page = thumb.page
     thumb.tap("#amend-open")

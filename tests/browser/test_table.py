@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, Role
+from ledger.services.clubs import player_create
+from ledger.services.table import board_link_issue, seat_link_issue
 from tests.browser.a11y import axe_violations
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, member, open_session, record_all
@@ -31,7 +32,7 @@ WITHIN = 4.0
 @pytest.fixture
 def table(admin: Any, club: Club) -> dict[str, Any]:
     users = [member(club, admin, name.lower(), Role.PLAYER) for name in ("Ann", "Ben", "Cleo", "Dan")]
-    seated = [services.player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
+    seated = [player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
     scorer = member(club, admin, "scorer", Role.SCORER)
     member(club, admin, "treasurer", Role.TREASURER)
     session = open_session(scorer, club, seated)
@@ -67,7 +68,7 @@ def reach(followers: list[Any], selector: str, since: float, state: str = "visib
 def test_four_phones_one_table(new_page: Any, table: dict[str, Any]) -> None:
     session = table["session"]
     sid = session.pk
-    key, _ = services.seat_link_issue(actor=table["scorer"], session_id=sid, seat=3)
+    key, _ = seat_link_issue(actor=table["scorer"], session_id=sid, seat=3)
     follow = f"/sessions/{sid}/follow/"
 
     scorer = new_page()
@@ -238,7 +239,7 @@ def test_a_reason_being_written_holds_the_new_deal_until_it_is_closed(new_page: 
 def test_the_board_shows_two_tables_live(new_page: Any, table: dict[str, Any], admin: Any, club: Club) -> None:
     first = table["session"]
     second = open_session(table["scorer"], club, table["players"])
-    key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    key, _ = board_link_issue(actor=admin, club_id=club.pk, label="wall")
     scorer, ann = new_page(), new_page()
     login(scorer, "scorer", f"/sessions/{second.pk}/follow/")
     login(ann, "ann", f"/sessions/{first.pk}/follow/")
@@ -267,7 +268,7 @@ def test_the_board_holds_eight_tables_without_scrolling(
 ) -> None:
     for _ in range(7):
         record_all(table["scorer"], open_session(table["scorer"], club, table["players"]), AMERICAN_HANDS[:1])
-    key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    key, _ = board_link_issue(actor=admin, club_id=club.pk, label="wall")
     board = new_page({"width": 1280, "height": 720})
     board.goto(f"/b/{key}/")
     expect(board.locator(".board-table")).to_have_count(8)

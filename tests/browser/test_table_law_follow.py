@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, DealCheck
+from ledger.services.table import board_link_issue, seat_link_issue
 from tests.browser.a11y import axe_violations
 from tests.browser.conftest import BROWSER, login, screenshot
 from tests.ledger_fixtures import open_session, record_all
@@ -84,7 +84,7 @@ def test_a_follower_sees_each_event_named_with_what_it_cost_each_seat(
     if the adversaries had conceded. Now each card names the event and each seat's part in it, live, as the
     scorer records it; Cleo (seat 2) checks deal 3 and taps ✓."""
     session = open_session(admin, club, players)
-    key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=2)
+    key, _ = seat_link_issue(actor=admin, session_id=session.pk, seat=2)
     record_all(admin, session, [REVOKE])
     page = open_seat(new_page, live_server, key, language, width)
     words = WORDS[language]
@@ -145,7 +145,7 @@ def test_a_russian_table_s_ace_turned_misdeal_and_claims_lapse(
     close. The table's conditions stay a tap away during play."""
     rules = {"remiz": 2, "claims_lapse": True}
     session = open_session(admin, club, players, variant="russian", rules=rules)
-    key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=1)
+    key, _ = seat_link_issue(actor=admin, session_id=session.pk, seat=1)
     record_all(admin, session, [{"bid": "pass", "turned": "hearts", "ace_turned": True}, {"bid": "misdeal"}])
     page = open_seat(new_page, live_server, key, language, width)
     words = RUSSIAN_WORDS[language]
@@ -220,7 +220,7 @@ def test_the_room_board_says_the_last_event_and_the_game_s_deal_on_eight_tables(
     record_all(admin, session, [REVOKE, MISDEAL, PAYS_INSTEAD])
     for _ in range(7):
         record_all(admin, open_session(admin, club, players), [REVOKE])
-    key, _ = services.board_link_issue(actor=admin, club_id=club.pk, label="wall")
+    key, _ = board_link_issue(actor=admin, club_id=club.pk, label="wall")
     board = new_page({"width": 1920, "height": 1080})
     board.goto(f"/b/{key}/")
     expect(board.locator(".board-table")).to_have_count(8)

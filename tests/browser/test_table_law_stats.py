@@ -7,8 +7,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from ledger import services
 from ledger.models import Club, Player
+from ledger.services.sessions import session_import
 from ledger.stats.services import stats_session_refresh
 from tests.browser.conftest import BROWSER, login
 from tests.ledger_fixtures import example_sheet
@@ -17,7 +17,7 @@ pytestmark = BROWSER
 
 
 def test_the_player_page_counts_revokes(new_page: Any, scorer: Any, admin: Any, club: Club) -> None:
-    session = services.session_import(actor=admin, club_id=club.pk, sheet=example_sheet("french-revokes"))
+    session = session_import(actor=admin, club_id=club.pk, sheet=example_sheet("french-revokes"))
     stats_session_refresh(session_id=session.pk)
     adele = Player.objects.get(club=club, name="Adèle")  # revoked once in 5 deals
     page = new_page()

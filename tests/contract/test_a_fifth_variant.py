@@ -26,12 +26,13 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import pgettext
 
-from ledger import followup, services
+from ledger import followup
 from ledger.engine import EngineError, settle
 from ledger.engine.messages import ENGLISH
 from ledger.engine.samples import playable_rules, random_sheet
 from ledger.engine.variants import VARIANTS, Variant, find_variant, variant_names
 from ledger.i18n import generate, say
+from ledger.services.clubs import club_create, player_create
 from ledger.stats.selectors import player_stats
 from tests.engine.helpers import assert_conserved, refusal, sheet
 from tests.i18n.test_engine_words import _po_entries
@@ -138,7 +139,7 @@ def test_the_api_lists_and_shows_the_fifth(fifth: Variant, client: Client) -> No
 
 
 def test_a_session_of_the_fifth_is_recorded_and_settled(fifth: Variant, admin: Any, club: Any) -> None:
-    players = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in PLAYERS]
+    players = [player_create(actor=admin, club_id=club.pk, name=n) for n in PLAYERS]
     session = open_session(admin, club, players, variant=NAME)
     record_all(admin, session, [{"bid": "seven", "bidder": 1, "trump": "clubs", "tricks": [1, 9, 2, 1]}])
     api = Client()
@@ -168,8 +169,8 @@ def zoya(db: None) -> Any:
 
 
 def test_the_fifth_s_pages_have_no_english_left(fifth: Variant, zoya: Any) -> None:
-    club = services.club_create(actor=zoya, name="Bars Club")
-    players = [services.player_create(actor=zoya, club_id=club.pk, name=n) for n in PLAYERS]
+    club = club_create(actor=zoya, name="Bars Club")
+    players = [player_create(actor=zoya, club_id=club.pk, name=n) for n in PLAYERS]
     session = open_session(zoya, club, players, variant=NAME)
     record_all(zoya, session, [{"bid": "seven", "bidder": 0, "trump": "hearts", "tricks": [8, 3, 1, 1]}])
     hands: list[dict[str, Any]] = [
@@ -212,7 +213,7 @@ def test_the_fifth_s_pages_have_no_english_left(fifth: Variant, zoya: Any) -> No
 
 
 def test_the_statistics_count_the_fifth_s_contracts_and_misere_partout(fifth: Variant, admin: Any, club: Any) -> None:
-    players = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in PLAYERS]
+    players = [player_create(actor=admin, club_id=club.pk, name=n) for n in PLAYERS]
     hands: list[dict[str, Any]] = [
         {"bid": "seven", "bidder": 0, "trump": "hearts", "tricks": [8, 3, 1, 1]},
         {"bid": "grand_misere", "bidder": 0, "tricks": [1, 4, 4, 4]},

@@ -140,7 +140,7 @@ def test_backend_killed_while_the_request_holds_the_session_lock(phone: Api, adm
 # with BEGIN and the last four in one with COMMIT, so the server closes the connection under all of
 # them at once.
 STATEMENTS: dict[str, Callable[[str], bool]] = {
-    # services._lock_session, with the actor's role (SQLite has no FOR UPDATE: its write lock comes
+    # services.locks.lock_session, with the actor's role (SQLite has no FOR UPDATE: its write lock comes
     # with BEGIN IMMEDIATE)
     "lock the session": lambda sql: sql.startswith('SELECT "ledger_session"') and '"actor_role"' in sql,
     "read the key": lambda sql: sql.startswith('SELECT "ledger_idempotencyrecord"'),

@@ -23,8 +23,9 @@ from django.conf import settings as django_settings
 from django.core.cache import cache
 from django.db import connection
 
-from ledger import services
 from ledger.models import Club
+from ledger.services.clubs import club_create
+from ledger.services.tokens import token_issue
 from tests.ledger_fixtures import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -92,13 +93,13 @@ def assert_throttled(results: list[Any], processed_status: int) -> None:
 
 
 def token_for(user: Any) -> str:
-    key, _ = services.token_issue(user=user, device="burst-phone")
+    key, _ = token_issue(user=user, device="burst-phone")
     return key
 
 
 def test_a_burst_of_reads_from_one_token_processes_only_the_limit(live_server: Any, rates: None) -> None:
     user = make_user("burster")
-    services.club_create(actor=user, name="Burst Club")
+    club_create(actor=user, name="Burst Club")
     headers = {"Authorization": f"Token {token_for(user)}"}
     results = burst(live_server.url, "GET", ["/api/v1/clubs/"] * BURST, [None] * BURST, headers)
     assert_throttled(results, 200)

@@ -31,8 +31,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from ledger import services
 from ledger.models import Hand, HandRevision, Session
+from ledger.services.tokens import token_issue
 from tests.integration.conftest import ROOT, Workers, database_url, free_port, wait_for
 from tests.ledger_fixtures import AMERICAN_HANDS, assert_projection, fresh, open_session, record_all
 
@@ -146,7 +146,7 @@ def test_a_retry_after_the_web_worker_died_mid_request_goes_through_within_secon
 ) -> None:
     session = open_session(admin, club, players)
     record_all(admin, session, AMERICAN_HANDS[:1])
-    token, _ = services.token_issue(user=admin, device="phone")
+    token, _ = token_issue(user=admin, device="phone")
     headers = {"Authorization": f"Token {token}", "Idempotency-Key": str(uuid.uuid4())}
     hand = dict(AMERICAN_HANDS[1], number=2)
     path = f"/api/v1/sessions/{session.pk}/hands/"

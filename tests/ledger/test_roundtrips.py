@@ -238,14 +238,14 @@ def test_a_write_refused_in_its_pipeline_leaves_the_connection_and_its_prepared_
     recorded another hand: the unique constraint) rolls back the whole transaction, the service answers
     the hand recorded with the key, and the next hands record on the same connection, their statements
     prepared again."""
-    from ledger import services
+    from ledger.services.hands import hand_record
     from tests.ledger_fixtures import open_session
 
     hands = AMERICAN_HANDS * 3  # an American game is 12 deals
     record_all(scorer, session, hands[:8])
     key = uuid.uuid4()
-    ninth = services.hand_record(actor=scorer, session_id=session.pk, hand=hands[8], client_key=key)
-    again = services.hand_record(actor=scorer, session_id=session.pk, hand=hands[9], client_key=key)
+    ninth = hand_record(actor=scorer, session_id=session.pk, hand=hands[8], client_key=key)
+    again = hand_record(actor=scorer, session_id=session.pk, hand=hands[9], client_key=key)
     assert (again.pk, again.number) == (ninth.pk, 9)
     # psycopg forgets what it prepared when a pipeline fails (DEALLOCATE ALL): prepared anew after 5 runs.
     record_all(scorer, session, hands[9:12])

@@ -19,9 +19,10 @@ from django.test import Client
 from django.utils import timezone
 from PIL import Image
 
-from ledger import services
 from ledger.mail.services import stop_token
 from ledger.models import Club, EveningMail, Player, Session
+from ledger.services.clubs import club_payment_set, player_mail_set
+from ledger.services.hands import hand_undo
 from ledger.stats import seasons
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, open_session, record_all
 from tests.mail.smtp import REFUSED, Inbox
@@ -34,7 +35,7 @@ IBAN = "FR7630006000011234567890189"
 
 @pytest.fixture
 def euro_club(club: Club, admin: Any) -> Club:
-    return services.club_payment_set(
+    return club_payment_set(
         actor=admin,
         club_id=club.pk,
         details={"payee_name": "Cercle de Boston", "iban": "FR76 3000 6000 0112 3456 7890 189"},
@@ -47,9 +48,7 @@ LANGUAGES = {"Ann": "en", "Ben": "fr", "Cleo": "ru", "Dan": "en"}
 @pytest.fixture
 def addressed(admin: Any, players: list[Player]) -> list[Player]:
     for p in players:
-        services.player_mail_set(
-            actor=admin, player_id=p.pk, email=f"{p.name.lower()}@example.org", language=LANGUAGES[p.name]
-        )
+        player_mail_set(actor=admin, player_id=p.pk, email=f"{p.name.lower()}@example.org", language=LANGUAGES[p.name])
     return [Player.objects.get(pk=p.pk) for p in players]
 
 
@@ -149,12 +148,12 @@ def test_two_evenings_a_correction_an_opt_out_and_a_bounce(
     assert Player.objects.get(pk=addressed[1].pk).mail_stopped == ""  # opening the link stops nothing
     assert client.post(link).status_code == 200
     assert Player.objects.get(pk=addressed[1].pk).mail_stopped == "opted_out"
-    services.player_mail_set(actor=admin, player_id=addressed[3].pk, email=REFUSED, language="en")
+    player_mail_set(actor=admin, player_id=addressed[3].pk, email=REFUSED, language="en")
 
     # The first evening reopened, its last deal undone, closed again: one correction each, saying what changed.
     before = fresh(first).closing
     reopen(admin, first)
-    services.hand_undo(actor=admin, session_id=first.pk, number=4, expected_version=fresh(first).version, reason="x")
+    hand_undo(actor=admin, session_id=first.pk, number=4, expected_version=fresh(first).version, reason="x")
     with django_capture_on_commit_callbacks(execute=True):
         close(admin, first)
     after = fresh(first).closing
@@ -192,7 +191,7 @@ def test_a_wrong_iban_is_refused_in_words(admin: Any, club: Club) -> None:
     from ledger.exceptions import InvalidRequest
 
     with pytest.raises(InvalidRequest) as refused:
-        services.club_payment_set(actor=admin, club_id=club.pk, details={"iban": "FR7630006000011234567890188"})
+        club_payment_set(actor=admin, club_id=club.pk, details={"iban": "FR7630006000011234567890188"})
     assert refused.value.fields == {
         "iban": ["the IBAN is not valid: check its country, its length and its check digits"]
     }

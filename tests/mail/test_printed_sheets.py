@@ -14,9 +14,10 @@ import zxingcpp
 from django.test import Client
 from PIL import Image
 
-from ledger import services
 from ledger.models import Club, Player, Role
 from ledger.paycode import gost_payload, payment_code, reference
+from ledger.services.clubs import club_payment_set
+from ledger.services.sessions import session_import
 from ledger.web import printing
 from ledger.web.views import sheet_context
 from tests.ledger_fixtures import PASSWORD, long_sheet
@@ -39,7 +40,7 @@ def french_evening(admin: Any, club: Club) -> Any:
     sheet = long_sheet("french", seed=41, deals=40)
     assert len(sheet["hands"]) == 40
     sheet["players"] = ["Amélie", "Bérénice", "Céleste", "Dominique"]
-    return services.session_import(actor=admin, club_id=club.pk, sheet=sheet)
+    return session_import(actor=admin, club_id=club.pk, sheet=sheet)
 
 
 def test_a_40_deal_french_sheet_fits_on_two_a4_pages(admin: Any, club: Club) -> None:
@@ -79,7 +80,7 @@ def test_the_pages_pdf_links_answer_a4_and_letter(admin: Any, club: Club) -> Non
 
 
 def test_a_rouble_club_pays_by_the_gost_code(admin: Any, club: Club) -> None:
-    club = services.club_payment_set(
+    club = club_payment_set(
         actor=admin,
         club_id=club.pk,
         details={
@@ -114,7 +115,7 @@ def test_a_rouble_club_pays_by_the_gost_code(admin: Any, club: Club) -> None:
 
 
 def test_another_currency_is_paid_by_the_clubs_words(admin: Any, club: Club) -> None:
-    club = services.club_payment_set(actor=admin, club_id=club.pk, details={"payment_instructions": "Cash to Mia."})
+    club = club_payment_set(actor=admin, club_id=club.pk, details={"payment_instructions": "Cash to Mia."})
     code = payment_code(club=club, currency="USD", cents=500, ref="Boston #1 2026-12-07 Ann")
     assert (code.kind, code.has_code, code.instructions) == ("words", False, "Cash to Mia.")
 
@@ -125,7 +126,7 @@ def test_the_settlement_page_and_its_pdf_carry_the_debtors_codes(
     from tests.ledger_fixtures import AMERICAN_HANDS, open_session, record_all
     from tests.money.helpers import close
 
-    services.club_payment_set(actor=admin, club_id=club.pk, details={"iban": "FR7630006000011234567890189"})
+    club_payment_set(actor=admin, club_id=club.pk, details={"iban": "FR7630006000011234567890189"})
     session = open_session(admin, club, players, stake={"currency": "EUR", "per_counter": "0.10"})
     record_all(admin, session, AMERICAN_HANDS)
     session = close(admin, session)

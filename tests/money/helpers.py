@@ -7,21 +7,22 @@ from typing import Any
 
 from django.db.models import Count, Sum
 
-from ledger import followup, services
+from ledger import followup
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Session
 from ledger.money import selectors as money_selectors
+from ledger.services.sessions import session_close, session_reopen
 from tests.ledger_fixtures import fresh
 
 
 def close(actor: Any, session: Session, pools: str = "divide") -> Session:
     current = fresh(session)
-    services.session_close(actor=actor, session_id=current.pk, pools=pools, expected_version=current.version)
+    session_close(actor=actor, session_id=current.pk, pools=pools, expected_version=current.version)
     return fresh(current)
 
 
 def reopen(actor: Any, session: Session) -> Session:
     current = fresh(session)
-    return services.session_reopen(actor=actor, session_id=current.pk, expected_version=current.version)
+    return session_reopen(actor=actor, session_id=current.pk, expected_version=current.version)
 
 
 def run_followup(session: Session) -> followup.FollowupResult:

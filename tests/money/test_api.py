@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from ledger import services
 from ledger.models import MoneyTransaction, Player, Role, Session
+from ledger.services.sessions import session_reopen
 from tests.api.conftest import assert_error
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, member, open_session, record_all
 from tests.money.helpers import assert_ledger_balanced, close, run_followup
@@ -144,7 +144,7 @@ def test_a_player_reads_their_own_statement_and_a_treasurer_anyones(
         api_for(treasurer), club, {"from": ann.pk, "to": cleo.pk, "currency": "USD", "cents": 30, "status": "paid"}
     )
     assert paid.status_code == 201
-    services.session_reopen(actor=treasurer, session_id=settled.pk, expected_version=fresh(settled).version)
+    session_reopen(actor=treasurer, session_id=settled.pk, expected_version=fresh(settled).version)
     run_followup(settled)
 
     own = api_for(ann_user).get(f"/api/v1/players/{ann.pk}/statement/")

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from django.db import connection, connections
 
-from ledger import services
 from ledger.exceptions import InvalidRequest, PoolsClaimed
 from ledger.models import Player, Session
 from ledger.money import selectors as money_selectors
+from ledger.services.sessions import session_reopen
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, open_session, record_all
 from tests.money.helpers import assert_ledger_balanced, close, party_balances, run_followup
 
@@ -61,7 +61,7 @@ def test_a_claim_needs_pools_and_the_same_stake(admin: Any, club: Any, players: 
     assert nothing.closing["carried"] == []
     with pytest.raises(InvalidRequest, match="carried no pools"):
         open_session(admin, club, players, carry_pools_from=nothing.pk)
-    assert services.session_reopen(actor=admin, session_id=nothing.pk, expected_version=nothing.version)
+    assert session_reopen(actor=admin, session_id=nothing.pk, expected_version=nothing.version)
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:
@@ -118,7 +118,7 @@ def test_a_claim_racing_the_sources_reopen_one_of_them_wins(
     results = race(
         [
             lambda: open_session(admin, club, players, stake=USD, carry_pools_from=source.pk),
-            lambda: services.session_reopen(actor=admin, session_id=source.pk, expected_version=source.version),
+            lambda: session_reopen(actor=admin, session_id=source.pk, expected_version=source.version),
         ]
     )
     claimed, reopened = results

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from ledger import services
 from ledger.exceptions import InvalidRequest
 from ledger.i18n.refusals import ledger_text
 from ledger.models import MoneyTransaction, Player, Session
 from ledger.money import selectors as money_selectors
 from ledger.money import services as money_services
 from ledger.money.services import LikelyDuplicate, Overpayment
+from ledger.services.hands import hand_amend
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, open_session, record_all
 from tests.money.helpers import assert_ledger_balanced, close, party_balances, reopen, run_followup
 from tests.money.test_ledger import pay
@@ -175,7 +175,7 @@ def amended(admin: Any, session: Session) -> Session:
     Ann -30, Ben -115, Cleo +90, Dan +55 to Ann -30, Ben -30, Cleo +5, Dan +55 (transfers Ann -> Dan
     30, Ben -> Dan 25, Ben -> Cleo 5)."""
     run_followup(reopen(admin, session))
-    services.hand_amend(
+    hand_amend(
         actor=admin,
         session_id=session.pk,
         number=1,

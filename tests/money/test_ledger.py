@@ -8,11 +8,14 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from ledger import followup, services, tasks
+from ledger import followup, tasks
 from ledger.exceptions import InvalidRequest, NotFound, PermissionDenied
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Player, Role, Session
 from ledger.money import selectors as money_selectors
 from ledger.money import services as money_services
+from ledger.services.clubs import club_create, player_create
+from ledger.services.hands import hand_amend
+from ledger.services.sessions import session_close, session_import
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, member, open_session, other_valid_hand, record_all
 from tests.money.helpers import (
     assert_ledger_balanced,
@@ -88,7 +91,7 @@ def test_the_follow_up_is_enqueued_only_when_the_write_commits(
     record_all(admin, session, AMERICAN_HANDS)
     stale = fresh(session).version - 1
     with django_capture_on_commit_callbacks(execute=True) as callbacks, pytest.raises(Exception, match="version"):
-        services.session_close(actor=admin, session_id=session.pk, pools="divide", expected_version=stale)
+        session_close(actor=admin, session_id=session.pk, pools="divide", expected_version=stale)
     assert callbacks == []  # a refused close enqueues nothing
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         close(admin, session)
@@ -127,7 +130,7 @@ def test_an_imported_closed_session_posts_its_money(admin: Any, club: Any) -> No
         "hands": AMERICAN_HANDS,
         "close": {"pools": "divide"},
     }
-    imported = services.session_import(actor=admin, club_id=club.pk, sheet=sheet)
+    imported = session_import(actor=admin, club_id=club.pk, sheet=sheet)
     assert fresh(imported).background_pending
     run_followup(imported)
     (tx,) = close_transactions(imported)
@@ -163,7 +166,7 @@ def test_reopen_reverses_the_close_and_the_next_close_posts_the_new_result_payme
     assert party_balances(club.pk) == {("USD", ann.pk): 30, ("USD", ben.pk): 40, ("USD", cleo.pk): -70}
     assert_ledger_balanced()
 
-    services.hand_amend(
+    hand_amend(
         actor=admin,
         session_id=session.pk,
         number=4,
@@ -259,8 +262,8 @@ def test_payments_are_checked_against_the_open_balances(
         pay(scorer, club, ann.pk, cleo.pk, 30)
     with pytest.raises(NotFound):
         pay(other_admin, club, ann.pk, cleo.pk, 30)
-    other_club = services.club_create(actor=other_admin, name="Elsewhere")
-    stranger = services.player_create(actor=other_admin, club_id=other_club.pk, name="Zed")
+    other_club = club_create(actor=other_admin, name="Elsewhere")
+    stranger = player_create(actor=other_admin, club_id=other_club.pk, name="Zed")
     with pytest.raises(InvalidRequest):  # another club's player is no party here
         pay(treasurer, club, stranger.pk, cleo.pk, 1)
     assert MoneyTransaction.objects.exclude(kind="close").count() == 0
@@ -275,7 +278,7 @@ def test_payments_are_checked_against_the_open_balances(
 def test_settle_up_squares_everyone_and_recording_its_transfers_brings_every_balance_to_zero(
     admin: Any, treasurer: Any, club: Any, players: list[Player]
 ) -> None:
-    more = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in ("Eve", "Finn")]
+    more = [player_create(actor=admin, club_id=club.pk, name=n) for n in ("Eve", "Finn")]
     tables = [players, [players[0], players[1], more[0], more[1]], [more[1], players[3], players[2], more[0]]]
     for seats, hands in zip(tables, (AMERICAN_HANDS, AMERICAN_HANDS[:3], AMERICAN_HANDS[:1]), strict=True):
         s = open_session(admin, club, seats, stake=USD)

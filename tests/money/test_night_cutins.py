@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from ledger import nights, services
+from ledger import nights
 from ledger.engine.room import cut_in, cut_seed
 from ledger.exceptions import GameMoved, InvalidRequest, PermissionDenied
 from ledger.models import Club, Night, NightTable, Player, SeatLink, Session
 from ledger.money import selectors as money_selectors
+from ledger.services.clubs import player_create
 from tests.ledger_fixtures import AMERICAN_HANDS, record_all
 from tests.money.helpers import close
 
@@ -28,7 +29,7 @@ GAME = AMERICAN_HANDS * 2 + AMERICAN_HANDS[:3] + AMERICAN_HANDS[:1]
 
 @pytest.fixture
 def nine(admin: Any, club: Club) -> list[Player]:
-    return [services.player_create(actor=admin, club_id=club.pk, name=n) for n in NAMES]
+    return [player_create(actor=admin, club_id=club.pk, name=n) for n in NAMES]
 
 
 @pytest.fixture
@@ -87,7 +88,7 @@ def test_the_longest_seated_cuts_out_next_and_a_later_arrival_queues_after_him(
 ) -> None:
     record_all(treasurer, game_of(night, 1).session, GAME)
     out1 = nights.night_cut_in(actor=treasurer, night_id=night.pk, number=1, game=1).proposal.out[0]
-    late = services.player_create(actor=admin, club_id=club.pk, name="Kit")
+    late = player_create(actor=admin, club_id=club.pk, name="Kit")
     nights.check_in(actor=treasurer, night_id=night.pk, player_id=late.pk)
     room = nights.night_room(night=night)
     assert [c.player.name for c in room.waiting] == [out1.name, "Kit"]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from ledger import nights, services
+from ledger import nights
 from ledger.engine import EngineError
 from ledger.engine.room import draw_tables
 from ledger.exceptions import InvalidRequest, NightDrawn, NotFound, PermissionDenied
@@ -20,6 +20,9 @@ from ledger.models import CheckIn, Club, MoneyTransaction, Night, NightTable, Pl
 from ledger.money import selectors as money_selectors
 from ledger.money import services as money_services
 from ledger.money.chain import canonical
+from ledger.services.clubs import club_time_zone_set, player_create
+from ledger.services.presets import preset_create
+from ledger.services.sessions import session_open
 from ledger.stats.models import Rating
 from tests.ledger_fixtures import AMERICAN_HANDS, record_all
 from tests.money.helpers import assert_ledger_balanced, close, party_balances, run_followup
@@ -32,7 +35,7 @@ NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida")
 
 @pytest.fixture
 def nine(admin: Any, club: Club) -> list[Player]:
-    return [services.player_create(actor=admin, club_id=club.pk, name=n) for n in NAMES]
+    return [player_create(actor=admin, club_id=club.pk, name=n) for n in NAMES]
 
 
 @pytest.fixture
@@ -53,7 +56,7 @@ def draw(actor: Any, night: Night, **extra: Any) -> nights.DrawnLinks:
 
 
 def test_a_night_is_of_the_clubs_date_and_opened_once(treasurer: Any, admin: Any, club: Club) -> None:
-    services.club_time_zone_set(actor=admin, club_id=club.pk, time_zone="Pacific/Kiritimati")  # UTC+14
+    club_time_zone_set(actor=admin, club_id=club.pk, time_zone="Pacific/Kiritimati")  # UTC+14
     night, opened = nights.night_open(actor=treasurer, club_id=club.pk)
     assert opened
     assert night.date == (timezone.now() + dt.timedelta(hours=14)).date()
@@ -85,14 +88,14 @@ def test_check_ins_keep_the_order_of_arrival_and_twice_is_once(scorer: Any, nigh
 def test_a_member_checks_himself_in_but_not_another(
     admin: Any, club: Club, night: Night, nine: list[Player], player_user: Any
 ) -> None:
-    own = services.player_create(actor=admin, club_id=club.pk, name="Pat", user=player_user)
+    own = player_create(actor=admin, club_id=club.pk, name="Pat", user=player_user)
     nights.check_in(actor=player_user, night_id=night.pk, player_id=own.pk)
     with pytest.raises(PermissionDenied):
         nights.check_in(actor=player_user, night_id=night.pk, player_id=nine[0].pk)
 
 
 def test_a_player_of_another_club_is_refused(scorer: Any, night: Night, other_admin: Any, other_club: Club) -> None:
-    stranger = services.player_create(actor=other_admin, club_id=other_club.pk, name="Zed")
+    stranger = player_create(actor=other_admin, club_id=other_club.pk, name="Zed")
     with pytest.raises(InvalidRequest) as refused:
         nights.check_in(actor=scorer, night_id=night.pk, player_id=stranger.pk)
     assert "player" in refused.value.fields
@@ -174,7 +177,7 @@ def test_by_rating_the_strongest_four_share_the_first_table(
     treasurer: Any, club: Club, night: Night, nine: list[Player], admin: Any
 ) -> None:
     # Ratings as the statistics keep them (one row per rated player); the strongest are the last four.
-    source = services.session_open(
+    source = session_open(
         actor=admin, club_id=club.pk, variant="american", rules={}, player_ids=[p.pk for p in nine[:4]], first_dealer=0
     )
     for rank, p in enumerate(nine[:8]):
@@ -302,8 +305,8 @@ def test_a_night_of_another_club_is_not_found_for_a_payment(
     treasurer: Any, club: Club, night: Night, other_admin: Any, other_club: Club
 ) -> None:
     theirs = nights.night_open(actor=other_admin, club_id=other_club.pk)[0]
-    ann = services.player_create(actor=treasurer, club_id=club.pk, name="Ann")
-    ben = services.player_create(actor=treasurer, club_id=club.pk, name="Ben")
+    ann = player_create(actor=treasurer, club_id=club.pk, name="Ann")
+    ben = player_create(actor=treasurer, club_id=club.pk, name="Ben")
     with pytest.raises(InvalidRequest) as refused:
         money_services.payment_record(
             actor=treasurer,
@@ -321,7 +324,7 @@ def test_a_night_of_another_club_is_not_found_for_a_payment(
 def test_tables_open_from_the_clubs_preset_and_keep_its_version(
     treasurer: Any, club: Club, night: Night, nine: list[Player]
 ) -> None:
-    preset = services.preset_create(
+    preset = preset_create(
         actor=treasurer, club_id=club.pk, name="Friday", variant="russian", rules={"basket": 20}, stake=USD
     )
     check_in_all(treasurer, night, nine[:8])
@@ -335,9 +338,7 @@ def test_tables_open_from_the_clubs_preset_and_keep_its_version(
 def test_a_preset_of_another_club_opens_no_table(
     treasurer: Any, night: Night, nine: list[Player], other_admin: Any, other_club: Club
 ) -> None:
-    theirs = services.preset_create(
-        actor=other_admin, club_id=other_club.pk, name="Theirs", variant="american", rules={}
-    )
+    theirs = preset_create(actor=other_admin, club_id=other_club.pk, name="Theirs", variant="american", rules={})
     check_in_all(treasurer, night, nine[:4])
     with pytest.raises(InvalidRequest) as refused:
         nights.night_draw(actor=treasurer, night_id=night.pk, variant="", preset_id=theirs.pk)

@@ -14,13 +14,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import money, services
+from ledger import money
 from ledger.engine.samples import random_sheet
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import PoolsClaimed
 from ledger.models import Player, Session
 from ledger.money import selectors as money_selectors
 from ledger.money import services as money_services
+from ledger.services.clubs import club_create, player_create
+from ledger.services.hands import hand_record
+from ledger.services.sessions import session_close, session_import, session_open, session_reopen
 from tests.exhaustive import most_zero_groups
 from tests.ledger_fixtures import fresh
 from tests.money.helpers import assert_ledger_balanced, party_balances, run_followup, standing_money
@@ -75,8 +78,8 @@ class Model:
 )
 @given(data=st.data())
 def test_the_ledger_sums_to_zero_after_every_operation_and_matches_the_model(admin: Any, data: Any) -> None:
-    club = services.club_create(actor=admin, name="Property Club")
-    players = [services.player_create(actor=admin, club_id=club.pk, name=f"P{i}") for i in range(6)]
+    club = club_create(actor=admin, name="Property Club")
+    players = [player_create(actor=admin, club_id=club.pk, name=f"P{i}") for i in range(6)]
     rng = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
     model = Model(club.pk)
     pending: set[int] = set()
@@ -99,7 +102,7 @@ def test_the_ledger_sums_to_zero_after_every_operation_and_matches_the_model(adm
             close = {"pools": rng.choice(["divide", "carry"])}
             sheet = random_sheet(variant, rng, rng.randint(0, 10), stake=rng.choice(STAKES), close=close)
             sheet["players"] = [p.name for p in seats()]
-            maybe_follow_up(services.session_import(actor=admin, club_id=club.pk, sheet=sheet))
+            maybe_follow_up(session_import(actor=admin, club_id=club.pk, sheet=sheet))
         elif op == "claim":
             sources = [s for s in sessions if s.status == "closed" and any(s.closing["carried"]) and not claimed(s)]
             if not sources:
@@ -108,7 +111,7 @@ def test_the_ledger_sums_to_zero_after_every_operation_and_matches_the_model(adm
             multi = get_variant(source.variant).multi_pool
             variant = rng.choice([v for v in variant_names() if get_variant(v).multi_pool == multi])
             sheet = random_sheet(variant, rng, rng.randint(0, 6), pools=source.closing["carried"])
-            claimant = services.session_open(
+            claimant = session_open(
                 actor=admin,
                 club_id=club.pk,
                 variant=variant,
@@ -120,22 +123,22 @@ def test_the_ledger_sums_to_zero_after_every_operation_and_matches_the_model(adm
             )
             assert claimant.pools_in == source.closing["carried"]
             for hand in sheet["hands"]:
-                services.hand_record(actor=admin, session_id=claimant.pk, hand=hand)
+                hand_record(actor=admin, session_id=claimant.pk, hand=hand)
             with pytest.raises(PoolsClaimed):
-                services.session_reopen(actor=admin, session_id=source.pk, expected_version=source.version)
+                session_reopen(actor=admin, session_id=source.pk, expected_version=source.version)
         elif op == "reopen":
             closed = [s for s in sessions if s.status == "closed" and not claimed(s)]
             if not closed:
                 continue
             s = rng.choice(closed)
-            maybe_follow_up(services.session_reopen(actor=admin, session_id=s.pk, expected_version=s.version))
+            maybe_follow_up(session_reopen(actor=admin, session_id=s.pk, expected_version=s.version))
         elif op == "close":
             still_open = [s for s in sessions if s.status == "open"]
             if not still_open:
                 continue
             s = rng.choice(still_open)
             pools = rng.choice(["divide", "carry"])
-            services.session_close(actor=admin, session_id=s.pk, pools=pools, expected_version=s.version)
+            session_close(actor=admin, session_id=s.pk, pools=pools, expected_version=s.version)
             maybe_follow_up(fresh(s))
         elif op == "followup":
             for session_id in sorted(pending, key=lambda _: rng.random()):

@@ -180,12 +180,13 @@ def stack() -> Iterator[Stack]:
 
 SEED = """
 from django.contrib.auth import get_user_model
-from ledger import services
+from ledger.services.clubs import player_create
+from ledger.services.sessions import session_open
 from ledger.models import Club
 admin = get_user_model().objects.get(username="admin")  # bin/production admin made both
 club = Club.objects.get(name="Production Club", memberships__user=admin)
-players = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ann", "Ben", "Cleo", "Dan")]
-session = services.session_open(actor=admin, club_id=club.pk, variant="american", rules={},
+players = [player_create(actor=admin, club_id=club.pk, name=n) for n in ("Ann", "Ben", "Cleo", "Dan")]
+session = session_open(actor=admin, club_id=club.pk, variant="american", rules={},
     player_ids=[p.pk for p in players], first_dealer=0, stake={"currency": "USD", "per_counter": "0.01"})
 print(session.pk)
 """
@@ -193,13 +194,14 @@ RUSSIAN_RULES = {"nine": {"base": 30, "extra": 5}, "misere": 40}  # a game that 
 API_SESSION = """
 import json
 from django.contrib.auth import get_user_model
-from ledger import services
+from ledger.services.sessions import session_import
+from ledger.services.tokens import token_issue
 from ledger.models import Club
 admin = get_user_model().objects.get(username="admin")
 club = Club.objects.get(name="Production Club")
 sheet = json.loads({sheet!r})
-session = services.session_import(actor=admin, club_id=club.pk, sheet=dict(sheet, hands=[]))
-key, _ = services.token_issue(user=admin, device="api-scorer-{tag}")
+session = session_import(actor=admin, club_id=club.pk, sheet=dict(sheet, hands=[]))
+key, _ = token_issue(user=admin, device="api-scorer-{tag}")
 print(json.dumps([session.pk, key]))
 """
 

@@ -10,9 +10,13 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.exceptions import InvalidRequest, NotFound, PermissionDenied
 from ledger.models import DeviceToken, Membership, Role, Session
+from ledger.services.clubs import club_create, membership_set, player_create
+from ledger.services.hands import hand_record
+from ledger.services.sessions import session_close
+from ledger.services.tokens import token_issue, token_revoke
 from tests.ledger_fixtures import AMERICAN_HANDS, make_user, open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_token_is_kept_only_as_its_hash(admin: Any) -> None:
-    key, token = services.token_issue(user=admin, device="phone")
+    key, token = token_issue(user=admin, device="phone")
     stored = DeviceToken.objects.get(pk=token.pk)
     assert stored.key_hash == hashlib.sha256(key.encode()).hexdigest()
     assert key not in {stored.key_hash, stored.device}
@@ -31,9 +35,9 @@ def test_a_token_is_kept_only_as_its_hash(admin: Any) -> None:
 
 
 def test_one_token_per_device(admin: Any) -> None:
-    first, _ = services.token_issue(user=admin, device="phone")
-    second, _ = services.token_issue(user=admin, device="phone")
-    tablet, _ = services.token_issue(user=admin, device="tablet")
+    first, _ = token_issue(user=admin, device="phone")
+    second, _ = token_issue(user=admin, device="phone")
+    tablet, _ = token_issue(user=admin, device="tablet")
     assert selectors.token_get(key=first) is None
     assert selectors.token_get(key=second) is not None
     assert selectors.token_get(key=tablet) is not None
@@ -41,14 +45,14 @@ def test_one_token_per_device(admin: Any) -> None:
 
 
 def test_revoked_expired_and_inactive_tokens_do_not_authenticate(admin: Any) -> None:
-    key, token = services.token_issue(user=admin, device="phone")
-    services.token_revoke(token=token)
+    key, token = token_issue(user=admin, device="phone")
+    token_revoke(token=token)
     assert selectors.token_get(key=key) is None
-    key, token = services.token_issue(user=admin, device="phone")  # a new login revives the device
+    key, token = token_issue(user=admin, device="phone")  # a new login revives the device
     assert selectors.token_get(key=key) is not None
     DeviceToken.objects.filter(pk=token.pk).update(expires_at=timezone.now() - dt.timedelta(seconds=1))
     assert selectors.token_get(key=key) is None
-    key, _ = services.token_issue(user=admin, device="phone")
+    key, _ = token_issue(user=admin, device="phone")
     admin.is_active = False
     admin.save()
     assert selectors.token_get(key=key) is None
@@ -58,7 +62,7 @@ def test_revoked_expired_and_inactive_tokens_do_not_authenticate(admin: Any) -> 
 def test_a_device_name_is_required(admin: Any) -> None:
     for device in ("", "   ", "x" * 101):
         with pytest.raises(InvalidRequest):
-            services.token_issue(user=admin, device=device)
+            token_issue(user=admin, device=device)
 
 
 # --- a hand recorded once by its client key ---------------------------------------------------------
@@ -66,22 +70,20 @@ def test_a_device_name_is_required(admin: Any) -> None:
 
 def test_a_retry_with_the_same_client_key_finds_its_hand(admin: Any, session: Session) -> None:
     key = uuid.uuid4()
-    first = services.hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
-    again = services.hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
-    numbered = services.hand_record(
-        actor=admin, session_id=session.pk, hand=dict(AMERICAN_HANDS[0], number=1), client_key=key
-    )
+    first = hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
+    again = hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
+    numbered = hand_record(actor=admin, session_id=session.pk, hand=dict(AMERICAN_HANDS[0], number=1), client_key=key)
     assert first.pk == again.pk == numbered.pk  # not a second deal, not a stale number
     assert Session.objects.get(pk=session.pk).hands_count == 1
-    services.session_close(actor=admin, session_id=session.pk, expected_version=2)
-    closed = services.hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
+    session_close(actor=admin, session_id=session.pk, expected_version=2)
+    closed = hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
     assert closed.pk == first.pk  # a retry after the close still finds its hand
 
 
 def test_a_client_key_belongs_to_its_user(admin: Any, scorer: Any, session: Session) -> None:
     key = uuid.uuid4()
-    services.hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
-    theirs = services.hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[1], client_key=key)
+    hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[0], client_key=key)
+    theirs = hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[1], client_key=key)
     assert theirs.number == 2
 
 
@@ -89,7 +91,7 @@ def test_a_session_takes_at_most_max_session_hands(admin: Any, session: Session,
     settings.MAX_SESSION_HANDS = 2
     record_all(admin, session, AMERICAN_HANDS[:2])
     with pytest.raises(InvalidRequest) as refused:
-        services.hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[2])
+        hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[2])
     assert "hands" in refused.value.fields
 
 
@@ -97,29 +99,29 @@ def test_a_session_takes_at_most_max_session_hands(admin: Any, session: Session,
 
 
 def test_the_creator_of_a_club_is_its_admin(admin: Any) -> None:
-    club = services.club_create(actor=admin, name="  Tuesday Club ")
+    club = club_create(actor=admin, name="  Tuesday Club ")
     assert club.name == "Tuesday Club"
     assert Membership.objects.get(club=club, user=admin).role == Role.ADMIN
     for bad in ("", "  ", "x" * 101, "a\x00b"):
         with pytest.raises(InvalidRequest):
-            services.club_create(actor=admin, name=bad)
+            club_create(actor=admin, name=bad)
 
 
 def test_only_admins_manage_members(club: Any, admin: Any, treasurer: Any) -> None:
     newcomer = make_user("newcomer")
     with pytest.raises(PermissionDenied):
-        services.membership_set(actor=treasurer, club_id=club.pk, user=newcomer, role=Role.PLAYER)
-    services.membership_set(actor=admin, club_id=club.pk, user=newcomer, role=Role.SCORER)
+        membership_set(actor=treasurer, club_id=club.pk, user=newcomer, role=Role.PLAYER)
+    membership_set(actor=admin, club_id=club.pk, user=newcomer, role=Role.SCORER)
     assert selectors.club_role(user=newcomer, club_id=club.pk) == Role.SCORER
     with pytest.raises(InvalidRequest):
-        services.membership_set(actor=admin, club_id=club.pk, user=newcomer, role="owner")
+        membership_set(actor=admin, club_id=club.pk, user=newcomer, role="owner")
 
 
 def test_player_names_are_unique_within_a_club(club: Any, admin: Any, other_club: Any, other_admin: Any) -> None:
-    services.player_create(actor=admin, club_id=club.pk, name="Ann")
+    player_create(actor=admin, club_id=club.pk, name="Ann")
     with pytest.raises(InvalidRequest):
-        services.player_create(actor=admin, club_id=club.pk, name="Ann")
-    services.player_create(actor=other_admin, club_id=other_club.pk, name="Ann")
+        player_create(actor=admin, club_id=club.pk, name="Ann")
+    player_create(actor=other_admin, club_id=other_club.pk, name="Ann")
 
 
 def test_superusers_see_only_their_clubs(club: Any, admin: Any, other_club: Any, other_admin: Any) -> None:
@@ -133,9 +135,9 @@ def test_superusers_see_only_their_clubs(club: Any, admin: Any, other_club: Any,
 
 def test_session_filters(admin: Any, club: Any, players: list[Any], other_admin: Any) -> None:
     first = open_session(admin, club, players)
-    second = open_session(admin, club, [*players[:3], services.player_create(actor=admin, club_id=club.pk, name="Eve")])
+    second = open_session(admin, club, [*players[:3], player_create(actor=admin, club_id=club.pk, name="Eve")])
     record_all(admin, first, AMERICAN_HANDS[:1])
-    services.session_close(actor=admin, session_id=first.pk, expected_version=2)
+    session_close(actor=admin, session_id=first.pk, expected_version=2)
     Session.objects.filter(pk=first.pk).update(opened_at=timezone.now() - dt.timedelta(days=3))
     today = timezone.now().date()
 

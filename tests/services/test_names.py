@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
-from ledger import names, selectors, services
+from ledger import names, selectors
 from ledger.exceptions import InvalidRequest
 from ledger.models import Club, Player
+from ledger.services.clubs import club_create, player_create
+from ledger.services.tokens import token_issue
 
 pytestmark = pytest.mark.django_db
 
@@ -36,34 +38,34 @@ HIDDEN = {
 @pytest.mark.parametrize("name", HIDDEN.values(), ids=HIDDEN.keys())
 def test_a_name_with_an_invisible_or_direction_character_is_refused(admin: Any, club: Club, name: str) -> None:
     with pytest.raises(InvalidRequest) as refused:
-        services.player_create(actor=admin, club_id=club.pk, name=name)
+        player_create(actor=admin, club_id=club.pk, name=name)
     assert refused.value.fields == {"name": [names.INVISIBLE]}
     assert not Player.objects.filter(club=club).exists()
 
 
 def test_a_control_character_and_the_mark_of_a_bad_decoding_are_refused(admin: Any, club: Club) -> None:
     with pytest.raises(InvalidRequest) as control:
-        services.player_create(actor=admin, club_id=club.pk, name="Ann\x7f")
+        player_create(actor=admin, club_id=club.pk, name="Ann\x7f")
     assert control.value.fields == {"name": [names.CONTROL]}
     with pytest.raises(InvalidRequest) as latin1:  # b"Zo\xe9" read with replacement
-        services.player_create(actor=admin, club_id=club.pk, name="Zo\ufffd")
+        player_create(actor=admin, club_id=club.pk, name="Zo\ufffd")
     assert latin1.value.fields == {"name": [names.NOT_UTF8]}
 
 
 def test_names_are_stored_nfc_so_a_combining_accent_is_the_same_player(admin: Any, club: Club) -> None:
-    player = services.player_create(actor=admin, club_id=club.pk, name="Jose\u0301")  # e + combining acute
+    player = player_create(actor=admin, club_id=club.pk, name="Jose\u0301")  # e + combining acute
     assert player.name == "Jos\u00e9" == unicodedata.normalize("NFC", player.name)
     with pytest.raises(InvalidRequest) as again:
-        services.player_create(actor=admin, club_id=club.pk, name="Jos\u00e9")
+        player_create(actor=admin, club_id=club.pk, name="Jos\u00e9")
     assert again.value.fields == {"name": ["the club already has a player of this name"]}
 
 
 def test_a_club_name_and_a_device_name_are_cleaned_alike(admin: Any) -> None:
     with pytest.raises(InvalidRequest) as refused:
-        services.club_create(actor=admin, name="Bars\u200b Club")
+        club_create(actor=admin, name="Bars\u200b Club")
     assert refused.value.fields == {"name": [names.INVISIBLE]}
     with pytest.raises(InvalidRequest) as device:
-        services.token_issue(user=admin, device="phone\u202e")
+        token_issue(user=admin, device="phone\u202e")
     assert device.value.fields == {"device": [names.INVISIBLE]}
 
 

@@ -7,11 +7,13 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, transaction
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import EngineError
 from ledger.engine.variants import get_variant, variant_names
 from ledger.exceptions import InvalidRequest, NotFound, PermissionDenied, VersionMismatch
 from ledger.models import Club, Player, Preset, PresetVersion
+from ledger.services.clubs import player_create
+from ledger.services.presets import preset_archive, preset_create, preset_update
 from tests.ledger_fixtures import AMERICAN_HANDS, assert_projection, fresh, open_from_preset, record_all
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def make(actor: Any, club: Club, name: str = "House", **conditions: Any) -> Preset:
     conditions.setdefault("variant", "american")
     conditions.setdefault("rules", {"ante": 10})
-    return services.preset_create(actor=actor, club_id=club.pk, name=name, **conditions)
+    return preset_create(actor=actor, club_id=club.pk, name=name, **conditions)
 
 
 open_from = open_from_preset
@@ -47,7 +49,7 @@ def test_an_edit_adds_a_version_and_never_touches_an_old_evening(admin: Any, clu
     session = open_from(admin, club, players, preset)
     record_all(admin, session, AMERICAN_HANDS[:2])
     settled = [h.settled for h in session.hands.order_by("number")]
-    services.preset_update(
+    preset_update(
         actor=admin,
         club_id=club.pk,
         preset_id=preset.pk,
@@ -69,7 +71,7 @@ def test_an_edit_adds_a_version_and_never_touches_an_old_evening(admin: Any, clu
 def test_a_stale_edit_is_refused(admin: Any, club: Club) -> None:
     preset = make(admin, club)
     with pytest.raises(VersionMismatch):
-        services.preset_update(
+        preset_update(
             actor=admin,
             club_id=club.pk,
             preset_id=preset.pk,
@@ -86,7 +88,7 @@ def test_roles(admin: Any, club: Club, scorer: Any, treasurer: Any, players: lis
     preset = make(treasurer, club)
     assert open_from(scorer, club, players, preset).preset_version.preset_id == preset.pk
     with pytest.raises(PermissionDenied):
-        services.preset_archive(actor=scorer, club_id=club.pk, preset_id=preset.pk)
+        preset_archive(actor=scorer, club_id=club.pk, preset_id=preset.pk)
 
 
 def test_another_clubs_preset_is_no_preset(
@@ -94,10 +96,10 @@ def test_another_clubs_preset_is_no_preset(
 ) -> None:
     preset = make(admin, club)
     with pytest.raises(NotFound):
-        services.preset_archive(actor=other_admin, club_id=other_club.pk, preset_id=preset.pk)
+        preset_archive(actor=other_admin, club_id=other_club.pk, preset_id=preset.pk)
     with pytest.raises(NotFound):
         selectors.preset_get(user=other_admin, club_id=club.pk, preset_id=preset.pk)
-    theirs = [services.player_create(actor=other_admin, club_id=other_club.pk, name=n) for n in "EFGH"]
+    theirs = [player_create(actor=other_admin, club_id=other_club.pk, name=n) for n in "EFGH"]
     with pytest.raises(InvalidRequest):
         open_from(other_admin, other_club, theirs, preset)
 
@@ -108,7 +110,7 @@ def test_the_database_keeps_one_live_name_and_every_version_once(admin: Any, clu
         Preset.objects.create(club=club, name="House")
     with pytest.raises(IntegrityError), transaction.atomic():
         PresetVersion.objects.create(preset=preset, version=1, variant="american")
-    services.preset_archive(actor=admin, club_id=club.pk, preset_id=preset.pk)
+    preset_archive(actor=admin, club_id=club.pk, preset_id=preset.pk)
     assert make(admin, club).pk != preset.pk  # an archived name is free again
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, transaction
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import EngineError, settle
 from ledger.engine.variants import variant_names
 from ledger.exceptions import (
@@ -22,6 +22,9 @@ from ledger.exceptions import (
     VersionMismatch,
 )
 from ledger.models import Hand, HandRevision, Player, Session
+from ledger.services.clubs import club_create, player_create
+from ledger.services.hands import hand_amend, hand_record, hand_undo
+from ledger.services.sessions import session_close, session_import, session_open, session_reopen
 from tests.ledger_fixtures import (
     AMERICAN_HANDS,
     assert_projection,
@@ -59,12 +62,10 @@ def test_open_needs_a_scorer(club: Any, players: list[Player], player_user: Any,
 def test_open_refuses_bad_players(
     admin: Any, club: Any, players: list[Player], other_club: Any, other_admin: Any
 ) -> None:
-    stranger = services.player_create(actor=other_admin, club_id=other_club.pk, name="Zoe")
+    stranger = player_create(actor=other_admin, club_id=other_club.pk, name="Zoe")
     for ids in ([p.pk for p in players[:3]], [players[0].pk] * 4, [*(p.pk for p in players[:3]), stranger.pk]):
         with pytest.raises(InvalidRequest) as caught:
-            services.session_open(
-                actor=admin, club_id=club.pk, variant="american", rules={}, player_ids=ids, first_dealer=0
-            )
+            session_open(actor=admin, club_id=club.pk, variant="american", rules={}, player_ids=ids, first_dealer=0)
         assert "players" in caught.value.fields
     assert not Session.objects.exists()
 
@@ -83,7 +84,7 @@ def test_open_lets_the_engine_judge_the_sheet(
 ) -> None:
     args = {"variant": "american", "rules": {}, "first_dealer": 0, **change}
     with pytest.raises(EngineError) as caught:
-        services.session_open(actor=admin, club_id=club.pk, player_ids=[p.pk for p in players], **args)
+        session_open(actor=admin, club_id=club.pk, player_ids=[p.pk for p in players], **args)
     assert caught.value.code == code
     assert field in caught.value.fields
     assert not Session.objects.exists()
@@ -93,7 +94,7 @@ def test_open_lets_the_engine_judge_the_sheet(
 
 
 def test_record_bumps_the_version_and_stores_the_engines_projection(admin: Any, session: Session) -> None:
-    hand = services.hand_record(actor=admin, session_id=session.pk, hand=dict(AMERICAN_HANDS[0], number=1))
+    hand = hand_record(actor=admin, session_id=session.pk, hand=dict(AMERICAN_HANDS[0], number=1))
     assert hand.number == 1
     assert hand.raw == AMERICAN_HANDS[0]  # the number is the row's, not the raw hand's
     session = fresh(session)
@@ -107,15 +108,15 @@ def test_record_bumps_the_version_and_stores_the_engines_projection(admin: Any, 
 def test_record_refuses_a_stale_or_future_number(admin: Any, session: Session) -> None:
     record_all(admin, session, AMERICAN_HANDS[:2])
     with pytest.raises(StaleNumber) as caught:
-        services.hand_record(actor=admin, session_id=session.pk, hand=dict(AMERICAN_HANDS[2], number=2))
+        hand_record(actor=admin, session_id=session.pk, hand=dict(AMERICAN_HANDS[2], number=2))
     assert caught.value.session.pk == session.pk
     for number in (4, 0, "3", True):
         with pytest.raises(EngineError) as refused:
-            services.hand_record(actor=admin, session_id=session.pk, hand=dict(AMERICAN_HANDS[2], number=number))
+            hand_record(actor=admin, session_id=session.pk, hand=dict(AMERICAN_HANDS[2], number=number))
         assert refused.value.code == "invalid_hand"
         assert "number" in refused.value.fields
     assert fresh(session).version == 3
-    services.hand_record(actor=admin, session_id=session.pk, hand=dict(AMERICAN_HANDS[2], number=3))
+    hand_record(actor=admin, session_id=session.pk, hand=dict(AMERICAN_HANDS[2], number=3))
     assert fresh(session).hands_count == 3
 
 
@@ -123,7 +124,7 @@ def test_a_refused_hand_changes_nothing(admin: Any, session: Session) -> None:
     record_all(admin, session, AMERICAN_HANDS[:1])
     before = list(Hand.objects.values_list("pk", "settled"))
     with pytest.raises(EngineError) as caught:
-        services.hand_record(actor=admin, session_id=session.pk, hand={"bid": "seven", "tricks": [5, 5, 5, 5]})
+        hand_record(actor=admin, session_id=session.pk, hand={"bid": "seven", "tricks": [5, 5, 5, 5]})
     assert caught.value.hand == 2
     assert fresh(session).version == 2
     assert list(Hand.objects.values_list("pk", "settled")) == before
@@ -133,17 +134,17 @@ def test_a_movement_too_large_to_store_is_refused(admin: Any, session: Session) 
     """The statistics and the money ledger keep counters in 64-bit columns."""
     huge = dict(AMERICAN_HANDS[0], adjustments=[{"from": 0, "to": 1, "counters": 10**15 + 1, "note": "typo"}])
     with pytest.raises(EngineError) as caught:
-        services.hand_record(actor=admin, session_id=session.pk, hand=huge)
+        hand_record(actor=admin, session_id=session.pk, hand=huge)
     assert (caught.value.code, caught.value.hand, list(caught.value.fields)) == ("invalid_hand", 1, ["adjustments"])
     assert not Hand.objects.exists()
 
 
 def test_record_needs_a_scorer(session: Session, player_user: Any, other_admin: Any, scorer: Any) -> None:
     with pytest.raises(PermissionDenied):
-        services.hand_record(actor=player_user, session_id=session.pk, hand=AMERICAN_HANDS[0])
+        hand_record(actor=player_user, session_id=session.pk, hand=AMERICAN_HANDS[0])
     with pytest.raises(NotFound):
-        services.hand_record(actor=other_admin, session_id=session.pk, hand=AMERICAN_HANDS[0])
-    services.hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[0])
+        hand_record(actor=other_admin, session_id=session.pk, hand=AMERICAN_HANDS[0])
+    hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[0])
 
 
 def test_the_deal_limit_ends_next(admin: Any, club: Any, players: list[Player]) -> None:
@@ -156,7 +157,7 @@ def test_the_deal_limit_ends_next(admin: Any, club: Any, players: list[Player]) 
     record_all(admin, s, sheet["hands"])
     assert fresh(s).next_deal is None
     with pytest.raises(EngineError) as caught:
-        services.hand_record(actor=admin, session_id=s.pk, hand={"bid": "pass", "tricks": [4, 3, 3, 3]})
+        hand_record(actor=admin, session_id=s.pk, hand={"bid": "pass", "tricks": [4, 3, 3, 3]})
     assert caught.value.hand == 13
 
 
@@ -179,7 +180,7 @@ def test_amend_in_the_middle_of_a_long_session_equals_a_fresh_replay(
     middle = len(sheet["hands"]) // 2
     replacement = other_valid_hand(sheet, middle, seed=5)
     version = fresh(s).version
-    amended = services.hand_amend(
+    amended = hand_amend(
         actor=admin, session_id=s.pk, number=middle + 1, hand=replacement, expected_version=version, reason="typo"
     )
     assert amended.raw == replacement
@@ -208,7 +209,7 @@ def test_amend_that_breaks_a_later_hand_changes_nothing(admin: Any, session: Ses
     before = (fresh(session).version, list(Hand.objects.values_list("pk", "settled")))
     made_seven = {"bid": "seven", "bidder": 1, "trump": "clubs", "tricks": [2, 7, 2, 2]}
     with pytest.raises(EngineError) as caught:
-        services.hand_amend(actor=admin, session_id=session.pk, number=1, hand=made_seven, expected_version=3)
+        hand_amend(actor=admin, session_id=session.pk, number=1, hand=made_seven, expected_version=3)
     assert caught.value.hand == 2
     assert "adjustments" in caught.value.fields
     assert (fresh(session).version, list(Hand.objects.values_list("pk", "settled"))) == before
@@ -219,16 +220,16 @@ def test_amend_that_breaks_a_later_hand_changes_nothing(admin: Any, session: Ses
 def test_amend_checks_version_number_and_hand(admin: Any, session: Session) -> None:
     record_all(admin, session, AMERICAN_HANDS[:2])
     with pytest.raises(VersionMismatch):
-        services.hand_amend(actor=admin, session_id=session.pk, number=1, hand=AMERICAN_HANDS[0], expected_version=2)
+        hand_amend(actor=admin, session_id=session.pk, number=1, hand=AMERICAN_HANDS[0], expected_version=2)
     with pytest.raises(NotFound):
-        services.hand_amend(actor=admin, session_id=session.pk, number=3, hand=AMERICAN_HANDS[0], expected_version=3)
+        hand_amend(actor=admin, session_id=session.pk, number=3, hand=AMERICAN_HANDS[0], expected_version=3)
     with pytest.raises(EngineError) as caught:
-        services.hand_amend(
+        hand_amend(
             actor=admin, session_id=session.pk, number=1, hand=dict(AMERICAN_HANDS[0], number=2), expected_version=3
         )
     assert "number" in caught.value.fields
     with pytest.raises(EngineError) as derived:
-        services.hand_amend(
+        hand_amend(
             actor=admin, session_id=session.pk, number=1, hand=dict(AMERICAN_HANDS[0], dealer=0), expected_version=3
         )
     assert "dealer" in derived.value.fields
@@ -240,8 +241,8 @@ def test_amend_checks_version_number_and_hand(admin: Any, session: Session) -> N
 def test_undo_takes_back_the_last_hand_only(admin: Any, session: Session) -> None:
     record_all(admin, session, AMERICAN_HANDS[:3])
     with pytest.raises(NotLastHand):
-        services.hand_undo(actor=admin, session_id=session.pk, number=2, expected_version=4)
-    undone = services.hand_undo(actor=admin, session_id=session.pk, number=3, expected_version=4, reason="wrong deal")
+        hand_undo(actor=admin, session_id=session.pk, number=2, expected_version=4)
+    undone = hand_undo(actor=admin, session_id=session.pk, number=3, expected_version=4, reason="wrong deal")
     assert undone.version == 5
     assert undone.hands_count == 2
     assert undone.next_deal["number"] == 3
@@ -256,7 +257,7 @@ def test_undo_takes_back_the_last_hand_only(admin: Any, session: Session) -> Non
 
 def test_close_stores_the_engines_close(admin: Any, session: Session) -> None:
     record_all(admin, session, AMERICAN_HANDS[:3])
-    closed, settlement = services.session_close(actor=admin, session_id=session.pk, pools="divide", expected_version=4)
+    closed, settlement = session_close(actor=admin, session_id=session.pk, pools="divide", expected_version=4)
     sheet = selectors.session_sheet(session=closed)
     assert sheet["close"] == {"pools": "divide"}
     assert settlement == settle(sheet)
@@ -265,33 +266,33 @@ def test_close_stores_the_engines_close(admin: Any, session: Session) -> None:
     assert closed.closing == settlement["close"]
     assert_projection(closed)
     with pytest.raises(SessionClosed):
-        services.session_close(actor=admin, session_id=session.pk, expected_version=5)
+        session_close(actor=admin, session_id=session.pk, expected_version=5)
     with pytest.raises(SessionClosed):
-        services.hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[3])
+        hand_record(actor=admin, session_id=session.pk, hand=AMERICAN_HANDS[3])
 
 
 def test_close_and_reopen_need_a_treasurer(session: Session, scorer: Any, treasurer: Any) -> None:
     with pytest.raises(PermissionDenied):
-        services.session_close(actor=scorer, session_id=session.pk, expected_version=1)
-    services.session_close(actor=treasurer, session_id=session.pk, expected_version=1)
+        session_close(actor=scorer, session_id=session.pk, expected_version=1)
+    session_close(actor=treasurer, session_id=session.pk, expected_version=1)
     with pytest.raises(PermissionDenied):
-        services.session_reopen(actor=scorer, session_id=session.pk, expected_version=2)
-    assert services.session_reopen(actor=treasurer, session_id=session.pk, expected_version=2).status == "open"
+        session_reopen(actor=scorer, session_id=session.pk, expected_version=2)
+    assert session_reopen(actor=treasurer, session_id=session.pk, expected_version=2).status == "open"
 
 
 def test_reopen_undoes_the_close(admin: Any, session: Session) -> None:
     """The state goes back to open; the money's reversal is the money ledger's (tests/money)."""
     record_all(admin, session, AMERICAN_HANDS[:3])
     with pytest.raises(SessionNotClosed):
-        services.session_reopen(actor=admin, session_id=session.pk, expected_version=4)
-    services.session_close(actor=admin, session_id=session.pk, expected_version=4)
+        session_reopen(actor=admin, session_id=session.pk, expected_version=4)
+    session_close(actor=admin, session_id=session.pk, expected_version=4)
     with pytest.raises(VersionMismatch):
-        services.session_reopen(actor=admin, session_id=session.pk, expected_version=4)
-    reopened = services.session_reopen(actor=admin, session_id=session.pk, expected_version=5)
+        session_reopen(actor=admin, session_id=session.pk, expected_version=4)
+    reopened = session_reopen(actor=admin, session_id=session.pk, expected_version=5)
     assert (reopened.status, reopened.version, reopened.close, reopened.closing) == ("open", 6, None, None)
     assert "close" not in selectors.session_settlement(session=reopened)
-    services.session_close(actor=admin, session_id=session.pk, pools="carry", expected_version=6)
-    services.session_reopen(actor=admin, session_id=session.pk, expected_version=7)
+    session_close(actor=admin, session_id=session.pk, pools="carry", expected_version=6)
+    session_reopen(actor=admin, session_id=session.pk, expected_version=7)
     record_all(admin, session, AMERICAN_HANDS[3:])
     assert_projection(session)
 
@@ -302,7 +303,7 @@ def test_reopen_undoes_the_close(admin: Any, session: Session) -> None:
 def _closed_with_pools(admin: Any, club: Any, players: list[Player], pools: str = "carry") -> Session:
     s = open_session(admin, club, players)
     record_all(admin, s, AMERICAN_HANDS[:3])  # the pool holds 5
-    services.session_close(actor=admin, session_id=s.pk, pools=pools, expected_version=4)
+    session_close(actor=admin, session_id=s.pk, pools=pools, expected_version=4)
     return fresh(s)
 
 
@@ -315,7 +316,7 @@ def test_carried_pools_are_claimed_once(admin: Any, club: Any, players: list[Pla
     with pytest.raises(PoolsClaimed):
         open_session(admin, club, players, carry_pools_from=source.pk)
     with pytest.raises(PoolsClaimed):
-        services.session_reopen(actor=admin, session_id=source.pk, expected_version=5)
+        session_reopen(actor=admin, session_id=source.pk, expected_version=5)
     record_all(admin, claimant, AMERICAN_HANDS[:2])
     assert_projection(claimant)
 
@@ -331,8 +332,8 @@ def test_carried_pools_fit_the_variant(admin: Any, club: Any, players: list[Play
     for bad in (still_open.pk, 10**9):
         with pytest.raises(InvalidRequest):
             open_session(admin, club, players, carry_pools_from=bad)
-    other_club = services.club_create(actor=other_admin, name="Elsewhere")
-    others = [services.player_create(actor=other_admin, club_id=other_club.pk, name=n) for n in "WXYZ"]
+    other_club = club_create(actor=other_admin, name="Elsewhere")
+    others = [player_create(actor=other_admin, club_id=other_club.pk, name=n) for n in "WXYZ"]
     with pytest.raises(InvalidRequest):  # another club's session is not claimable, nor said to exist
         open_session(other_admin, other_club, others, carry_pools_from=source.pk)
 
@@ -354,7 +355,7 @@ def test_import_matches_players_by_name_and_exports_the_same_sheet(
         "hands": [dict(h, number=i) for i, h in enumerate(AMERICAN_HANDS, 1)],
         "close": {"pools": "carry"},
     }
-    s = services.session_import(actor=admin, club_id=club.pk, sheet=sheet)
+    s = session_import(actor=admin, club_id=club.pk, sheet=sheet)
     assert (s.status, s.version, s.hands_count) == ("closed", 1, 4)
     seated = selectors.session_players(session=s)
     assert seated[:2] == players[:2]
@@ -363,7 +364,7 @@ def test_import_matches_players_by_name_and_exports_the_same_sheet(
     assert exported == dict(sheet, hands=AMERICAN_HANDS)
     assert selectors.session_settlement(session=s) == settle(sheet)
     assert_projection(s)
-    again = services.session_import(actor=admin, club_id=club.pk, sheet=exported)
+    again = session_import(actor=admin, club_id=club.pk, sheet=exported)
     assert selectors.session_settlement(session=again) == settle(sheet)
     assert Player.objects.filter(club=club).count() == 6
 
@@ -377,14 +378,12 @@ def test_import_refusals_create_nothing(admin: Any, club: Any, scorer: Any) -> N
         "hands": [AMERICAN_HANDS[0], {"bid": "seven", "bidder": 1, "trump": "clubs", "tricks": [1, 1, 1, 1]}],
     }
     with pytest.raises(EngineError) as caught:
-        services.session_import(actor=admin, club_id=club.pk, sheet=sheet)
+        session_import(actor=admin, club_id=club.pk, sheet=sheet)
     assert caught.value.hand == 2
     with pytest.raises(InvalidRequest):
-        services.session_import(
-            actor=admin, club_id=club.pk, sheet=dict(sheet, hands=[], players=["Ann", "Ann", "Eve", "Fay"])
-        )
+        session_import(actor=admin, club_id=club.pk, sheet=dict(sheet, hands=[], players=["Ann", "Ann", "Eve", "Fay"]))
     with pytest.raises(PermissionDenied):  # a closed session is a treasurer's to create
-        services.session_import(actor=scorer, club_id=club.pk, sheet=dict(sheet, hands=[], close={}))
+        session_import(actor=scorer, club_id=club.pk, sheet=dict(sheet, hands=[], close={}))
     assert not Session.objects.exists()
     assert not Player.objects.exists()
-    assert services.session_import(actor=scorer, club_id=club.pk, sheet=dict(sheet, hands=[])).status == "open"
+    assert session_import(actor=scorer, club_id=club.pk, sheet=dict(sheet, hands=[])).status == "open"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ledger import services
 from ledger.models import Club, Session
+from ledger.services.sessions import session_import
 from ledger.stats.models import PlayerContract, PlayerMonth, PlayerMonthContract, PlayerSession, Rating, RatingEntry
 from ledger.stats.services import stats_session_refresh
 
@@ -15,7 +15,7 @@ def import_closed(actor: Any, club: Club, sheet: dict[str, Any], refresh: bool =
     """Import a finished sheet (closing it) and run the stats handler for it, as the follow-up task would."""
     sheet = copy.deepcopy(sheet)
     sheet.setdefault("close", {"pools": "divide"})
-    session = services.session_import(actor=actor, club_id=club.pk, sheet=sheet)
+    session = session_import(actor=actor, club_id=club.pk, sheet=sheet)
     if refresh:
         stats_session_refresh(session_id=session.pk)
     return session

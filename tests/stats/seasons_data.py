@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger import services
 from ledger.followup import followup_run
 from ledger.models import Club, Session
+from ledger.services.sessions import session_import
 from tests.ledger_fixtures import example_sheet
 
 # close.final of each example, seat 0 to 3 (its .settlement.json, worked by hand in the examples).
@@ -58,7 +58,7 @@ def import_evening(actor: Any, club: Club, day: str, example: str, seats: list[s
     follow-up run (money, statistics, seasons) as the task does once the import commits."""
     sheet = example_sheet(example)
     sheet["players"] = seats
-    session = services.session_import(actor=actor, club_id=club.pk, sheet=sheet, closed_at=day)
+    session = session_import(actor=actor, club_id=club.pk, sheet=sheet, closed_at=day)
     followup_run(session_id=session.pk)
     return session
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from ledger import services
 from ledger.models import Player
+from ledger.services.clubs import player_create
 from tests.ledger_fixtures import example_sheet
 from tests.stats.conftest import assert_error
 from tests.stats.helpers import import_closed, sheet
@@ -40,7 +40,7 @@ def test_another_clubs_player_is_not_found(
         assert_error(api.get(f"/api/v1/players/999999/{path}/"), 404, "not_found")
         assert_error(api_for().get(f"/api/v1/players/{abigail.pk}/{path}/"), 401, "not_authenticated")
         assert_error(api.get(f"/api/v1/players/{abigail.pk}/{path}"), 404, "not_found")  # no trailing slash
-    theirs = services.player_create(actor=other_admin, club_id=other_club.pk, name="Zoe")
+    theirs = player_create(actor=other_admin, club_id=other_club.pk, name="Zoe")
     assert_error(api.get(f"/api/v1/players/{theirs.pk}/stats/"), 404, "not_found")
     assert stranger.get(f"/api/v1/players/{theirs.pk}/stats/").status_code == 200
 
@@ -52,7 +52,7 @@ def test_a_plain_member_reads_the_statistics(api_for: Any, abigail: Player, play
 
 
 def test_a_player_without_a_closed_session(api: Any, admin: Any, club: Any) -> None:
-    nobody = services.player_create(actor=admin, club_id=club.pk, name="Nobody")
+    nobody = player_create(actor=admin, club_id=club.pk, name="Nobody")
     body = api.get(f"/api/v1/players/{nobody.pk}/stats/").json()
     assert body == {
         "player": {"id": nobody.pk, "name": "Nobody", "club": club.pk},

@@ -11,11 +11,14 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.background import receiver_name, session_changed
 from ledger.engine.samples import random_sheet
 from ledger.engine.variants import variant_names
 from ledger.models import Session
+from ledger.services.clubs import player_create
+from ledger.services.hands import hand_amend, hand_record
+from ledger.services.sessions import session_close, session_open, session_reopen
 from ledger.stats.models import PlayerSession, Rating, RatingEntry
 from ledger.stats.services import stats_rebuild, stats_session_refresh
 from ledger.stats.tasks import stats_rebuild as stats_rebuild_task
@@ -42,7 +45,7 @@ class Driver:
 
     def __init__(self, admin: Any, club: Any, seed: int) -> None:
         self.admin, self.club, self.rng = admin, club, random.Random(seed)
-        self.players = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in NAMES]
+        self.players = [player_create(actor=admin, club_id=club.pk, name=n) for n in NAMES]
 
     def open_and_close(self) -> int:
         variant = self.rng.choice(variant_names())
@@ -51,7 +54,7 @@ class Driver:
             [None, {"currency": "USD", "per_counter": "0.01"}, {"currency": "EUR", "per_counter": "1"}]
         )
         sheet = random_sheet(variant, self.rng, self.rng.randint(1, 9), rules=RULES[variant], adjust_rate=0.1)
-        session = services.session_open(
+        session = session_open(
             actor=self.admin,
             club_id=self.club.pk,
             variant=variant,
@@ -61,7 +64,7 @@ class Driver:
             stake=stake,
         )
         for hand in sheet["hands"]:
-            services.hand_record(actor=self.admin, session_id=session.pk, hand=hand)
+            hand_record(actor=self.admin, session_id=session.pk, hand=hand)
         if self.rng.random() < 0.85:
             self.close(session.pk)
         return session.pk
@@ -69,12 +72,12 @@ class Driver:
     def close(self, session_id: int) -> None:
         session = fresh(session_id)
         pools = self.rng.choice(["divide", "carry"])
-        services.session_close(actor=self.admin, session_id=session_id, pools=pools, expected_version=session.version)
+        session_close(actor=self.admin, session_id=session_id, pools=pools, expected_version=session.version)
         handler(session_id)
 
     def reopen(self, session_id: int) -> None:
         session = fresh(session_id)
-        services.session_reopen(actor=self.admin, session_id=session_id, expected_version=session.version)
+        session_reopen(actor=self.admin, session_id=session_id, expected_version=session.version)
         handler(session_id)
 
     def amend(self, session_id: int) -> None:
@@ -84,7 +87,7 @@ class Driver:
             return
         index = self.rng.randrange(len(sheet["hands"]))
         hand = other_valid_hand(sheet, index, self.rng.randrange(10**6))
-        services.hand_amend(
+        hand_amend(
             actor=self.admin, session_id=session_id, number=index + 1, hand=hand, expected_version=session.version
         )
         handler(session_id)
@@ -178,7 +181,7 @@ def test_the_handler_is_registered_and_rows_are_kept_per_session(admin: Any, clu
 
 def test_an_open_session_has_no_rows(admin: Any, club: Any) -> None:
     driver = Driver(admin, club, 13)
-    session = services.session_open(
+    session = session_open(
         actor=admin,
         club_id=club.pk,
         variant="american",

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from ledger import services
 from ledger.models import Session
+from ledger.services.clubs import player_create
 from ledger.stats.models import Rating
 from ledger.stats.services import stats_session_refresh
 from tests.stats.conftest import assert_error
@@ -191,6 +191,6 @@ def test_another_clubs_leaderboard_is_not_found(api_for: Any, other_admin: Any, 
 
 
 def test_a_renamed_or_new_player_without_sessions_is_absent(api: Any, admin: Any, club: Any) -> None:
-    services.player_create(actor=admin, club_id=club.pk, name="Zed")
+    player_create(actor=admin, club_id=club.pk, name="Zed")
     import_closed(admin, club, sheet("american", FOUR, [SEAT_0_LOSES], rules=NO_ANTE, stake=USD))
     assert "Zed" not in [r[1] for r in rows(api, club, by="money")]

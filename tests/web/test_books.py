@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
-from ledger import followup, selectors, services
+from ledger import followup, selectors
 from ledger.currency import money_text, parse_money, units_table
 from ledger.models import MoneyTransaction, Player, Role, Session
+from ledger.services.clubs import player_create
+from ledger.services.sessions import session_close
 from ledger.web import books
 from tests.ledger_fixtures import AMERICAN_HANDS, fresh, member, open_session, record_all
 
@@ -25,7 +27,7 @@ pytestmark = pytest.mark.django_db
 def closed_with_money(admin: Any, club: Any, players: list[Player], currency: str = "USD") -> Session:
     session = open_session(admin, club, players, stake={"currency": currency, "per_counter": "0.01"})
     record_all(admin, session, AMERICAN_HANDS)
-    services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+    session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
     followup.followup_run(session_id=session.pk)
     return fresh(session)  # money [-30, -115, 90, 55]
 
@@ -120,7 +122,7 @@ def test_a_player_sees_his_own_statement_only(
     client_for: Any, admin: Any, club: Any, player_user: Any, treasurer: Any
 ) -> None:
     players = [
-        services.player_create(actor=admin, club_id=club.pk, name=n, user=player_user if n == "Ben" else None)
+        player_create(actor=admin, club_id=club.pk, name=n, user=player_user if n == "Ben" else None)
         for n in ("Ann", "Ben", "Cleo", "Dan")
     ]
     mine = players[1]

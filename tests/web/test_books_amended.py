@@ -132,12 +132,13 @@ def test_the_books_have_a_csv_and_the_pages_link_every_csv(
 def test_statement_dates_run_forward_after_a_re_close_and_tied_payments_name_their_evening(
     client_for: Any, admin: Any, treasurer: Any, club: Any
 ) -> None:
-    from ledger import followup, services
+    from ledger import followup
+    from ledger.services.sessions import session_import
     from ledger.web import books as books_reads
     from tests.ledger_fixtures import example_sheet, fresh
     from tests.money.helpers import reopen
 
-    played = services.session_import(
+    played = session_import(
         actor=admin, club_id=club.pk, sheet=example_sheet("american-evening-defaults"), closed_at="2025-11-30T21:00:00Z"
     )
     followup.followup_run(session_id=played.pk)

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from ledger import services
 from ledger.models import Club, Player, Session
+from ledger.services.clubs import player_create
+from ledger.services.sessions import session_import
 from tests.api.test_import_history import SHEET
 from tests.ledger_fixtures import example_sheet
 
@@ -25,7 +26,7 @@ def imported(admin: Any, club: Club, day: str, sheet: dict[str, Any] | None = No
     sheet = copy.deepcopy(sheet or AMERICAN)
     if names:
         sheet["players"] = [names.get(f"seat{i}", n) for i, n in enumerate(sheet["players"])]
-    return services.session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at=day)
+    return session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at=day)
 
 
 def evenings(admin: Any, club: Club) -> list[Session]:
@@ -116,7 +117,7 @@ def test_a_filter_that_does_not_read_is_said_beside_its_field(
 def test_another_club_s_player_is_no_filter(
     client_for: Any, admin: Any, club: Club, other_admin: Any, other_club: Club
 ) -> None:
-    stranger = services.player_create(actor=other_admin, club_id=other_club.pk, name="Olga")
+    stranger = player_create(actor=other_admin, club_id=other_club.pk, name="Olga")
     imported(admin, club, "2025-05-09")
     response = page_of(client_for(admin), club, player=stranger.pk)
     assert response.status_code == 400

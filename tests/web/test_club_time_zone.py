@@ -13,8 +13,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from ledger import followup, services, zones
+from ledger import followup, zones
 from ledger.models import Club, Player, Role, Session
+from ledger.services.clubs import club_create, membership_set, player_create
+from ledger.services.sessions import session_import
+from ledger.services.table import board_link_issue, seat_link_issue
 from tests.ledger_fixtures import example_sheet, fresh, make_user, member, open_session
 
 pytestmark = pytest.mark.django_db
@@ -24,16 +27,14 @@ LA = "America/Los_Angeles"
 
 @pytest.fixture
 def la_club(admin: Any) -> Club:
-    return services.club_create(actor=admin, name="Venice Beach Club", time_zone=LA)
+    return club_create(actor=admin, name="Venice Beach Club", time_zone=LA)
 
 
 @pytest.fixture
 def late(admin: Any, la_club: Club) -> Session:
     """An evening closed at 23:30 in Los Angeles on 30 November 2025 (07:30 UTC on 1 December)."""
     sheet = example_sheet("american-evening-defaults")
-    session = services.session_import(
-        actor=admin, club_id=la_club.pk, sheet=sheet, closed_at="2025-11-30T23:30:00-08:00"
-    )
+    session = session_import(actor=admin, club_id=la_club.pk, sheet=sheet, closed_at="2025-11-30T23:30:00-08:00")
     followup.followup_run(session_id=session.pk)
     return fresh(session)
 
@@ -70,7 +71,7 @@ def test_a_club_filtered_by_its_local_day_finds_the_late_evening(
 def test_reopening_offers_the_local_date_and_closing_keeps_it(
     client_for: Any, treasurer: Any, admin: Any, la_club: Club, late: Session
 ) -> None:
-    services.membership_set(actor=admin, club_id=la_club.pk, user=treasurer, role=Role.TREASURER)
+    membership_set(actor=admin, club_id=la_club.pk, user=treasurer, role=Role.TREASURER)
     client = client_for(treasurer)
     url = f"/sessions/{late.pk}/settlement/"
 
@@ -153,10 +154,10 @@ KIRITIMATI = "Pacific/Kiritimati"  # UTC+14: the far side of the date line from 
 def test_the_leaderboard_api_counts_the_clubs_months_and_years(admin: Any) -> None:
     """Two evenings closed in Kiritimati: 02:00 on 1 January 2025 there (12:00 UTC on 31 December 2024)
     and 23:30 on 31 January 2024 (09:30 UTC that day). A year and a month are the club's own."""
-    club = services.club_create(actor=admin, name="Line Islands Club", time_zone=KIRITIMATI)
+    club = club_create(actor=admin, name="Line Islands Club", time_zone=KIRITIMATI)
     sheet = example_sheet("american-evening-defaults")  # money [-103, 192, -103, 12] at a cent a counter
     for closed_at in ("2025-01-01T02:00:00+14:00", "2024-01-31T23:30:00+14:00"):
-        session = services.session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at=closed_at)
+        session = session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at=closed_at)
         followup.followup_run(session_id=session.pk)
     api = APIClient()
     api.force_authenticate(admin)
@@ -179,9 +180,9 @@ def test_the_leaderboard_api_counts_the_clubs_months_and_years(admin: Any) -> No
 def test_a_players_stats_and_ratings_api_count_the_clubs_days(admin: Any) -> None:
     """The player's own figures filter by the same calendar days as the leaderboard: an evening closed at
     02:00 on 1 January 2025 in Kiritimati (31 December 2024 in UTC) is a 1 January evening."""
-    club = services.club_create(actor=admin, name="Line Islands Club", time_zone=KIRITIMATI)
+    club = club_create(actor=admin, name="Line Islands Club", time_zone=KIRITIMATI)
     sheet = example_sheet("american-evening-defaults")
-    session = services.session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at="2025-01-01T02:00:00+14:00")
+    session = session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at="2025-01-01T02:00:00+14:00")
     followup.followup_run(session_id=session.pk)
     benjamin = Player.objects.get(club=club, name="Benjamin")
     api = APIClient()
@@ -199,11 +200,11 @@ def test_a_players_stats_and_ratings_api_count_the_clubs_days(admin: Any) -> Non
 def test_the_link_pages_run_in_the_clubs_zone(admin: Any, players: list[Player]) -> None:
     """A seat link's page and a board link's page (no login) name the club's zone for their scripts, as the
     pages of members do: they ran in UTC."""
-    club = services.club_create(actor=admin, name="Line Islands Club", time_zone=KIRITIMATI)
-    seated = [services.player_create(actor=admin, club_id=club.pk, name=p.name) for p in players]
+    club = club_create(actor=admin, name="Line Islands Club", time_zone=KIRITIMATI)
+    seated = [player_create(actor=admin, club_id=club.pk, name=p.name) for p in players]
     session = open_session(admin, club, seated)
-    seat_key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=0)
-    board_key, _ = services.board_link_issue(actor=admin, club_id=club.pk)
+    seat_key, _ = seat_link_issue(actor=admin, session_id=session.pk, seat=0)
+    board_key, _ = board_link_issue(actor=admin, club_id=club.pk)
     meta = f'<meta name="time-zone" content="{KIRITIMATI}">'
     anyone = APIClient()
     for url in (f"/s/{seat_key}/", f"/b/{board_key}/"):

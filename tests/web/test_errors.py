@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ledger import services
 from ledger.models import Club, Role, Session
+from ledger.services.clubs import membership_set
 from tests.ledger_fixtures import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +56,7 @@ def test_each_error_page_is_the_site_s_in_the_request_s_language(
     debug: bool, language: str, club: Club, session: Session, admin: Any
 ) -> None:
     member = make_user("pat")
-    services.membership_set(actor=admin, club_id=club.pk, user=member, role=Role.PLAYER)
+    membership_set(actor=admin, club_id=club.pk, user=member, role=Role.PLAYER)
     for status, address in addresses(club, session):
         response = visitor(language, member).get(address)
         html = response.content.decode()

@@ -10,15 +10,16 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from ledger import services
 from ledger.models import Club, Player
+from ledger.services.sessions import session_close
+from ledger.services.table import deal_check, dispute_settle, seat_link_issue
 from tests.ledger_fixtures import AMERICAN_HANDS, example_sheet, fresh, open_session, record_all
 
 pytestmark = pytest.mark.django_db
 
 
 def seat_page(session: Any, scorer: Any, seat: int, language: str = "en") -> str:
-    key, _ = services.seat_link_issue(actor=scorer, session_id=session.pk, seat=seat)
+    key, _ = seat_link_issue(actor=scorer, session_id=session.pk, seat=seat)
     page = Client().get(f"/s/{key}/", HTTP_ACCEPT_LANGUAGE=language)
     assert page.status_code == 200
     return str(page.content.decode())
@@ -59,7 +60,7 @@ def test_the_heartbeat_is_an_event_the_page_sees(admin: Any, club: Club, players
     settings.REDIS_URL = None
     session = open_session(admin, club, players)
     assert '"heartbeat": 100' in seat_page(session, admin, 0)
-    key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=0)
+    key, _ = seat_link_issue(actor=admin, session_id=session.pk, seat=0)
     response = Client().get(f"/live/seat/{key}/")
     chunks = iter(response.streaming_content)  # type: ignore[attr-defined]
     beat = next(c for c in chunks if b"change" not in c and not c.startswith(b"retry")).decode()
@@ -75,8 +76,8 @@ def test_after_the_close_a_follower_sees_the_closes_result(
     "tap ✓" and "Live" on a closed table. It shows the close's result now."""
     session = open_session(admin, club, players, stake={"currency": "EUR", "per_counter": "0.05"})
     record_all(admin, session, AMERICAN_HANDS[:3])
-    key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=2)
-    _, settlement = services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+    key, _ = seat_link_issue(actor=admin, session_id=session.pk, seat=2)
+    _, settlement = session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
     close = settlement["close"]
     assert close["division"] != [0, 0, 0, 0]  # the pools were divided: the close's counters differ
     html = Client().get(f"/s/{key}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
@@ -156,7 +157,7 @@ def test_every_seats_code_shows_at_once_and_again(admin: Any, club: Club, player
 
 def test_a_second_phone_on_one_seat_link_is_told(admin: Any, club: Club, players: list[Player]) -> None:
     session = open_session(admin, club, players)
-    key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=3)
+    key, _ = seat_link_issue(actor=admin, session_id=session.pk, seat=3)
     first, second = Client(), Client()
     assert 'id="shared-seat"' not in first.get(f"/s/{key}/").content.decode()
     assert 'id="shared-seat"' not in first.get(f"/s/{key}/").content.decode()  # the same phone again
@@ -168,9 +169,9 @@ def test_the_seat_api_names_no_login(admin: Any, club: Club, players: list[Playe
     """A seat link's holder may have no account: the seat API gave him the scorer's login name."""
     session = open_session(admin, club, players)
     record_all(admin, session, AMERICAN_HANDS[:1])
-    key, link = services.seat_link_issue(actor=admin, session_id=session.pk, seat=3)
-    services.deal_check(session_id=session.pk, number=1, state="disputed", reason="no", link=link)
-    services.dispute_settle(actor=admin, session_id=session.pk, number=1, seat=3, outcome="overruled", note="")
+    key, link = seat_link_issue(actor=admin, session_id=session.pk, seat=3)
+    deal_check(session_id=session.pk, number=1, state="disputed", reason="no", link=link)
+    dispute_settle(actor=admin, session_id=session.pk, number=1, seat=3, outcome="overruled", note="")
     answer = Client().get(f"/api/v1/seat/{key}/")
     assert answer.status_code == 200
     assert admin.username not in answer.content.decode()
@@ -188,8 +189,8 @@ def test_the_treasurer_judges_a_dispute_by_its_deal_and_is_not_offered_a_close_t
     sheet = example_sheet("french-partie-defaults")
     session = open_session(admin, club, players, variant="french")
     record_all(admin, session, sheet["hands"][:3])
-    _, link = services.seat_link_issue(actor=admin, session_id=session.pk, seat=2)
-    services.deal_check(session_id=session.pk, number=3, state="disputed", reason="I had the jack", link=link)
+    _, link = seat_link_issue(actor=admin, session_id=session.pk, seat=2)
+    deal_check(session_id=session.pk, number=3, state="disputed", reason="I had the jack", link=link)
     client = Client()
     client.force_login(admin)
     page = client.get(f"/sessions/{session.pk}/settlement/", HTTP_ACCEPT_LANGUAGE=language).content.decode()

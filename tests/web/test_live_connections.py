@@ -14,8 +14,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from ledger import services
 from ledger.models import Club, Player
+from ledger.services.table import seat_link_issue
 from tests.ledger_fixtures import AMERICAN_HANDS, open_session, record_all
 
 pytestmark = [
@@ -33,7 +33,7 @@ def test_a_stream_hands_its_connection_back_after_each_read(
     settings.LIVE_HEARTBEAT_SECONDS = 0.2
     session = open_session(admin, club, players)
     record_all(admin, session, AMERICAN_HANDS[:1])
-    key, _ = services.seat_link_issue(actor=admin, session_id=session.pk, seat=0)
+    key, _ = seat_link_issue(actor=admin, session_id=session.pk, seat=0)
     response = Client().get(f"/live/seat/{key}/")
     chunks = iter(response.streaming_content)  # type: ignore[attr-defined]
     assert next(chunks).startswith(b"retry: ")

@@ -12,10 +12,14 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import Replay, parse_sheet, settle
 from ledger.live import MAX_ROWS, LocalBroker, broker, club_channel, session_channel
 from ledger.models import Club, Player, Role, Session
+from ledger.services.clubs import player_create
+from ledger.services.hands import hand_amend, hand_record, hand_undo
+from ledger.services.sessions import session_close
+from ledger.services.table import deal_check, seat_link_issue
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, fresh, long_sheet, member, open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +98,7 @@ def test_each_change_carries_what_a_replay_gives(
     for raw in sheet["hands"][:4]:
 
         def record(raw: dict[str, Any] = raw) -> Any:
-            return services.hand_record(actor=admin, session_id=session.pk, hand=raw)
+            return hand_record(actor=admin, session_id=session.pk, hand=raw)
 
         change = write(record)
         assert change["prev"] == tag
@@ -105,7 +109,7 @@ def test_each_change_carries_what_a_replay_gives(
     amended = sheet["hands"][4]
     assert _settles(sheet, 2, amended)
     change = write(
-        lambda: services.hand_amend(
+        lambda: hand_amend(
             actor=admin, session_id=session.pk, number=2, hand=amended, expected_version=fresh(session).version
         )
     )
@@ -114,8 +118,8 @@ def test_each_change_carries_what_a_replay_gives(
     assert_is_replay(change, session)
     tag = change["tag"]
 
-    link = selectors.seat_link_get(key=services.seat_link_issue(actor=admin, session_id=session.pk, seat=2)[0])
-    change = write(lambda: services.deal_check(session_id=session.pk, number=3, state="confirmed", link=link))
+    link = selectors.seat_link_get(key=seat_link_issue(actor=admin, session_id=session.pk, seat=2)[0])
+    change = write(lambda: deal_check(session_id=session.pk, number=3, state="confirmed", link=link))
     assert change["prev"] == tag
     assert [r["number"] for r in change["data"]["rows"]] == [3]
     assert change["data"]["rows"][0]["checks"] == [{"seat": 2, "state": "confirmed", "reason": "", "outcome": ""}]
@@ -123,9 +127,7 @@ def test_each_change_carries_what_a_replay_gives(
     tag = change["tag"]
 
     change = write(
-        lambda: services.hand_undo(
-            actor=admin, session_id=session.pk, number=4, expected_version=fresh(session).version
-        )
+        lambda: hand_undo(actor=admin, session_id=session.pk, number=4, expected_version=fresh(session).version)
     )
     assert change["prev"] == tag and change["hands"] == 3 and change["data"]["rows"] == []
     assert_is_replay(change, session)
@@ -151,7 +153,7 @@ def test_a_change_too_big_or_a_close_carries_nothing(
     assert fresh(session).hands_count == MAX_ROWS + 1
     told(session.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        services.hand_amend(
+        hand_amend(
             actor=admin,
             session_id=session.pk,
             number=1,
@@ -161,7 +163,7 @@ def test_a_change_too_big_or_a_close_carries_nothing(
     change = told(session.pk)[-1]
     assert "data" not in change and "prev" in change
     with django_capture_on_commit_callbacks(execute=True):
-        services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+        session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
     change = told(session.pk)[-1]
     assert "data" not in change and "prev" not in change and change["status"] == "closed"
 
@@ -172,7 +174,7 @@ def test_a_change_too_big_or_a_close_carries_nothing(
 @pytest.fixture
 def table(admin: Any, club: Club) -> dict[str, Any]:
     users = [member(club, admin, name.lower(), Role.PLAYER) for name in ("Ann", "Ben", "Cleo", "Dan")]
-    seated = [services.player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
+    seated = [player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
     session = open_session(admin, club, seated)
     record_all(admin, session, AMERICAN_HANDS[:2])
     return {"users": users, "scorer": admin, "session": fresh(session)}
@@ -213,7 +215,7 @@ def test_the_follow_stream_relays_the_deal_as_the_page_reads_it(
     response = ben.get(f"/live/sessions/{session.pk}/?view=follow")
     change = relayed(
         response,
-        lambda: services.hand_record(actor=table["scorer"], session_id=session.pk, hand=AMERICAN_HANDS[2]),
+        lambda: hand_record(actor=table["scorer"], session_id=session.pk, hand=AMERICAN_HANDS[2]),
         django_capture_on_commit_callbacks,
     )
     assert "data" not in change and change["prev"] == f"{session.version}.0"
@@ -235,7 +237,7 @@ def test_the_sheet_stream_relays_the_rows_as_the_sheet_reads_them(
     response = scorer.get(f"/live/sessions/{session.pk}/?view=sheet")
     change = relayed(
         response,
-        lambda: services.hand_amend(
+        lambda: hand_amend(
             actor=table["scorer"],
             session_id=session.pk,
             number=1,
@@ -261,7 +263,7 @@ def test_the_scorers_stream_carries_no_fragment(
     response = login(table["scorer"]).get(f"/live/sessions/{session.pk}/")
     change = relayed(
         response,
-        lambda: services.hand_record(actor=table["scorer"], session_id=session.pk, hand=AMERICAN_HANDS[2]),
+        lambda: hand_record(actor=table["scorer"], session_id=session.pk, hand=AMERICAN_HANDS[2]),
         django_capture_on_commit_callbacks,
     )
     assert "html" not in change and "data" not in change and change["hands"] == 3
@@ -284,7 +286,7 @@ def test_a_club_channel_hears_the_change_too(table: dict, told: Any, django_capt
     assert isinstance(local, LocalBroker)
     stop = local.subscribe([club_channel(table["session"].club_id)], heard.append)
     with django_capture_on_commit_callbacks(execute=True):
-        services.hand_record(actor=table["scorer"], session_id=table["session"].pk, hand=AMERICAN_HANDS[2])
+        hand_record(actor=table["scorer"], session_id=table["session"].pk, hand=AMERICAN_HANDS[2])
     stop()
     assert json.loads(heard[-1])["data"]["rows"][0]["number"] == 3
 
@@ -297,7 +299,7 @@ def test_a_deal_after_a_misdeal_reads_live_as_read(
     divided without her. The deal's card and sheet row say it live as read: the change carries the
     earlier misdeal (the game's deal, the forfeited share), not the deal alone."""
     users = [member(club, admin, name.lower(), Role.PLAYER) for name in ("Ann", "Ben", "Cleo", "Dan")]
-    seated = [services.player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
+    seated = [player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
     session = open_session(admin, club, seated, variant="russian", rules={"misdeal_forfeits_share": True})
     record_all(admin, session, [{"bid": "misdeal"}])
     simple = {"bid": "simple", "bidder": 1, "trump": "spades", "turned": "spades", "jack": 2, "tricks": [4, 3, 3, 3]}
@@ -305,7 +307,7 @@ def test_a_deal_after_a_misdeal_reads_live_as_read(
     response = ben.get(f"/live/sessions/{session.pk}/?view={view}")
     change = relayed(
         response,
-        lambda: services.hand_record(actor=admin, session_id=session.pk, hand=simple),
+        lambda: hand_record(actor=admin, session_id=session.pk, hand=simple),
         django_capture_on_commit_callbacks,
     )
     if view == "follow":

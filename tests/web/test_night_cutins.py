@@ -12,8 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ledger import nights, services
+from ledger import nights
 from ledger.models import Club, Night, NightTable
+from ledger.services.clubs import player_create
 from tests.ledger_fixtures import AMERICAN_HANDS, record_all
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ GAME = AMERICAN_HANDS * 2 + AMERICAN_HANDS[:3] + AMERICAN_HANDS[:1]
 
 @pytest.fixture
 def night(treasurer: Any, admin: Any, club: Club) -> Night:
-    nine = [services.player_create(actor=admin, club_id=club.pk, name=n) for n in NAMES]
+    nine = [player_create(actor=admin, club_id=club.pk, name=n) for n in NAMES]
     found = nights.night_open(actor=treasurer, club_id=club.pk)[0]
     for p in nine:
         nights.check_in(actor=treasurer, night_id=found.pk, player_id=p.pk)
@@ -87,7 +88,7 @@ def test_the_door_shows_the_nights_code_to_scorers_and_a_tap_per_member(
     client_for: Callable[[Any], Client], treasurer: Any, player_user: Any, admin: Any, club: Club
 ) -> None:
     found = nights.night_open(actor=treasurer, club_id=club.pk)[0]
-    services.player_create(actor=admin, club_id=club.pk, name="Zoe")
+    player_create(actor=admin, club_id=club.pk, name="Zoe")
     page = page_of(client_for(treasurer), found)
     assert 'id="door-qr"' in page and "<svg" in page.split('id="door-qr"')[1]
     assert f"/clubs/{club.pk}/nights/{found.pk}/#check-in" in page

@@ -11,9 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ledger import nights, services
+from ledger import nights
 from ledger.models import CheckIn, Club, MoneyTransaction, Night, NightTable, Player
 from ledger.money import selectors as money_selectors
+from ledger.services.clubs import player_create
+from ledger.services.presets import preset_create
 from tests.ledger_fixtures import AMERICAN_HANDS, record_all
 from tests.money.helpers import close, run_followup
 
@@ -24,7 +26,7 @@ NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Fay", "Gus", "Hal")
 
 @pytest.fixture
 def eight(admin: Any, club: Club) -> list[Player]:
-    return [services.player_create(actor=admin, club_id=club.pk, name=n) for n in NAMES]
+    return [player_create(actor=admin, club_id=club.pk, name=n) for n in NAMES]
 
 
 def test_the_treasurer_opens_tonight_from_the_club_page_and_a_member_checks_himself_in(
@@ -35,7 +37,7 @@ def test_the_treasurer_opens_tonight_from_the_club_page_and_a_member_checks_hims
     answer = client_for(treasurer).post(reverse("web:night-open", args=[club.pk]))
     night = Night.objects.get(club=club)
     assert answer.status_code == 302 and answer["Location"] == reverse("web:night", args=[club.pk, night.pk])
-    own = services.player_create(actor=admin, club_id=club.pk, name="Pat", user=player_user)
+    own = player_create(actor=admin, club_id=club.pk, name="Pat", user=player_user)
     member = client_for(player_user)
     page = member.get(reverse("web:club", args=[club.pk])).content.decode()
     assert 'id="night-open"' not in page and 'id="check-me-in"' in page
@@ -152,7 +154,7 @@ def test_the_rooms_settlement_records_each_payment_tied_to_the_night(
 def test_the_draw_form_offers_the_clubs_presets_and_opens_the_tables_from_one(
     client_for: Callable[[Any], Client], treasurer: Any, club: Club, eight: list[Player]
 ) -> None:
-    preset = services.preset_create(actor=treasurer, club_id=club.pk, name="Friday", variant="russian", rules={})
+    preset = preset_create(actor=treasurer, club_id=club.pk, name="Friday", variant="russian", rules={})
     night = nights.night_open(actor=treasurer, club_id=club.pk)[0]
     for p in eight[:4]:
         nights.check_in(actor=treasurer, night_id=night.pk, player_id=p.pk)

@@ -28,10 +28,13 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.timezone import localtime
 
-from ledger import followup, nights, services
+from ledger import followup, nights
 from ledger.engine.variants import variant_names
 from ledger.models import Club, MoneyTransaction, Night, Player, Role, Session
 from ledger.money import services as money_writes
+from ledger.services.clubs import club_create, membership_set, player_create
+from ledger.services.presets import preset_create
+from ledger.services.sessions import session_close, session_import
 from ledger.templatetags.clubscore import codes
 from ledger.web.dates import day
 from tests.ledger_fixtures import (
@@ -235,14 +238,14 @@ def scene(db: None) -> Scene:
     User = get_user_model()
     owner = User.objects.create_superuser("zoya", "zoya@example.org", PASSWORD)
     stranger = User.objects.create_user("lena", "lena@example.org", PASSWORD)
-    club = services.club_create(actor=owner, name="Bars Club")
-    other = services.club_create(actor=stranger, name="Kirov Circle")
-    services.membership_set(actor=stranger, club_id=other.pk, user=owner, role=Role.PLAYER)
-    services.membership_set(actor=owner, club_id=club.pk, user=stranger, role=Role.PLAYER)
-    players = [services.player_create(actor=owner, club_id=club.pk, name=n) for n in ("Ann", "Ben", "Cleo", "Dan")]
+    club = club_create(actor=owner, name="Bars Club")
+    other = club_create(actor=stranger, name="Kirov Circle")
+    membership_set(actor=stranger, club_id=other.pk, user=owner, role=Role.PLAYER)
+    membership_set(actor=owner, club_id=club.pk, user=stranger, role=Role.PLAYER)
+    players = [player_create(actor=owner, club_id=club.pk, name=n) for n in ("Ann", "Ben", "Cleo", "Dan")]
     closed = open_session(owner, club, players, stake={"currency": "USD", "per_counter": "0.01"})
     record_all(owner, closed, AMERICAN_HANDS)
-    services.session_close(actor=owner, session_id=closed.pk, pools="carry", expected_version=fresh(closed).version)
+    session_close(actor=owner, session_id=closed.pk, pools="carry", expected_version=fresh(closed).version)
     followup.followup_run(session_id=closed.pk)  # money [-30, -115, 90, 55]
     ann, ben, cleo, dan = (p.pk for p in players)
     money_writes.payment_record(
@@ -254,7 +257,7 @@ def scene(db: None) -> Scene:
     money_writes.payment_reverse(actor=owner, club_id=club.pk, transaction_id=paid.pk, note="Qy")
     opened = open_session(owner, club, players, variant="american", stake={"currency": "USD", "per_counter": "0.05"})
     record_all(owner, opened, AMERICAN_HANDS[:2])
-    preset = services.preset_create(
+    preset = preset_create(
         actor=owner,
         club_id=club.pk,
         name="Pyatnitsa",
@@ -378,7 +381,7 @@ def test_every_variant_s_evenings_have_no_english_left(scene: Scene, language: s
         if name in OPEN_EVENINGS:
             sheet.pop("close")
         scene.names.update(sheet["players"])
-        session = services.session_import(
+        session = session_import(
             actor=owner, club_id=scene.club.pk, sheet=sheet, closed_at="2026-11-20" if "close" in sheet else None
         )
         followup.followup_run(session_id=session.pk)

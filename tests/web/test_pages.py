@@ -10,10 +10,11 @@ import pytest
 from django.test import Client
 
 from api.sessions import next_legal
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine import settle
 from ledger.engine.variants import american, fontainebleau, french, get_variant, russian, variant_names
 from ledger.models import Hand, Player, Session
+from ledger.services.sessions import session_close
 from ledger.web import catalog
 from ledger.web.legal import bids_allowed
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, fresh, open_session, record_all
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def close(actor: Any, session: Session, pools: str = "divide") -> dict[str, Any]:
-    _, settlement = services.session_close(
+    _, settlement = session_close(
         actor=actor, session_id=session.pk, pools=pools, expected_version=fresh(session).version
     )
     return settlement

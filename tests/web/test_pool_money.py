@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from ledger import followup, services
+from ledger import followup
 from ledger.models import Club, Player, Session
+from ledger.services.sessions import session_close
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, fresh, open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +39,7 @@ FROM_THE_POOL["ru"] = f"корзина клуба → Cleo: 0,10{NB}€"
 
 
 def close(admin: Any, session: Session, pools: str) -> None:
-    services.session_close(actor=admin, session_id=session.pk, pools=pools, expected_version=fresh(session).version)
+    session_close(actor=admin, session_id=session.pk, pools=pools, expected_version=fresh(session).version)
     followup.followup_run(session_id=session.pk)
 
 

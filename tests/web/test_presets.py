@@ -13,10 +13,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine.variants import get_variant
 from ledger.i18n import label
 from ledger.models import Club, Player, Preset, Session
+from ledger.services.presets import preset_create
 from tests.ledger_fixtures import AMERICAN_HANDS, open_from_preset, open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +74,7 @@ def test_a_refused_preset_says_why_beside_the_rule(
 def test_a_scorer_opens_a_table_from_a_preset_with_the_last_tables_seats(
     client_for: Callable[[Any], Client], club: Club, admin: Any, scorer: Any, players: list[Player]
 ) -> None:
-    preset = services.preset_create(actor=admin, club_id=club.pk, name="House", variant="french", rules={})
+    preset = preset_create(actor=admin, club_id=club.pk, name="House", variant="french", rules={})
     open_session(admin, club, list(reversed(players)))  # the club's last table: Dan, Cleo, Ben, Ann
     browser = client_for(scorer)
     club_page = browser.get(reverse("web:club", args=[club.pk])).content.decode()
@@ -96,7 +97,7 @@ def test_the_conditions_in_words_on_the_join_and_follower_pages_and_the_printabl
     client_for: Callable[[Any], Client], club: Club, admin: Any, players: list[Player]
 ) -> None:
     rules = {"ante": 10, "table": "classic"}
-    preset = services.preset_create(actor=admin, club_id=club.pk, name="House", variant="american", rules=rules)
+    preset = preset_create(actor=admin, club_id=club.pk, name="House", variant="american", rules=rules)
     session = open_from_preset(admin, club, players, preset)
     browser = client_for(admin)
     declared = get_variant("american").declaration.options
@@ -126,7 +127,7 @@ def test_the_conditions_in_words_on_the_join_and_follower_pages_and_the_printabl
 def test_an_archived_preset_leaves_the_club_page_and_takes_no_edit(
     client_for: Callable[[Any], Client], club: Club, treasurer: Any
 ) -> None:
-    preset = services.preset_create(actor=treasurer, club_id=club.pk, name="Old", variant="american", rules={})
+    preset = preset_create(actor=treasurer, club_id=club.pk, name="Old", variant="american", rules={})
     browser = client_for(treasurer)
     edit = reverse("web:preset-edit", args=[club.pk, preset.pk])
     assert browser.post(edit, {"action": "archive"}).status_code == 302

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from ledger import followup, services
+from ledger import followup
 from ledger.models import Session, SessionEvent
+from ledger.services.sessions import session_close, session_import
 from tests.ledger_fixtures import example_sheet, fresh
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def imported(admin: Any, club: Any) -> Session:
     """An evening of 9 May 2025, imported closed."""
     sheet = example_sheet("american-evening-defaults")
-    session = services.session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at="2025-05-09")
+    session = session_import(actor=admin, club_id=club.pk, sheet=sheet, closed_at="2025-05-09")
     followup.followup_run(session_id=session.pk)
     return fresh(session)
 
@@ -69,7 +70,7 @@ def test_closing_again_keeps_the_date_unless_changed(client_for: Any, treasurer:
 
 
 def test_a_first_close_is_dated_now(admin: Any, session: Session) -> None:
-    services.session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
+    session_close(actor=admin, session_id=session.pk, expected_version=fresh(session).version)
     closed_at = fresh(session).closed_at
     assert closed_at is not None and timezone.now() - closed_at < dt.timedelta(minutes=1)
     (event,) = SessionEvent.objects.filter(session=session)

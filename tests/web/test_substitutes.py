@@ -12,8 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ledger import services
 from ledger.models import Club, Player, SeatChange, Session
+from ledger.services.clubs import player_create
+from ledger.services.substitutions import seat_substitute
 from tests.ledger_fixtures import AMERICAN_HANDS, record_all
 from tests.money.helpers import close
 
@@ -29,7 +30,7 @@ def form_key(page: str) -> str:
 def test_a_scorer_seats_a_member_from_the_scorer_page_once(
     client_for: Callable[[Any], Client], scorer: Any, admin: Any, session: Session, club: Club
 ) -> None:
-    eve = services.player_create(actor=admin, club_id=club.pk, name="Eve")
+    eve = player_create(actor=admin, club_id=club.pk, name="Eve")
     record_all(admin, session, AMERICAN_HANDS[:2])
     web = client_for(scorer)
     assert 'id="substitute-link"' in web.get(reverse("web:score", args=[session.pk])).content.decode()
@@ -63,7 +64,7 @@ def test_the_settlement_page_shows_each_stint(
     client_for: Callable[[Any], Client], admin: Any, session: Session
 ) -> None:
     record_all(admin, session, AMERICAN_HANDS[:2])
-    services.seat_substitute(actor=admin, session_id=session.pk, seat=1, name="Quinn")
+    seat_substitute(actor=admin, session_id=session.pk, seat=1, name="Quinn")
     record_all(admin, session, AMERICAN_HANDS[2:])
     closed = close(admin, session)
     page = client_for(admin).get(reverse("web:settlement", args=[session.pk])).content.decode()

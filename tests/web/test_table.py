@@ -12,9 +12,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from ledger import services
 from ledger.live import LocalBroker, broker
 from ledger.models import Club, Player, Role
+from ledger.services.clubs import player_create
+from ledger.services.hands import hand_record
+from ledger.services.table import board_link_issue, board_link_revoke, deal_check, seat_link_issue, seat_link_revoke
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, fresh, member, open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +25,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def table(admin: Any, club: Club) -> dict[str, Any]:
     users = [member(club, admin, name.lower(), Role.PLAYER) for name in ("Ann", "Ben", "Cleo", "Dan")]
-    seated = [services.player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
+    seated = [player_create(actor=admin, club_id=club.pk, name=u.username.title(), user=u) for u in users]
     scorer = member(club, admin, "scorer", Role.SCORER)
     session = open_session(scorer, club, seated)
     record_all(scorer, session, AMERICAN_HANDS[:2])
@@ -54,7 +56,7 @@ def test_the_fragment_answers_304_until_the_table_moves(table: dict) -> None:
     tag = first["ETag"]
     assert tag == f'"{session.version}.0"'
     assert ann.get(f"/sessions/{session.pk}/follow/rows/", headers={"If-None-Match": tag}).status_code == 304
-    services.deal_check(actor=table["users"][0], session_id=session.pk, number=1, state="confirmed")
+    deal_check(actor=table["users"][0], session_id=session.pk, number=1, state="confirmed")
     moved = ann.get(f"/sessions/{session.pk}/follow/rows/", headers={"If-None-Match": tag})
     assert moved.status_code == 200 and moved["ETag"] == f'"{session.version}.1"'
     assert "✓" in moved.content.decode()
@@ -82,7 +84,7 @@ def test_the_stream_opens_with_the_state_and_relays_a_change(
     assert f"id: {session.version}.0" in first and "event: change" in first
 
     with django_capture_on_commit_callbacks(execute=True):  # the stream is subscribed: the write is told
-        services.hand_record(actor=table["scorer"], session_id=session.pk, hand=AMERICAN_HANDS[2])
+        hand_record(actor=table["scorer"], session_id=session.pk, hand=AMERICAN_HANDS[2])
     relayed = next(c for c in chunks if c.startswith(b"id:")).decode()
     data = json.loads(relayed.split("data: ", 1)[1])
     assert data["hands"] == 3 and data["tag"] == f"{session.version + 1}.0"
@@ -104,21 +106,21 @@ def test_a_revoked_links_open_stream_ends_at_once(
     settings.LIVE_STREAM_SECONDS = 6
     settings.REDIS_URL = None
     session, scorer = table["session"], table["scorer"]
-    key, link = services.seat_link_issue(actor=scorer, session_id=session.pk, seat=1)
-    other_key, _ = services.seat_link_issue(actor=scorer, session_id=session.pk, seat=2)
-    board_key, board = services.board_link_issue(actor=admin, club_id=club.pk, label="bar")
+    key, link = seat_link_issue(actor=scorer, session_id=session.pk, seat=1)
+    other_key, _ = seat_link_issue(actor=scorer, session_id=session.pk, seat=2)
+    board_key, board = board_link_issue(actor=admin, club_id=club.pk, label="bar")
     seat = _stream_of(Client().get(f"/live/seat/{key}/"))
     other = _stream_of(Client().get(f"/live/seat/{other_key}/"))
     room = _stream_of(Client().get(f"/live/board/{board_key}/"))
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.seat_link_revoke(actor=scorer, session_id=session.pk, link_id=link.pk)
-        services.board_link_revoke(actor=admin, club_id=club.pk, link_id=board.pk)
+        seat_link_revoke(actor=scorer, session_id=session.pk, link_id=link.pk)
+        board_link_revoke(actor=admin, club_id=club.pk, link_id=board.pk)
     started = time.monotonic()
     assert list(seat) == [] and list(room) == []  # ended, nothing more relayed
     assert time.monotonic() - started < 4  # at once, not at a heartbeat
     with django_capture_on_commit_callbacks(execute=True):
-        services.hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[2])
+        hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[2])
     assert b'"hands":3' in next(other)  # another seat's link follows on
 
 
@@ -129,17 +131,17 @@ def test_a_revoke_whose_message_is_lost_ends_the_stream_at_the_next_change_or_he
     settings.LIVE_STREAM_SECONDS = 2
     settings.REDIS_URL = None
     session, scorer = table["session"], table["scorer"]
-    key, link = services.seat_link_issue(actor=scorer, session_id=session.pk, seat=1)
+    key, link = seat_link_issue(actor=scorer, session_id=session.pk, seat=1)
     seat = _stream_of(Client().get(f"/live/seat/{key}/"))
     assert next(seat) == b'event: ping\ndata: {"every": 200}\n\n'  # the heartbeat (issue 38, item 8)
     type(link).objects.filter(pk=link.pk).update(revoked_at=timezone.now())  # revoked, no message sent
     with django_capture_on_commit_callbacks(execute=True):
-        services.hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[2])
+        hand_record(actor=scorer, session_id=session.pk, hand=AMERICAN_HANDS[2])
     assert list(seat) == []
 
 
 def test_a_seat_link_page_has_its_seat_only(table: dict) -> None:
-    key, _ = services.seat_link_issue(actor=table["scorer"], session_id=table["session"].pk, seat=3)
+    key, _ = seat_link_issue(actor=table["scorer"], session_id=table["session"].pk, seat=3)
     page = Client().get(f"/s/{key}/")
     assert page.status_code == 200 and "You follow as Dan" in page.content.decode()
     config = json.loads(page.content.decode().split('id="follow-config" type="application/json">')[1].split("<")[0])
@@ -161,9 +163,7 @@ def test_the_join_page_shows_a_qr_code_and_issues_seat_links(table: dict) -> Non
 
 def test_the_board_shows_every_open_table(table: dict, admin: Any, club: Club) -> None:
     other = open_session(table["scorer"], club, list(Player.objects.filter(club=club).order_by("pk")[:4]))
-    services.deal_check(
-        actor=table["users"][1], session_id=table["session"].pk, number=2, state="disputed", reason="no"
-    )
+    deal_check(actor=table["users"][1], session_id=table["session"].pk, number=2, state="disputed", reason="no")
     page = login(table["users"][0]).get(f"/clubs/{club.pk}/board/")
     text = page.content.decode()
     assert page.status_code == 200
@@ -176,7 +176,7 @@ def test_the_board_shows_every_open_table(table: dict, admin: Any, club: Club) -
 
 def test_the_close_page_lists_open_disputes_for_the_treasurer(table: dict, admin: Any, club: Club) -> None:
     session = table["session"]
-    services.deal_check(actor=table["users"][2], session_id=session.pk, number=1, state="disputed", reason="8 tricks")
+    deal_check(actor=table["users"][2], session_id=session.pk, number=1, state="disputed", reason="8 tricks")
     treasurer = member(club, admin, "treasurer", Role.TREASURER)
     client = login(treasurer)
     page = client.get(f"/sessions/{session.pk}/settlement/").content.decode()

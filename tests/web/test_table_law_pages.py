@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from ledger import services
 from ledger.models import Club, Player
+from ledger.services.table import deal_check, seat_link_issue
 from tests.ledger_fixtures import open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -101,8 +101,8 @@ def test_a_lapsed_claim_s_dispute_says_why_and_what_the_treasurer_can_do(
     session = open_session(admin, club, players, variant="russian", rules={"claims_lapse": True, "remiz": 2})
     record_all(admin, session, [{"bid": "pass", "turned": "hearts", "ace_turned": True}, {"bid": "misdeal"}])
     for number in (1, 2):
-        _key, link = services.seat_link_issue(actor=admin, session_id=session.pk, seat=number)
-        services.deal_check(session_id=session.pk, number=number, state="disputed", reason="no", link=link)
+        _key, link = seat_link_issue(actor=admin, session_id=session.pk, seat=number)
+        deal_check(session_id=session.pk, number=number, state="disputed", reason="no", link=link)
     html = get(admin, f"/sessions/{session.pk}/settlement/", language)
     one = html.split('id="dispute-1-1"', 1)[1].split("</li>", 1)[0]
     two = html.split('id="dispute-2-2"', 1)[1].split("</li>", 1)[0]

@@ -19,11 +19,15 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from rest_framework.test import APIClient
 
-from ledger import followup, services
+from ledger import followup
 from ledger.currency import parse_money
 from ledger.elision import elide
 from ledger.models import Session
 from ledger.money import services as money_writes
+from ledger.services.clubs import club_time_zone_set
+from ledger.services.sessions import session_import
+from ledger.services.table import seat_link_issue
+from ledger.services.tokens import token_issue
 from tests.ledger_fixtures import example_sheet, fresh
 from tests.web.test_page_languages import Scene, client, scene
 
@@ -46,7 +50,7 @@ def text(html: str) -> str:
 def russian_evening(scene: Scene) -> Session:
     """A Russian partie, closed with its pool carried: a one-basket game."""
     owner = get_user_model().objects.get(username="zoya")
-    session = services.session_import(
+    session = session_import(
         actor=owner, club_id=scene.club.pk, sheet=example_sheet("russian-partie-house-rules"), closed_at="2026-11-20"
     )
     followup.followup_run(session_id=session.pk)
@@ -213,7 +217,7 @@ def test_the_glossary_says_the_bidder_as_002_does() -> None:
 def test_the_api_refuses_an_overpayment_in_the_request_s_language(scene: Scene, language: str, expected: str) -> None:
     owner = get_user_model().objects.get(username="zoya")
     api = APIClient()
-    key, _ = services.token_issue(user=owner, device="phone")
+    key, _ = token_issue(user=owner, device="phone")
     api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     ann, dan = scene.players[0].pk, scene.players[3].pk
     body = {"from": ann, "to": dan, "currency": "USD", "cents": 5000, "status": "paid"}
@@ -269,7 +273,7 @@ def test_the_new_club_page_offers_the_zones_in_russian(scene: Scene) -> None:
 
 def test_the_club_page_puts_the_club_s_zone_first(scene: Scene) -> None:
     owner = get_user_model().objects.get(username="zoya")
-    services.club_time_zone_set(actor=owner, club_id=scene.club.pk, time_zone="America/Los_Angeles")
+    club_time_zone_set(actor=owner, club_id=scene.club.pk, time_zone="America/Los_Angeles")
     select = zone_select(page(reverse("web:club", args=[scene.club.pk]), "fr"))
     first = groups(select)[0][1]
     assert first[0] == ("America/Los_Angeles", "Los Angeles (États-Unis)")
@@ -279,8 +283,8 @@ def test_the_club_page_puts_the_club_s_zone_first(scene: Scene) -> None:
 
 def test_the_join_page_revokes_ann_s_link_with_elision(scene: Scene) -> None:
     owner = get_user_model().objects.get(username="zoya")
-    services.seat_link_issue(actor=owner, session_id=scene.open.pk, seat=0)  # Ann's seat
-    services.seat_link_issue(actor=owner, session_id=scene.open.pk, seat=1)  # Ben's
+    seat_link_issue(actor=owner, session_id=scene.open.pk, seat=0)  # Ann's seat
+    seat_link_issue(actor=owner, session_id=scene.open.pk, seat=1)  # Ben's
     seen = text(page(reverse("web:join", args=[scene.open.pk]), "fr"))
     assert "Révoquer le lien d'Ann" in seen and "lien de Ann" not in seen
     assert "Révoquer le lien de Ben" in seen

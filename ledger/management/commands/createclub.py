@@ -7,9 +7,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger import services
 from ledger.exceptions import LedgerError
 from ledger.models import Club
+from ledger.services.clubs import club_create
 
 
 class Command(BaseCommand):
@@ -28,7 +28,7 @@ class Command(BaseCommand):
         if Club.objects.filter(name=options["name"], memberships__user=admin).exists():
             raise CommandError(f"{options['admin']} already has a club named {options['name']!r}")
         try:
-            club = services.club_create(actor=admin, name=options["name"])
+            club = club_create(actor=admin, name=options["name"])
         except LedgerError as exc:
             raise CommandError(exc.message) from None
         self.stdout.write(f"club {club.pk} {club.name!r} created; {admin.get_username()} is its admin")

@@ -3,7 +3,7 @@
 It makes (or finds) the club "Demo Club" with eight players, three users (an admin, a scorer and a
 treasurer, each printed with a password and a device token), and one finished session for every
 example score sheet with a settlement (`tests/data/examples`) whose variant the engine knows, played
-by the club's players and imported through `services.session_import`. Run twice, it adds nothing it
+by the club's players and imported through `session_import`. Run twice, it adds nothing it
 already has, and the logins stay the same: the password is `DEMO_PASSWORD` (or `--password`) and each
 user's token is derived from the SECRET_KEY, so a restart of `bin/serve` logs no phone out
 (`--new-tokens` issues random ones).
@@ -24,10 +24,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
-from ledger import selectors, services
+from ledger import selectors
 from ledger.engine.sheet import SHEET_FORMAT
 from ledger.engine.variants import variant_names
 from ledger.models import Club, Membership, Player, Role
+from ledger.services.clubs import club_create, membership_set, player_create
+from ledger.services.sessions import session_import
+from ledger.services.tokens import token_issue
 
 CLUB = "Demo Club"
 PLAYERS = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
@@ -98,14 +101,14 @@ class Command(BaseCommand):
         admin = users["demo-admin"][0]
         club = Club.objects.filter(name=CLUB, memberships__user=admin, memberships__role=Role.ADMIN).first()
         if club is None:
-            club = services.club_create(actor=admin, name=CLUB)
+            club = club_create(actor=admin, name=CLUB)
         for username, role, _ in USERS[1:]:
             if not Membership.objects.filter(club=club, user=users[username][0], role=role).exists():
-                services.membership_set(actor=admin, club_id=club.pk, user=users[username][0], role=role)
+                membership_set(actor=admin, club_id=club.pk, user=users[username][0], role=role)
         linked = {player: users[u][0] for u, _, player in USERS if player}
         for name in PLAYERS:
             if not Player.objects.filter(club=club, name=name).exists():
-                services.player_create(actor=admin, club_id=club.pk, name=name, user=linked.get(name))
+                player_create(actor=admin, club_id=club.pk, name=name, user=linked.get(name))
 
         treasurer = users["demo-treasurer"][0]
         have = {_key(selectors.session_sheet(session=s)) for s in club.sessions.all()}
@@ -115,7 +118,7 @@ class Command(BaseCommand):
             sheet = demo_sheet(example, index)
             if _key(sheet) in have:
                 continue
-            services.session_import(actor=treasurer, club_id=club.pk, sheet=sheet)
+            session_import(actor=treasurer, club_id=club.pk, sheet=sheet)
             have.add(_key(sheet))
             added += 1
 
@@ -128,7 +131,7 @@ class Command(BaseCommand):
         for username, role, _ in USERS:
             user, password = users[username]
             stable = None if options["new_tokens"] else demo_token(username)
-            key, _ = services.token_issue(user=user, device=DEVICE, key=stable)
+            key, _ = token_issue(user=user, device=DEVICE, key=stable)
             self.stdout.write(f"{username:<16} {role:<10} {password:<24} {key}")
 
     def _users(self, password: str | None) -> dict[str, tuple[Any, str]]:

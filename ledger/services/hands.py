@@ -1,0 +1,295 @@
+"""Hands: recording the next deal (the hot path, bench/api.py), amending one, undoing the last."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Protocol
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import IntegrityError, connections, transaction
+from django.db.models import BooleanField, Func, Value
+
+from ledger import roundtrips
+from ledger.engine import EngineError
+from ledger.exceptions import (
+    ClaimLapsed,
+    InvalidRequest,
+    LedgerError,
+    NotFound,
+    NotLastHand,
+    StaleNumber,
+)
+from ledger.live import HAND, announce
+from ledger.models import (
+    Hand,
+    HandRevision,
+    Role,
+    SeatChange,
+    Session,
+)
+from ledger.services.locks import check_open, check_version, lock_session, locked, locking
+from ledger.services.projection import (
+    SEAT_NAMES,
+    check_hand_amounts,
+    replay,
+    store_state,
+    without_number,
+    write_projection,
+)
+from ledger.services.table import clear_checks
+
+
+def _lock_session_and_sheet(
+    session_id: int, actor: User, role: str, begin: roundtrips.Atomic, keeper: KeyKeeper | None = None
+) -> tuple[Session, list[Any]]:
+    """`lock_session`, and the earlier hands' raw JSON read after the lock, in one round trip with the
+    transaction's BEGIN (a pipeline, ledger/roundtrips.py): two statements, so the second takes its
+    snapshot once the first holds the lock and sees the hand of the writer it waited for (a subquery of
+    the locking statement would not, under READ COMMITTED).
+
+    With a `keeper` (the API's Idempotency-Key), on PostgreSQL the transaction first takes the keeper's
+    advisory lock without waiting (`_HOLD`), and the session's lock is taken only if it got it: a
+    second request with a key still in use is answered at once instead of queueing behind the first.
+    The keeper's reads go after the sheet (so they see what the writer it waited for kept); `judge`
+    sees whether the hold was got, and their rows, before anything else is checked."""
+    arguments = {"session_id": session_id, "user_id": actor.pk}
+    held = keeper.hold() if keeper is not None and connections["default"].vendor == "postgresql" else None
+    reads: list[roundtrips.Read] = [(_LOCKING, arguments), (_SHEET, {"session_id": session_id})]
+    if held is not None:
+        reads = [(_HOLD, {"held": held}), (_LOCKING_HELD, dict(arguments, held=held)), reads[1]]
+    if keeper is not None:
+        reads += keeper.reads()
+    rows = roundtrips.fetch_together(*reads, begin=begin)
+    if held is not None:
+        got, *rows = rows
+    sessions, raws, *kept = rows
+    if keeper is not None:
+        keeper.judge(held is None or got == [(True,)], kept)
+    return locked(sessions[0] if sessions else None, role), raws
+
+
+class KeyKeeper(Protocol):
+    """The caller's part in the transaction that records a hand: the API's Idempotency-Key
+    (api/idempotency.py), kept with the hand instead of claimed before it, which saved a round trip
+    and a commit (bench/README.md "round 6"). `hold()` names the advisory lock the transaction holds
+    while it runs (PostgreSQL); `reads()` are statements sent after the session's lock;
+    `judge(free, rows)` learns whether the hold was free and sees the reads' rows before anything else
+    is checked, and raises to answer otherwise (nothing is written); `keep(hand, writes)` writes with
+    the hand and commits with it."""
+
+    def hold(self) -> int: ...
+
+    def reads(self) -> list[roundtrips.Read]: ...
+
+    def judge(self, free: bool, rows: list[list[Any]]) -> None: ...
+
+    def keep(self, hand: Hand, writes: roundtrips.Together) -> None: ...
+
+
+def _try_hold(held: Any) -> Func:
+    return Func(held, function="pg_try_advisory_xact_lock", output_field=BooleanField())
+
+
+_LOCKING = roundtrips.Select(lambda session_id, user_id: locking(session_id, user_id))
+# The row is locked only if the hold is got: PostgreSQL locks the rows its WHERE lets through (and the
+# transaction that got it in `_HOLD` gets it again, a lock held twice until the end).
+_LOCKING_HELD = roundtrips.Select(
+    lambda session_id, user_id, held: locking(session_id, user_id).filter(_try_hold(Value(held)))
+)
+_HOLD = roundtrips.Raw("SELECT pg_try_advisory_xact_lock(%s)", ["held"])
+_SHEET = roundtrips.Select(
+    lambda session_id: Hand.objects.filter(session_id=session_id).order_by("number").values_list("raw", flat=True)
+)
+
+
+def hand_number_check(*, session: Session, number: Any) -> None:
+    """The deal number a scorer believes is next, against the session's (`api.md`).
+
+    Lower: another device recorded it (StaleNumber). Higher or not a number: invalid_hand. Absent: fine.
+    """
+    if number is None:
+        return
+    expected = session.hands_count + 1
+    if type(number) is not int or number < 1 or number > expected:
+        raise EngineError(
+            "invalid_hand", {"number": [f"`number` must be {expected}, the next deal of the session"]}, expected
+        )
+    if number < expected:
+        raise StaleNumber(f"deal {number} is already recorded: the next deal is {expected}", session)
+
+
+# --- hands -----------------------------------------------------------------------------------------
+
+
+def hand_record(
+    *,
+    actor: User,
+    session_id: int,
+    hand: Any,
+    client_key: uuid.UUID | None = None,
+    keeper: KeyKeeper | None = None,
+) -> Hand:
+    """Record the next deal (scorers and above). `hand` may carry `number` (see `hand_number_check`).
+
+    Idempotent by `client_key` (the key the client sent it with, unique per session and user): a retry finds
+    the hand its first attempt recorded and returns it, whatever happened since (the session closed,
+    the number moved on), so a deal is recorded once however often it is sent. The lookup runs only
+    when the write is refused or hits the key's unique constraint: the first attempt pays nothing.
+
+    `keeper` (`KeyKeeper`): the API's Idempotency-Key, judged first and kept with the hand; its
+    refusals pass through as they are.
+    """
+    try:
+        return _hand_record(actor, session_id, hand, client_key, keeper)
+    except (LedgerError, EngineError, IntegrityError):
+        if client_key is None:
+            raise
+        found = (
+            Hand.objects.select_related("session")
+            .filter(session_id=session_id, recorded_by_id=actor.pk, client_key=client_key)
+            .first()
+        )
+        if found is None:
+            raise
+        return found
+
+
+def _hand_record(
+    actor: User, session_id: int, hand: Any, client_key: uuid.UUID | None, keeper: KeyKeeper | None
+) -> Hand:
+    # On PostgreSQL (ledger/roundtrips.py): BEGIN with the lock, the earlier sheet and the keeper's read;
+    # the projection, the revision, the hand and the keeper's write with COMMIT: two round trips where
+    # one statement each took nine (bench/README.md).
+    with roundtrips.atomic() as atomic:
+        # A deal settles from the deals before it only: recording one changes no earlier hand, so
+        # only the new hand's row is written (and only the earlier sheet is read).
+        session, raws = _lock_session_and_sheet(session_id, actor, Role.SCORER, begin=atomic, keeper=keeper)
+        check_open(session)
+        hand_number_check(session=session, number=hand.get("number") if isinstance(hand, dict) else None)
+        if session.hands_count >= settings.MAX_SESSION_HANDS:
+            raise InvalidRequest.field("hands", f"a session has at most {settings.MAX_SESSION_HANDS} hands")
+        raw = without_number(hand)
+        _, run, settled = replay(session, [*raws, raw], names=SEAT_NAMES)
+        result = settled[-1]
+        check_hand_amounts(result)
+        number = len(raws) + 1
+        new = Hand(session=session, number=number, raw=raw, settled=result, client_key=client_key, recorded_by=actor)
+        with roundtrips.together(commit=atomic) as writes:
+            store_state(session, run, number, writes=writes)
+            writes.insert(
+                HandRevision(
+                    session=session,
+                    number=number,
+                    action=HandRevision.Action.RECORDED,
+                    new=raw,
+                    version=session.version,
+                    by=actor,
+                )
+            )
+            writes.insert(new)
+            if keeper is not None:
+                keeper.keep(new, writes)
+    # After the block: `roundtrips.atomic`'s commit is not Django's (no on_commit), so this change's rows
+    # are read just after its commit (a deal recorded later in between is carried by its own change).
+    announce(session, moved=HAND, deals=[number])
+    return new
+
+
+def hand_amend(
+    *,
+    actor: User,
+    session_id: int,
+    number: int,
+    hand: Any,
+    expected_version: int | None,
+    reason: str = "",
+) -> Hand:
+    """Replace deal `number` and replay the session from it (scorers and above).
+
+    If the replay makes any hand invalid, nothing changes and the engine's error names that deal.
+    """
+    with transaction.atomic(durable=True):
+        session = lock_session(session_id, actor, Role.SCORER)
+        check_open(session)
+        check_version(session, expected_version)
+        hands = list(Hand.objects.filter(session=session).order_by("number"))
+        if not 1 <= number <= len(hands):
+            raise NotFound(f"the session has no hand {number}")
+        if number < len(hands) and (session.rules or {}).get("claims_lapse") is True:
+            raise ClaimLapsed(
+                f"deal {number} can no longer be amended: under the house rule “Claims lapse” a deal stands once "
+                f"the next one is recorded (deal {number + 1} is); a treasurer can record the correction as an "
+                "adjustment into the basket on the next deal"
+            )
+        if (
+            isinstance(hand, dict)
+            and "number" in hand
+            and (type(hand["number"]) is not int or hand["number"] != number)
+        ):
+            raise EngineError("invalid_hand", {"number": [f"`number` must be {number}, the hand's number"]}, number)
+        raw = without_number(hand)
+        target = hands[number - 1]
+        old = target.raw
+        _, run, settled = replay(session, [raw if h is target else h.raw for h in hands])
+        target.raw = raw
+        target.save(update_fields=["raw"])
+        write_projection(session, hands, settled, run)
+        HandRevision.objects.create(
+            session=session,
+            number=number,
+            action=HandRevision.Action.AMENDED,
+            old=old,
+            new=raw,
+            reason=reason[:500],
+            version=session.version,
+            by=actor,
+        )
+        clear_checks(session, number)
+        announce(session, moved=HAND, deals=range(number, len(hands) + 1))  # their running totals moved
+    target.session = session
+    return target
+
+
+def hand_undo(*, actor: User, session_id: int, number: int, expected_version: int | None, reason: str = "") -> Session:
+    """Undo the last hand (scorers and above); any other is `NotLastHand`."""
+    with transaction.atomic(durable=True):
+        session = lock_session(session_id, actor, Role.SCORER)
+        check_open(session)
+        check_version(session, expected_version)
+        hands = list(Hand.objects.filter(session=session).order_by("number"))
+        if not 1 <= number <= len(hands):
+            raise NotFound(f"the session has no hand {number}")
+        if number != len(hands):
+            raise NotLastHand(f"only the last hand ({len(hands)}) can be undone, not {number}")
+        last = hands.pop()
+        old = last.raw
+        last.delete()
+        _seat_changes_follow_undo(session, number)
+        _, run, settled = replay(session, [h.raw for h in hands])
+        write_projection(session, hands, settled, run)
+        HandRevision.objects.create(
+            session=session,
+            number=number,
+            action=HandRevision.Action.UNDONE,
+            old=old,
+            reason=reason[:500],
+            version=session.version,
+            by=actor,
+        )
+        clear_checks(session, number)
+        announce(session, moved=HAND)  # no row changed: the pages drop the deals after the session's last
+    return session
+
+
+def _seat_changes_follow_undo(session: Session, number: int) -> None:
+    """Hand `number` undone: a substitute who was to sit from the hand after it sits from `number`, the
+    next deal again (a substitution is always from a recorded hand or the next); one already set for that
+    seat from `number`, whose stint is left without a hand, gives way to him."""
+    for change in SeatChange.objects.filter(session=session, from_hand=number + 1).order_by("id"):
+        SeatChange.objects.filter(session=session, seat=change.seat, from_hand=number).delete()
+        if number < 2:
+            change.delete()  # nobody substitutes from the first deal: he is the opening player's substitute
+            continue
+        change.from_hand = number
+        change.save(update_fields=["from_hand"])
