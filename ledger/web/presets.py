@@ -3,8 +3,8 @@ version, archive); a scorer opens a table from one in two taps from the club pag
 then "Start", the seats already chosen); and a table's conditions in words, for the join, follower and
 printable conditions pages (`ledger.web.table`).
 
-The forms are the new session's own (`forms.parse_conditions`, `views.variant_forms`): every house rule
-is read from the variant's declaration, none is named here.
+The forms are the new session's own (`forms.ConditionsForm`, `views.form_context`): every house rule is
+a field built from the variant's declaration, none is named here.
 """
 
 from __future__ import annotations
@@ -19,15 +19,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from ledger import selectors
 from ledger.engine import EngineError
-from ledger.engine.variants import variant_names
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Player, Preset, Role, Session
 from ledger.services.presets import preset_archive, preset_create, preset_update
-from ledger.services.sessions import session_open
 
 from . import catalog
-from .forms import NewSession, parse_conditions, parse_seats
-from .views import AuthedRequest, page, refusal_fields, variant_forms
+from .forms import PresetForm, SeatsForm
+from .views import AuthedRequest, form_context, open_session, page, refusal_fields
 
 
 def table_conditions(variant: str, rules: dict[str, Any]) -> dict[str, Any]:
@@ -71,28 +69,16 @@ def preset_list(request: AuthedRequest, club_id: int) -> HttpResponse:
     return render(request, "web/presets.html", {"club": found, "rows": rows})
 
 
-def _form_page(
-    request: AuthedRequest, club: Any, form: NewSession | None, preset: Preset | None, name: str, status: int
-) -> HttpResponse:
-    current = selectors.preset_current(preset) if preset is not None else None
-    if form is None and current is not None:
-        form = NewSession(variant=current.variant, rules=current.rules, stake=current.stake)
-    initial = (current.variant, current.rules) if current is not None else None
-    chosen = (form.variant if form else "") or request.GET.get("variant") or "american"
-    posted = request.POST if request.method == "POST" else None
+def _form_page(request: AuthedRequest, club: Any, form: PresetForm, preset: Preset | None, status: int) -> HttpResponse:
     return render(
         request,
         "web/preset_form.html",
         {
             "club": club,
             "preset": preset,
-            "current": current,
-            "name": name,
-            "variants": variant_forms(form, posted, initial),
-            "chosen": chosen if chosen in variant_names() else "american",
-            "form": form,
-            "errors": form.errors if form else {},
-            "all_errors": [m for msgs in (form.errors.values() if form else []) for m in msgs],
+            "current": selectors.preset_current(preset) if preset is not None else None,
+            "name": str(form["name"].value() or "").strip(),
+            **form_context(form),
             "versions": list(selectors.preset_versions(user=request.user, club_id=club.pk, preset_id=preset.pk))
             if preset is not None
             else [],
@@ -101,37 +87,38 @@ def _form_page(
     )
 
 
-def _save(request: AuthedRequest, club_id: int, preset: Preset | None) -> tuple[NewSession, str, Preset | None]:
-    """Parse the posted preset and write it; the form with its refusals when it was not written."""
-    form = parse_conditions(request.POST)
-    name = (request.POST.get("name") or "").strip()
-    if form.errors:
-        return form, name, None
+def _unposted(request: AuthedRequest, preset: Preset | None) -> PresetForm:
+    """The form as a preset's page opens: the preset's current conditions, or a new one's defaults."""
+    if preset is None:
+        return PresetForm(variant=request.GET.get("variant"))
+    current = selectors.preset_current(preset)
+    return PresetForm(variant=current.variant, rules=current.rules, stake=current.stake, initial={"name": preset.name})
+
+
+def _save(request: AuthedRequest, club_id: int, preset: Preset | None) -> tuple[PresetForm, Preset | None]:
+    """Read the posted preset and write it; the form with its refusals when it was not written."""
+    form = PresetForm(request.POST)
+    if not form.is_valid():
+        return form, None
+    name = form.cleaned_data["name"]
     try:
         if preset is None:
-            saved = preset_create(
-                actor=request.user, club_id=club_id, name=name, variant=form.variant, rules=form.rules, stake=form.stake
-            )
+            saved = preset_create(actor=request.user, club_id=club_id, name=name, **form.conditions())
         else:
             saved = preset_update(
                 actor=request.user,
                 club_id=club_id,
                 preset_id=preset.pk,
-                expected_version=int(request.POST.get("version") or 0),
+                expected_version=form.cleaned_data["version"] or 0,
                 name=name,
-                variant=form.variant,
-                rules=form.rules,
-                stake=form.stake,
+                **form.conditions(),
             )
     except (NotFound, PermissionDenied):
         raise
-    except (LedgerError, EngineError, ValueError) as exc:
-        if isinstance(exc, ValueError):
-            form.error("version", gettext("the preset has changed: read it again"))
-        else:
-            form.refused(refusal_fields(exc))
-        return form, name, None
-    return form, name, saved
+    except (LedgerError, EngineError) as exc:
+        form.refused(refusal_fields(exc))
+        return form, None
+    return form, saved
 
 
 @require_http_methods(["GET", "POST"])
@@ -139,10 +126,10 @@ def _save(request: AuthedRequest, club_id: int, preset: Preset | None) -> tuple[
 def preset_new(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.TREASURER)
     if request.method == "GET":
-        return _form_page(request, found, None, None, "", 200)
-    form, name, saved = _save(request, club_id, None)
+        return _form_page(request, found, _unposted(request, None), None, 200)
+    form, saved = _save(request, club_id, None)
     if saved is None:
-        return _form_page(request, found, form, None, name, 400)
+        return _form_page(request, found, form, None, 400)
     messages.success(request, gettext("The preset %(name)s is saved.") % {"name": saved.name})
     return redirect("web:presets", club_id=club_id)
 
@@ -153,7 +140,7 @@ def preset_edit(request: AuthedRequest, club_id: int, preset_id: int) -> HttpRes
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.TREASURER)
     preset = selectors.preset_get(user=request.user, club_id=club_id, preset_id=preset_id, role=Role.TREASURER)
     if request.method == "GET":
-        return _form_page(request, found, None, preset, preset.name, 200)
+        return _form_page(request, found, _unposted(request, preset), preset, 200)
     if preset.archived_at is not None:  # the page offers no save then; a stale tab's post is said so
         messages.error(request, gettext("This preset is archived: no table opens from it any more."))
         return redirect("web:presets", club_id=club_id)
@@ -161,9 +148,9 @@ def preset_edit(request: AuthedRequest, club_id: int, preset_id: int) -> HttpRes
         preset_archive(actor=request.user, club_id=club_id, preset_id=preset.pk)
         messages.success(request, gettext("The preset %(name)s is archived.") % {"name": preset.name})
         return redirect("web:presets", club_id=club_id)
-    form, name, saved = _save(request, club_id, preset)
+    form, saved = _save(request, club_id, preset)
     if saved is None:
-        return _form_page(request, found, form, preset, name, 400)
+        return _form_page(request, found, form, preset, 400)
     messages.success(
         request,
         gettext("The preset %(name)s is at version %(version)d.") % {"name": saved.name, "version": saved.version},
@@ -174,18 +161,14 @@ def preset_edit(request: AuthedRequest, club_id: int, preset_id: int) -> HttpRes
 # --- opening a table from a preset (scorers) -------------------------------------------------------
 
 
-def _seats(posted: Any, players: list[Player], preset: Preset) -> list[dict[str, Any]]:
-    """The seats as the page shows them: the posted players again, else those of the last table opened
-    from the preset (else the club's last table; else the club's four players when it has just four)."""
-    if posted is not None:
-        chosen = [posted.get(f"seat-{s}") or "" for s in range(4)]
-    else:
-        last = selectors.preset_last_seats(preset=preset)
-        if not last and len(players) == 4:
-            last = [p.pk for p in players]
-        known = {p.pk for p in players}
-        chosen = [str(pid) if pid in known else "" for pid in last] if len(last) == 4 else [""] * 4
-    return [{"seat": s, "chosen": chosen[s]} for s in range(4)]
+def _last_seats(players: list[Player], preset: Preset) -> list[int | None]:
+    """The seats a preset's table opens with: those of the last table opened from the preset (else the
+    club's last table; else the club's four players when it has just four)."""
+    last = selectors.preset_last_seats(preset=preset)
+    if not last and len(players) == 4:
+        last = [p.pk for p in players]
+    known = {p.pk for p in players}
+    return [pid if pid in known else None for pid in last] if len(last) == 4 else [None] * 4
 
 
 @require_http_methods(["GET", "POST"])
@@ -195,30 +178,24 @@ def preset_open(request: AuthedRequest, club_id: int, preset_id: int) -> HttpRes
     "Start" opens the session with the preset's current version and goes to the scorer page."""
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.SCORER)
     preset = selectors.preset_get(user=request.user, club_id=club_id, preset_id=preset_id)
-    form: NewSession | None = None
-    if request.method == "POST":
-        form = NewSession()
-        parse_seats(request.POST, form)
-        if not form.errors and form.first_dealer is not None:
-            try:
-                session = session_open(
-                    actor=request.user,
-                    club_id=club_id,
-                    variant="",
-                    rules=None,
-                    player_ids=form.players,
-                    first_dealer=form.first_dealer,
-                    preset_id=preset.pk,
-                )
-            except (NotFound, PermissionDenied):
-                raise
-            except (LedgerError, EngineError) as exc:
-                form.refused(refusal_fields(exc))
-            else:
-                return redirect("web:score", session_id=session.pk)
     players = list(selectors.player_list(user=request.user, club_id=club_id))
+    posted = request.POST if request.method == "POST" else None
+    form = SeatsForm(posted, initial={"players": None if posted else _last_seats(players, preset)})
+    if form.is_valid():
+        chosen = form.cleaned_data
+        opened = open_session(
+            request,
+            form,
+            club_id=club_id,
+            variant="",
+            rules=None,
+            player_ids=chosen["players"],
+            first_dealer=chosen["first_dealer"],
+            preset_id=preset.pk,
+        )
+        if opened is not None:
+            return opened
     current = selectors.preset_current(preset)
-    dealer = form.first_dealer if form and form.first_dealer is not None else 0
     return render(
         request,
         "web/preset_open.html",
@@ -228,11 +205,11 @@ def preset_open(request: AuthedRequest, club_id: int, preset_id: int) -> HttpRes
             "current": current,
             "conditions": {**table_conditions(current.variant, current.rules), "stake": current.stake},
             "players": players,
-            "seats": _seats(request.POST if form else None, players, preset),
-            "first_dealer": dealer,
-            "errors": form.errors if form else {},
-            "all_errors": [m for msgs in (form.errors.values() if form else []) for m in msgs],
+            "seats": form.seats,
+            "first_dealer": 0 if form.dealer is None else form.dealer,
+            "errors": form.errors,
+            "all_errors": [m for msgs in form.errors.values() for m in msgs],
             "archived": preset.archived_at is not None,
         },
-        status=400 if form and form.errors else 200,
+        status=400 if form.errors else 200,
     )

@@ -41,7 +41,7 @@ from ledger.services.clubs import player_create, player_mail_set
 from ledger.services.sessions import parse_closed_at, played_at, session_close, session_open, session_reopen
 
 from . import books, catalog, deal_notes, legal, paycodes, printing, reads
-from .forms import parse_new_session, parse_past_filters, rule_input_name
+from .forms import ConditionsForm, NewSessionForm, RefusableForm, parse_past_filters, rule_input_name
 from .zone_choices import zone_choices
 
 DEAL_LOOKAHEAD = 60  # deals past the recorded ones the scorer can number while offline
@@ -253,127 +253,89 @@ def player_new(request: AuthedRequest, club_id: int) -> HttpResponse:
 @page
 def session_new(request: AuthedRequest, club_id: int) -> HttpResponse:
     found = selectors.club_get(user=request.user, club_id=club_id, role=Role.SCORER)
-    form = parse_new_session(request.POST) if request.method == "POST" else None
-    if form is not None and not form.errors and form.first_dealer is not None:
-        try:
-            session = session_open(
-                actor=request.user,
-                club_id=club_id,
-                variant=form.variant,
-                rules=form.rules,
-                player_ids=form.players,
-                first_dealer=form.first_dealer,
-                stake=form.stake,
-                carry_pools_from=form.carry_pools_from,
-            )
-        except (NotFound, PermissionDenied):
-            raise
-        except (LedgerError, EngineError) as exc:
-            form.refused(refusal_fields(exc))
-        else:
-            return redirect("web:score", session_id=session.pk)
-    variants = variant_forms(form, request.POST if form else None)
-    claimable = [
-        {"session": s, "carried": (s.closing or {}).get("carried"), "title": catalog.variant_title(s.variant)}
-        for s in money_selectors.carried_pools(user=request.user, club_id=club_id)
-    ]
-    chosen = form.variant if form else (request.GET.get("variant") or "american")
-    known_errors = {"variant", "players", "first_dealer", "stake", "carry_pools_from"}
-    other_errors = []
-    if form:
-        other_errors = [
-            m
-            for name, msgs in form.errors.items()
-            if name not in known_errors and not name.startswith("rules.")
-            for m in msgs
-        ]
-        other_errors += [
-            m
-            for name, msgs in form.errors.items()
-            if name.startswith("rules.") and name.split(".")[1] not in {r.name for r in catalog.house_rules(chosen)}
-            for m in msgs
-        ]
+    posted = request.POST if request.method == "POST" else None
+    form = NewSessionForm(posted, variant=request.GET.get("variant"))
+    if form.is_valid() and (opened := open_session(request, form, club_id=club_id, **form.session())) is not None:
+        return opened
     return render(
-        request,
-        "web/session_new.html",
-        {
-            "club": found,
-            "variants": variants,
-            "chosen": chosen if chosen in variant_names() else "american",
-            "players": list(selectors.player_list(user=request.user, club_id=club_id)),
-            "claimable": claimable,
-            "open_tables": [
-                {"session": s.pk, "players": sorted(p.pk for p in selectors.session_players(session=s))}
-                for s in selectors.session_list(user=request.user, club=club_id, status=Session.Status.OPEN)[:50]
-            ],
-            "all_errors": [m for msgs in (form.errors.values() if form else []) for m in msgs],
-            "form": form,
-            "errors": form.errors if form else {},
-            "other_errors": other_errors,
-            "seats": [
-                {"seat": s, "chosen": str(_int_or_none(request.POST.get(f"seat-{s}"))) if form else ""}
-                for s in range(4)
-            ],
-        },
-        status=400 if form and form.errors else 200,
+        request, "web/session_new.html", _session_new_context(request, found, form), status=400 if form.errors else 200
     )
 
 
-def variant_forms(form: Any, posted: Any, initial: tuple[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """Every variant's house rules as form inputs (the declaration's options, none named here): the
-    posted values again, else `initial` (a variant and its rules: a preset being edited), else the
-    engine's defaults."""
-    return [
-        {
-            "name": name,
-            "title": title,
-            "rules": [
-                {
-                    "rule": rule,
-                    "inputs": [
-                        _rule_input(item, name, posted, initial[1] if initial and initial[0] == name else None)
-                        for item in rule.inputs
-                    ],
-                    "errors": (form.errors.get(f"rules.{rule.name}") if form and form.variant == name else None),
-                }
-                for rule in catalog.house_rules(name)
-            ],
-        }
-        for name, title in catalog.variant_choices()
+def open_session(request: AuthedRequest, form: RefusableForm, **arguments: Any) -> HttpResponse | None:
+    """`session_open` with a valid form's `arguments`, then the new session's scorer page; a
+    refusal is put beside the form's fields (None: the form is shown again)."""
+    try:
+        session = session_open(actor=request.user, **arguments)
+    except (NotFound, PermissionDenied):
+        raise
+    except (LedgerError, EngineError) as exc:
+        form.refused(refusal_fields(exc))
+        return None
+    return redirect("web:score", session_id=session.pk)
+
+
+def _session_new_context(request: AuthedRequest, club: Club, form: NewSessionForm) -> dict[str, Any]:
+    claimable = [
+        {"session": s, "carried": (s.closing or {}).get("carried"), "title": catalog.variant_title(s.variant)}
+        for s in money_selectors.carried_pools(user=request.user, club_id=club.pk)
     ]
+    opened = selectors.session_list(user=request.user, club=club.pk, status=Session.Status.OPEN)[:50]
+    return {
+        "club": club,
+        **form_context(form),
+        "players": list(selectors.player_list(user=request.user, club_id=club.pk)),
+        "claimable": claimable,
+        "open_tables": [
+            {"session": s.pk, "players": sorted(p.pk for p in selectors.session_players(session=s))} for s in opened
+        ],
+        "other_errors": form.non_field_errors(),
+        "seats": form.seats,
+    }
 
 
-def _initial_value(item: catalog.RuleInput, rules: dict[str, Any] | None) -> Any:
-    if rules is None:
-        return item.default
-    option, *parts = item.path.split(".")
-    value = rules.get(option, item.default)
-    for part in parts:
-        value = value.get(part) if isinstance(value, dict) else None
-    return value
+def form_context(form: ConditionsForm) -> dict[str, Any]:
+    """What the new-session and preset pages draw from their form: every variant's house rules, the
+    chosen one open, and the errors (each beside its field, and all of them above the form)."""
+    return {
+        "form": form,
+        "variants": variant_forms(form),
+        "chosen": form.shown_variant,
+        "errors": form.errors,
+        "all_errors": [m for msgs in form.errors.values() for m in msgs],
+    }
 
 
-def _rule_input(
-    item: catalog.RuleInput, variant: str, posted: Any, rules: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """One house-rule input as the template shows it: the posted value again, or the initial rules'
-    value (a preset's), or the engine's default."""
+def variant_forms(form: ConditionsForm) -> list[dict[str, Any]]:
+    """Every variant's house rules as the template draws them, from the fields the declaration made:
+    the chosen variant's from `form` (with its errors), each other's from a form of its own over the
+    same post (what was typed there again), unposted: the declared defaults, or a preset's rules."""
+    variants = []
+    for name, title in catalog.variant_choices():
+        shown = form.rules_form(name)
+        rows = []
+        for rule in catalog.house_rules(name):
+            field_name = rule_input_name(name, rule.name)
+            value = shown[field_name].value()
+            values = value if rule.nested else {rule.name: value}
+            errors = form.errors.get(field_name) if shown is form else None
+            inputs = [_rule_input(item, name, values[item.path]) for item in rule.inputs]
+            rows.append({"rule": rule, "inputs": inputs, "errors": errors})
+        variants.append({"name": name, "title": title, "rules": rows})
+    return variants
+
+
+def _rule_input(item: catalog.RuleInput, variant: str, value: Any) -> dict[str, Any]:
+    """One house-rule input as the template draws it, at `value` (as posted, or initially)."""
     name = rule_input_name(variant, item.path)
-    if posted is not None:
-        value = posted.get(name, "")
-        checked = posted.get(name) == "on"
-    else:
-        initial = _initial_value(item, rules)
-        value = "" if initial is None else str(initial)
-        checked = initial is True
+    text = "" if value is None else str(value)
     return {
         "input": item,
         "name": name,
         "id": name.replace(".", "-"),
-        "value": value,
-        "checked": checked,
-        "choices": [{"value": str(c), "word": item.word(c), "selected": str(c) == value} for c in item.choices],
-        "default": item.word(item.default),
+        "value": text,
+        "checked": value is True,
+        "choices": [{"value": str(c), "word": item.word(c), "selected": str(c) == text} for c in item.choices],
     }
 
 
