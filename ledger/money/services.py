@@ -288,6 +288,8 @@ def payment_record(
         with transaction.atomic(durable=True):
             club_role(user=actor, club_id=club_id, role=Role.TREASURER)
             evening = _evening(club_id, session_id, payer, payee, currency)
+            if night_id is not None and not Night.objects.filter(pk=night_id, club_id=club_id).exists():
+                raise InvalidRequest.field("night", f"there is no night {night_id} in this club")
             accounts = [_payment_account(club_id, payer, "from"), _payment_account(club_id, payee, "to")]
             ids = sorted(a.pk for a in accounts)
             list(MoneyAccount.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
@@ -300,7 +302,7 @@ def payment_record(
                 return found
             if evening is not None:
                 _not_settled_by_night(evening)
-            night = _night(club_id, night_id, payer, payee, currency)  # its tables paid alone, as they stand
+            night = _night(night_id, payer, payee, currency)  # its tables paid alone, as they stand
             payer_balance = account_balance(accounts[0].pk, currency)
             payee_balance = account_balance(accounts[1].pk, currency)
             if evening is not None:
@@ -375,13 +377,11 @@ def _not_settled_by_night(session: Session) -> None:
         )
 
 
-def _night(club_id: int, night_id: int | None, payer: Party, payee: Party, currency: str) -> tuple[int, int] | None:
+def _night(night_id: int | None, payer: Party, payee: Party, currency: str) -> tuple[int, int] | None:
     """(night id, the transfer's minor units) of the room transfer a payment is tied to, or None. The
     room leaves out a table paid on its own, so a payment tied to the night never covers it again."""
     if night_id is None:
         return None
-    if not Night.objects.filter(pk=night_id, club_id=club_id).exists():
-        raise InvalidRequest.field("night", f"there is no night {night_id} in this club")
     room = night_settlement(night_id=night_id)
     if not room.ready:
         raise InvalidRequest.field("night", room.refusal)

@@ -6,6 +6,7 @@ SQLite with its reason."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -48,7 +49,7 @@ def test_the_room_and_a_table_paid_at_once_only_one_is_recorded(
         for own in own_transfers(first)
         if not {own[0], own[1]} & {t.payer, t.payee}
     )
-    calls = [
+    calls: list[Callable[[], Any]] = [
         partial(outcome, partial(pay, treasurer, club, t.payer, t.payee, t.cents, night_id=night.pk)),
         partial(outcome, partial(pay, admin, club, payer, payee, cents, session_id=first.pk)),
     ]
