@@ -43,6 +43,7 @@ LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.StaleNumber: 409,
     ledger.NightDrawn: 409,
     ledger.GameMoved: 409,
+    ledger.SettledByNight: 409,
     ledger.VersionMismatch: 412,
 }
 
@@ -109,6 +110,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             from .sessions import session_body
 
             extra["session"] = session_body(exc.session)
+        elif isinstance(exc, ledger.SettledByNight):
+            extra["night"] = exc.night.pk  # where to pay from: GET /nights/{night}/settlement/
         status = next(s for cls, s in LEDGER_STATUS.items() if isinstance(exc, cls))
         fields = {name: [refusals.ledger_text(m) for m in msgs] for name, msgs in exc.fields.items()}
         return Response(error_body(exc.code, refusals.ledger_text(exc.message), fields, **extra), status=status)

@@ -8,7 +8,9 @@ payments, and each player's statement.
 - `GET, POST /api/v1/clubs/{club}/payments/`: the recorded payments and write-offs, newest first; record
   one (treasurers; `Idempotency-Key` required, as for a hand: a payment is never recorded twice).
   `session` ties it to that evening's transfer `from` -> `to`; beyond what is owed it is refused (400,
-  field `cents`, saying what it does to both balances) unless `overpay` is true.
+  field `cents`, saying what it does to both balances) unless `overpay` is true. `night` ties it to a
+  night's room transfer; a table of a night whose room has a payment refuses its own: 409
+  `settled_by_night` (docs/decisions.md, "Paid once").
 - `GET /api/v1/players/{id}/statement/`: the player's entries, oldest first, each with the running
   balance in its currency (the player themself, and the club's treasurers). JSON, paginated, or the
   whole statement as CSV with `?format=csv` or `Accept: text/csv`. Refusals are always JSON.
@@ -195,7 +197,7 @@ PaymentIn = type(
             min_value=1,
             max_value=MAX_ID,
             help_text="the evening whose transfer `from` -> `to` this pays (the settlement's record link); "
-            "left out: a free payment",
+            "left out: a free payment. A table of a night whose room settlement has a payment: 409 settled_by_night",
         ),
         "night": serializers.IntegerField(
             required=False,
@@ -383,7 +385,11 @@ class PaymentListApi(APIView):
 
 
 class PaymentRecordApi(APIView):
-    """Record a payment or a write-off (treasurers): `Idempotency-Key` required, never recorded twice."""
+    """Record a payment or a write-off (treasurers): `Idempotency-Key` required, never recorded twice.
+    With `session`, tied to one of that evening's transfers; with `night`, to one of the night's room
+    transfers. A night is paid once: a table of a night whose room settlement has a payment is refused
+    its own, 409 `settled_by_night` (`error.night` names the night to pay from); a table paid on its own
+    is left out of the room's transfers."""
 
     InputSerializer = PaymentIn
     OutputSerializer = TransactionOut

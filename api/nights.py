@@ -12,7 +12,9 @@ settlement. One class per operation, thin: the writes are `ledger.nights`'.
   (treasurers), and the cut-in itself at the game's break: the game closed, the next opened (409
   `game_moved` when the table has moved on).
 - `GET /api/v1/nights/{night}/settlement/`: the room's one settlement (treasurers). A transfer is paid
-  through `POST /api/v1/clubs/{club}/payments/` with `night`.
+  through `POST /api/v1/clubs/{club}/payments/` with `night`. A night is paid once: once it has a
+  payment, its tables' own payments are 409 `settled_by_night`; a table paid on its own first is left
+  out of the room (`alone`).
 """
 
 from __future__ import annotations
@@ -267,12 +269,18 @@ class NightRoomSettlementOut(serializers.Serializer):
     tables = serializers.ListField(child=serializers.IntegerField(), help_text="the tables' sessions")
     totals = NightPartyAmount(many=True, help_text="each party's results added up over every table")
     transfers = NightRoomTransferOut(many=True, help_text="the fewest payments that square the room")
+    alone = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the tables' sessions paid on their own (a payment tied to the session): left out of the room",
+    )
 
 
 class NightSettlementApi(APIView):
     """The room's one settlement (treasurers): each player's results added up over every table, and the
     fewest transfers that square everyone; each table's own settlement stays at its session's. A
-    transfer is recorded as paid at `/clubs/{club}/payments/` with `night`."""
+    transfer is recorded as paid at `/clubs/{club}/payments/` with `night`; from then on the tables' own
+    transfers are refused there (409 `settled_by_night`). A table with a payment of its own is left out
+    of the sums and transfers (`alone`): it is settled on its own."""
 
     OutputSerializer = NightRoomSettlementOut
 
@@ -286,6 +294,7 @@ class NightSettlementApi(APIView):
             "refusal": room.refusal,
             "currency": room.currency,
             "tables": [s.pk for s in room.tables],
+            "alone": room.alone,
             "totals": [{"party": p, "name": n, "cents": c} for p, n, c in room.totals],
             "transfers": [
                 {

@@ -177,6 +177,10 @@ ERROR_SCHEMA = {
                 "fields": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
                 "hand": {"type": "integer", "description": "the deal that broke the rule (engine errors)"},
                 "session": {"type": "object", "description": "the session (409 stale_number)"},
+                "night": {
+                    "type": "integer",
+                    "description": "the night whose room settlement pays the table (409 settled_by_night)",
+                },
             },
         }
     },

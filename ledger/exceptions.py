@@ -102,3 +102,15 @@ class GameMoved(LedgerError):
 
     code = "game_moved"
     default_message = "this table has moved on to its next game: read the night again"
+
+
+class SettledByNight(LedgerError):
+    """A payment of a table's own transfer while its night's room settlement is being paid (issue 37,
+    follow-up): the room's payments count that table already, so paying it on its own would pay twice.
+    `night` is the night whose settlement to pay from."""
+
+    code = "settled_by_night"
+
+    def __init__(self, message: str, night: Any) -> None:
+        super().__init__(message, {"session": [message]})
+        self.night = night

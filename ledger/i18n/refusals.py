@@ -209,6 +209,15 @@ TEMPLATES = (
     gettext_noop("role must be one of {roles}"),
     gettext_noop("status must be one of {statuses}"),
     gettext_noop("payment {payment} is already reversed"),
+    # a night is paid once (issue 37, follow-up): a table's own payments or the room's, never both
+    gettext_noop(
+        "table {number} is paid with the room of the night of {date}: a payment is recorded there, and it counts"
+        " this table already, so paying the table's own transfers would pay twice; record the payments on the"
+        " night's settlement"
+    ),
+    gettext_noop(
+        "night {night} has no transfer from this payer to this payee: the room leaves out the tables paid on their own"
+    ),
     # `ledger.money.services._overpay_text` (issue 38): the overpayment refusal, tied to an evening or not.
     gettext_noop(
         "this evening's transfer leaves {owed} to pay, less than {cents}: recorded, the payer's balance goes"

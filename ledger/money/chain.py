@@ -61,20 +61,31 @@ def link(previous: str, content: bytes) -> str:
     return hashlib.sha256(previous.encode() + b"\n" + content).hexdigest()
 
 
-def append(tx: Any, amounts: dict[int, int]) -> str:
-    """Chain the transaction just written (with these entries) after its club's last; its digest."""
+def lock(club_id: int) -> None:
+    """Take the club's chain head lock (made on the club's first money write), held until the money
+    write's transaction ends: every money write of the club waits for it, so a check made under it
+    (`services.payment_record`: what a night and its tables have paid) sees the club's money as it
+    stands and stays true until the write commits. Taken after any account locks (their order)."""
     from django.db import IntegrityError, transaction
     from django.db.models import F
 
-    from ledger.models import MoneyChainHead, MoneyDigest
+    from ledger.models import MoneyChainHead
 
-    heads = MoneyChainHead.objects.filter(pk=tx.club_id)
+    heads = MoneyChainHead.objects.filter(pk=club_id)
     if not heads.update(length=F("length")):  # the lock: held until this money write commits
         try:
             with transaction.atomic():
-                MoneyChainHead.objects.create(club_id=tx.club_id, length=0, digest=GENESIS)
+                MoneyChainHead.objects.create(club_id=club_id, length=0, digest=GENESIS)
         except IntegrityError:  # another write made it meanwhile: wait for it, then go on from its link
             heads.update(length=F("length"))
+
+
+def append(tx: Any, amounts: dict[int, int]) -> str:
+    """Chain the transaction just written (with these entries) after its club's last; its digest."""
+    from ledger.models import MoneyChainHead, MoneyDigest
+
+    lock(tx.club_id)  # (again, when the write took it before its checks: the same row lock)
+    heads = MoneyChainHead.objects.filter(pk=tx.club_id)
     length, previous = heads.values_list("length", "digest").get()
     digest = link(previous, canonical(tx, amounts.items()))
     MoneyDigest.objects.create(

@@ -380,6 +380,7 @@ class RoomSettlement:
     currency: str = ""
     totals: list[tuple[Party, str, int]] = field(default_factory=list)
     transfers: list[RoomTransfer] = field(default_factory=list)
+    alone: list[int] = field(default_factory=list)  # the sessions paid on their own: the room leaves them out
 
     @property
     def owed(self) -> int:
@@ -397,20 +398,23 @@ NO_TABLES = "no table has been drawn tonight"
 def night_settlement(*, night_id: int) -> RoomSettlement:
     """The night's room settlement, from its tables' closes: each table's money per seat's player and
     its pool money (the club's pool account) added up per party, and squared with the fewest transfers
-    (`ledger.engine.room`). Tables played for different currencies are refused (docs/decisions.md)."""
+    (`ledger.engine.room`). Tables played for different currencies are refused (docs/decisions.md).
+    A table with a payment of its own (`tables_paid_alone`) is settled on its own page: left out of the
+    sums, listed in `alone`, so the room's transfers never cover it again."""
     rows = list(NightTable.objects.filter(night_id=night_id).select_related("session").order_by("number", "game"))
     tables, games = [t.session for t in rows], [(t.number, t.game) for t in rows]
     if not tables:
         return RoomSettlement(tables=tables, games=games, ready=False, refusal=NO_TABLES)
     if any(s.status != Session.Status.CLOSED for s in tables):
         return RoomSettlement(tables=tables, games=games, ready=False, refusal=NOT_ALL_CLOSED)
+    alone = tables_paid_alone([s.pk for s in tables])
     names: dict[Party, str] = {POOL: POOL}
     results: list[dict[Party, int]] = []
     currencies: set[str] = set()
     for session in tables:
         closing = session.closing or {}
-        if "money" not in closing:
-            continue  # a table played without a stake moves no money
+        if "money" not in closing or session.pk in alone:
+            continue  # a table played without a stake moves no money; one paid on its own is settled there
         currencies.add(str(closing["currency"]))
         parties = closing_players(session=session)  # a leaver and his substitute each his own (issue 37)
         names.update((player.pk, player.name) for player in parties)
@@ -420,7 +424,14 @@ def night_settlement(*, night_id: int) -> RoomSettlement:
             "the tables were played for " + ", ".join(sorted(currencies)) + ": the room is settled in one "
             "currency only; settle each table on its own"
         )
-        return RoomSettlement(tables=tables, games=games, ready=False, refusal=refusal, currencies=sorted(currencies))
+        return RoomSettlement(
+            tables=tables,
+            games=games,
+            ready=False,
+            refusal=refusal,
+            currencies=sorted(currencies),
+            alone=[s.pk for s in tables if s.pk in alone],
+        )
     currency = currencies.pop() if currencies else ""
     totals = room_totals(results)
     transfers = room_settlement(results)
@@ -444,7 +455,32 @@ def night_settlement(*, night_id: int) -> RoomSettlement:
         currency=currency,
         totals=sorted(((p, names[p], a) for p, a in totals.items()), key=lambda t: (-t[2], t[1])),
         transfers=out,
+        alone=[s.pk for s in tables if s.pk in alone],
     )
+
+
+def _standing_payments() -> QuerySet[MoneyTransaction]:
+    """Payments and write-offs that stand (not reversed)."""
+    return MoneyTransaction.objects.filter(kind__in=MoneyTransaction.PAYMENT_KINDS, reversed_by__isnull=True)
+
+
+def tables_paid_alone(session_ids: list[int]) -> set[int]:
+    """The sessions among these with a payment of their own standing (tied to one of their transfers)."""
+    found = _standing_payments().filter(for_session_id__in=session_ids).values_list("for_session_id", flat=True)
+    return {pk for pk in found if pk is not None}
+
+
+def settled_by_night(*, session_id: int) -> NightTable | None:
+    """The night table (its night, number and game) of a session whose own transfers its night's room
+    settlement pays: the session is a table of a night with a payment standing, and has none of its own
+    (a table paid on its own is left out of the room, so its own page goes on taking its payments).
+    None when its own payments are the ones to record (docs/decisions.md, "Paid once")."""
+    table = NightTable.objects.filter(session_id=session_id).select_related("night").first()
+    if table is None or not _standing_payments().filter(for_night_id=table.night_id).exists():
+        return None
+    if tables_paid_alone([session_id]):
+        return None
+    return table
 
 
 def night_tied_paid(night_id: int, payer_account: int, payee_account: int, currency: str) -> int:

@@ -16,12 +16,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ledger.currency import money_text
-from ledger.exceptions import InvalidRequest, NotFound
+from ledger.exceptions import InvalidRequest, NotFound, SettledByNight
 from ledger.models import MoneyAccount, MoneyEntry, MoneyTransaction, Night, Player, Role, Session
 from ledger.selectors import closing_players, club_role
 
 from . import MAX_CENTS, NOTE_MAX, PAYMENT_STATUSES, POOL, Party, chain
-from .selectors import account_balance, evening_state, night_settlement, night_tied_paid
+from .selectors import account_balance, evening_state, night_settlement, night_tied_paid, settled_by_night
 
 # --- accounts --------------------------------------------------------------------------------------
 
@@ -265,6 +265,12 @@ def payment_record(
     unconfirmed. With `duplicate_ok` false (the books page), the same payment recorded in the last
     minutes is refused (`LikelyDuplicate`) until confirmed.
 
+    A night is paid once (docs/decisions.md, "Paid once"): a table of a night whose room settlement has
+    a payment is refused its own (`SettledByNight`, 409 `settled_by_night`), and a payment tied to the
+    night is checked against the room without the tables paid on their own. Both are checked under the
+    club's chain head lock, which every money write of the club takes, so two phones at once cannot both
+    pay one table.
+
     Idempotent by `client_key` (the treasurer's key for it, unique per club and user; the API's
     Idempotency-Key, the books form's own key): a retry returns the payment its first attempt recorded
     instead of paying twice. The lookup runs only when the write is refused or hits the key's constraint.
@@ -282,13 +288,21 @@ def payment_record(
         with transaction.atomic(durable=True):
             club_role(user=actor, club_id=club_id, role=Role.TREASURER)
             evening = _evening(club_id, session_id, payer, payee, currency)
-            night = _night(club_id, night_id, payer, payee, currency)
+            if night_id is not None and not Night.objects.filter(pk=night_id, club_id=club_id).exists():
+                raise InvalidRequest.field("night", f"there is no night {night_id} in this club")
             accounts = [_payment_account(club_id, payer, "from"), _payment_account(club_id, payee, "to")]
             ids = sorted(a.pk for a in accounts)
             list(MoneyAccount.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
+            # The club's chain head, after the accounts (the order every money write takes them): a night
+            # and its tables are paid by other accounts, so only the club-wide lock makes what they have
+            # paid hold until this payment commits (two phones at once: the second sees the first).
+            chain.lock(club_id)
             found = _payment_by_key(actor, club_id, client_key)  # a retry, seen under the locks
             if found is not None:
                 return found
+            if evening is not None:
+                _not_settled_by_night(evening)
+            night = _night(night_id, payer, payee, currency)  # its tables paid alone, as they stand
             payer_balance = account_balance(accounts[0].pk, currency)
             payee_balance = account_balance(accounts[1].pk, currency)
             if evening is not None:
@@ -351,16 +365,33 @@ def _evening(club_id: int, session_id: int | None, payer: Party, payee: Party, c
     return session
 
 
-def _night(club_id: int, night_id: int | None, payer: Party, payee: Party, currency: str) -> tuple[int, int] | None:
-    """(night id, the transfer's minor units) of the room transfer a payment is tied to, or None."""
+def _not_settled_by_night(session: Session) -> None:
+    """Refuse a payment of the session's own transfers while its night's room settlement pays them."""
+    table = settled_by_night(session_id=session.pk)
+    if table is not None:
+        raise SettledByNight(
+            f"table {table.number} is paid with the room of the night of {table.night.date.isoformat()}: a payment"
+            " is recorded there, and it counts this table already, so paying the table's own transfers would pay"
+            " twice; record the payments on the night's settlement",
+            night=table.night,
+        )
+
+
+def _night(night_id: int | None, payer: Party, payee: Party, currency: str) -> tuple[int, int] | None:
+    """(night id, the transfer's minor units) of the room transfer a payment is tied to, or None. The
+    room leaves out a table paid on its own, so a payment tied to the night never covers it again."""
     if night_id is None:
         return None
-    if not Night.objects.filter(pk=night_id, club_id=club_id).exists():
-        raise InvalidRequest.field("night", f"there is no night {night_id} in this club")
     room = night_settlement(night_id=night_id)
     if not room.ready:
         raise InvalidRequest.field("night", room.refusal)
     cents = sum(t.cents for t in room.transfers if (t.payer, t.payee) == (payer, payee))
+    if not cents and room.alone:  # (it may have had one before a table was paid on its own)
+        raise InvalidRequest.field(
+            "night",
+            f"night {night_id} has no transfer from this payer to this payee: the room leaves out the tables"
+            " paid on their own",
+        )
     if not cents:
         raise InvalidRequest.field("night", f"night {night_id} has no transfer from this payer to this payee")
     if room.currency != currency:

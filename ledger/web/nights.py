@@ -242,6 +242,11 @@ def night_settlement(request: AuthedRequest, club_id: int, night_id: int) -> Htt
             "night": found,
             "room": room,
             "games": list(zip(room.games, room.tables, strict=True)),  # labelled by table and game
+            "alone": [  # the tables paid on their own, which the room leaves out ("Table 2 · game 1")
+                gettext("Table %(n)s · game %(game)s") % {"n": number, "game": game}
+                for (number, game), s in zip(room.games, room.tables, strict=True)
+                if s.pk in room.alone
+            ],
             "refusal": _refusal(room),
             "transfers": transfers,
             "pool": POOL,

@@ -499,6 +499,8 @@ def _settlement_context(request: AuthedRequest, found: Session) -> dict[str, Any
             "history": list(found.events.select_related("by").order_by("at", "id")),
             "played_at": played_at(found) if not close else None,
             "tied_payments": found.payments_for.filter(reversed_by__isnull=True).count() if close else 0,
+            # a table of a night whose room is being paid: its own transfers are paid there (no record link)
+            "paid_by_night": money_selectors.settled_by_night(session_id=found.pk) if close else None,
         }
     )
     if context["evening_paid"]:

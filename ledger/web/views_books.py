@@ -24,6 +24,7 @@ from ledger.elision import elide
 from ledger.exceptions import LedgerError, NotFound, PermissionDenied
 from ledger.models import Night, Role, Session
 from ledger.money import POOL, Party
+from ledger.money import selectors as money_selectors
 from ledger.money import services as money_writes
 from ledger.web.dates import day as day_text
 
@@ -48,6 +49,7 @@ def club_books(request: AuthedRequest, club_id: int) -> HttpResponse:
         if refused is None:  # what was done is said at the top, where the page opens (not at the form's #record)
             return redirect(reverse("web:books", args=[club_id]) + "#messages")
     form = refused or _prefill(request, ledger, currencies)
+    evening = _evening_of(request, club_id, form.session)
     response = render(
         request,
         "web/books.html",
@@ -57,7 +59,9 @@ def club_books(request: AuthedRequest, club_id: int) -> HttpResponse:
             "currencies": currencies,
             "statuses": STATUS_CHOICES,
             "form": form,
-            "evening": _evening_of(request, club_id, form.session),
+            "evening": evening,
+            # its night's room is being paid: the form gives way to where to pay (a night is paid once)
+            "paid_by_night": money_selectors.settled_by_night(session_id=evening.pk) if evening else None,
             "night": _night_of(request, club_id, form.night),
         },
         status=400 if refused else 200,
