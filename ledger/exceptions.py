@@ -102,3 +102,17 @@ class GameMoved(LedgerError):
 
     code = "game_moved"
     default_message = "this table has moved on to its next game: read the night again"
+
+
+class KeyInFlight(LedgerError):
+    """The Idempotency-Key's first request is still running (`ledger.idempotency`)."""
+
+    code = "idempotency_in_flight"
+    default_message = "the first request with this Idempotency-Key is still running: retry in a moment"
+
+
+class KeyReused(LedgerError):
+    """The Idempotency-Key was used with another body (`ledger.idempotency`)."""
+
+    code = "idempotency_key_reused"
+    default_message = "this Idempotency-Key was used with another body"
