@@ -8,8 +8,8 @@ included. The body is compared by its hash, which the caller computes (the API: 
 Two ways a key is kept:
 
 - **With the write** (a recorded hand, the hot path: `services.hands.hand_record(key=...)`): the write
-  judges the key after it has locked the session (`reads`, `judge`) and stores it, with what it did,
-  in its own transaction (`keep_with`): the stored result is the hand as recorded and the session's
+  judges the key after it has locked the session (`records`, `judge`) and stores it, with what it did,
+  in its own transaction (`kept`): the stored result is the hand as recorded and the session's
   version then (`recorded`), plain JSON that the API renders after the write returns, the first time
   and at every replay (`recorded_hand`). On PostgreSQL the write holds an advisory lock named by the key
   (`KeyUse.hold`) without waiting for it, so a second request with a key still in use is 409 at once.
@@ -37,9 +37,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from ledger import roundtrips
 from ledger.exceptions import KeyInFlight, KeyReused
 from ledger.models import Hand, IdempotencyRecord, Session
 
@@ -93,13 +93,11 @@ class Replayed(Exception):
 
 # --- a key kept with its write ---------------------------------------------------------------------
 
-_RECORDS = roundtrips.Select(lambda user_id, key: IdempotencyRecord.objects.filter(user_id=user_id, key=key))
 
-
-def reads(use: KeyUse) -> list[roundtrips.Read]:
-    """The key's records, read in the write's transaction after the session's lock (so they see what a
-    request that finished meanwhile kept)."""
-    return [(_RECORDS, {"user_id": use.user_id, "key": use.key})]
+def records(user_id: int, key: uuid.UUID) -> QuerySet[IdempotencyRecord]:
+    """A key's records (of every method and path: `judge` picks its own). The write reads them after
+    the session's lock, so they see what a request that finished meanwhile kept."""
+    return IdempotencyRecord.objects.filter(user_id=user_id, key=key)
 
 
 def judge(use: KeyUse, records: list[IdempotencyRecord], *, free: bool = True) -> IdempotencyRecord | None:
@@ -126,7 +124,7 @@ def judge(use: KeyUse, records: list[IdempotencyRecord], *, free: bool = True) -
 def judge_alone(use: KeyUse) -> None:
     """Judge the key outside any write, for a request refused before its write (a body that does not
     parse, or over the API's limits): api.md judges the key first all the same."""
-    judge(use, list(IdempotencyRecord.objects.filter(user_id=use.user_id, key=use.key)))
+    judge(use, list(records(use.user_id, use.key)))
 
 
 def recorded(hand: Hand, version: int) -> dict[str, Any]:
@@ -165,13 +163,10 @@ def recorded_hand(result: Any) -> Hand | None:
     return hand
 
 
-def keep_with(writes: roundtrips.Together, use: KeyUse, taken: IdempotencyRecord | None, result: Any) -> None:
-    """Store the key with its write's result, among the write's own statements (it commits with them)."""
-    values = _values(use, RECORDED_STATUS, result, "")
-    if taken is not None:
-        writes.update_row(IdempotencyRecord, taken.pk, **values)
-    else:
-        writes.insert(IdempotencyRecord(**use.mine(), **values))
+def kept(use: KeyUse, result: Any) -> dict[str, Any]:
+    """The key's record with its write's result, which the write stores among its own statements (it
+    commits with them): over the record `judge` returned, or as a new one."""
+    return _values(use, RECORDED_STATUS, result, "")
 
 
 def keep(use: KeyUse, status: int, body: Any, etag: str = "") -> None:
@@ -273,7 +268,7 @@ def idempotency_begin(
             record = IdempotencyRecord(
                 user=user, method=method, path=path, key=key, body_hash=body_hash, created_at=now
             )
-            _autocommit(partial(roundtrips.insert_row_unflushed, record))  # no wait for the disk: see there
+            _autocommit(partial(record.save, force_insert=True))
             return IdempotencyOutcome(claim=IdempotencyClaim(record.pk))
         except IntegrityError:
             pass

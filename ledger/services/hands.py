@@ -45,10 +45,10 @@ from ledger.services.table import clear_checks
 
 
 def _lock_session_and_sheet(
-    session_id: int, actor: User, role: str, begin: roundtrips.Atomic, key: KeyUse | None = None
+    session_id: int, actor: User, role: str, key: KeyUse | None = None
 ) -> tuple[Session, list[Any], IdempotencyRecord | None]:
-    """`lock_session`, and the earlier hands' raw JSON read after the lock, in one round trip with the
-    transaction's BEGIN (a pipeline, ledger/roundtrips.py): two statements, so the second takes its
+    """`lock_session`, and the earlier hands' raw JSON read after the lock, in one round trip (a pipeline,
+    ledger/roundtrips.py, inside the caller's `transaction.atomic`): two statements, so the second takes its
     snapshot once the first holds the lock and sees the hand of the writer it waited for (a subquery of
     the locking statement would not, under READ COMMITTED).
 
@@ -63,8 +63,8 @@ def _lock_session_and_sheet(
     if held is not None:
         reads = [(_HOLD, {"held": held}), (_LOCKING_HELD, dict(arguments, held=held)), reads[1]]
     if key is not None:
-        reads += idempotency.reads(key)
-    rows = roundtrips.fetch_together(*reads, begin=begin)
+        reads.append((_RECORDS, {"user_id": key.user_id, "key": key.key}))
+    rows = roundtrips.fetch_together(*reads)
     if held is not None:
         got, *rows = rows
     sessions, raws, *kept = rows
@@ -85,6 +85,7 @@ _LOCKING_HELD = roundtrips.Select(
     lambda session_id, user_id, held: locking(session_id, user_id).filter(_try_hold(Value(held)))
 )
 _HOLD = roundtrips.Raw("SELECT pg_try_advisory_xact_lock(%s)", ["held"])
+_RECORDS = roundtrips.Select(lambda user_id, key: idempotency.records(user_id, key))
 _SHEET = roundtrips.Select(
     lambda session_id: Hand.objects.filter(session_id=session_id).order_by("number").values_list("raw", flat=True)
 )
@@ -151,13 +152,15 @@ def hand_record(
 
 
 def _hand_record(actor: User, session_id: int, hand: Any, client_key: uuid.UUID | None, key: KeyUse | None) -> Hand:
-    # On PostgreSQL (ledger/roundtrips.py): BEGIN with the lock, the earlier sheet and the key's records;
-    # the projection, the revision, the hand and the key's record with COMMIT: two round trips where
-    # one statement each took nine (bench/README.md).
-    with roundtrips.atomic() as atomic:
+    # On PostgreSQL (ledger/roundtrips.py): the key's hold, the lock, the earlier sheet and the key's records
+    # in one round trip; the projection, the revision, the hand and the key's record in another, where
+    # one statement each took eight: a hand's CPU 3.36-3.57 times the floor's, not 3.83-4.05
+    # (bench/inprocess.py, bench/README.md "issue 40"). BEGIN and COMMIT are Django's: `announce`
+    # publishes on commit.
+    with transaction.atomic(durable=True):
         # A deal settles from the deals before it only: recording one changes no earlier hand, so
         # only the new hand's row is written (and only the earlier sheet is read).
-        session, raws, taken = _lock_session_and_sheet(session_id, actor, Role.SCORER, begin=atomic, key=key)
+        session, raws, taken = _lock_session_and_sheet(session_id, actor, Role.SCORER, key=key)
         check_open(session)
         hand_number_check(session=session, number=hand.get("number") if isinstance(hand, dict) else None)
         if session.hands_count >= settings.MAX_SESSION_HANDS:
@@ -168,7 +171,7 @@ def _hand_record(actor: User, session_id: int, hand: Any, client_key: uuid.UUID 
         check_hand_amounts(result)
         number = len(raws) + 1
         new = Hand(session=session, number=number, raw=raw, settled=result, client_key=client_key, recorded_by=actor)
-        with roundtrips.together(commit=atomic) as writes:
+        with roundtrips.together() as writes:
             writes.update_row(Session, session.pk, **project_state(session, run, number))
             writes.insert(
                 HandRevision(
@@ -181,11 +184,13 @@ def _hand_record(actor: User, session_id: int, hand: Any, client_key: uuid.UUID 
                 )
             )
             writes.insert(new)
-            if key is not None:
-                idempotency.keep_with(writes, key, taken, idempotency.recorded(new, session.version))
-    # After the block: `roundtrips.atomic`'s commit is not Django's (no on_commit), so this change's rows
-    # are read just after its commit (a deal recorded later in between is carried by its own change).
-    announce(session, moved=HAND, deals=[number])
+            if key is not None:  # the key, with what this write did (`idempotency.recorded`)
+                kept = idempotency.kept(key, idempotency.recorded(new, session.version))
+                if taken is not None:
+                    writes.update_row(IdempotencyRecord, taken.pk, **kept)
+                else:
+                    writes.insert(IdempotencyRecord(**key.mine(), **kept))
+        announce(session, moved=HAND, deals=[number])  # published once the transaction commits
     return new
 
 
