@@ -45,6 +45,8 @@ LEDGER_STATUS: dict[type[ledger.LedgerError], int] = {
     ledger.GameMoved: 409,
     ledger.SettledByNight: 409,
     ledger.VersionMismatch: 412,
+    ledger.KeyInFlight: 409,
+    ledger.KeyReused: 422,
 }
 
 DRF_CODES: list[tuple[type[drf.APIException], str]] = [

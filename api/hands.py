@@ -14,12 +14,13 @@ from rest_framework.views import APIView
 
 from ledger import selectors
 from ledger.exceptions import SessionClosed
+from ledger.idempotency import KeyUse, judge_alone
 from ledger.models import Hand, Role, Session
 from ledger.services.hands import hand_amend, hand_record, hand_undo
 
 from . import schema
 from .common import Route, Timestamp, Username, actor, etag, expected_version, paginated, reason
-from .idempotency import KeyKept, idempotency_key, idempotent_write
+from .idempotency import idempotency_key, idempotent_write, key_use
 from .limits import hand_limits
 from .sessions import SessionOut, session_response
 
@@ -107,23 +108,26 @@ class HandRecordApi(APIView):
         parameters=[OpenApiParameter("Idempotency-Key", uuid.UUID, OpenApiParameter.HEADER, required=True)],
     )
     def post(self, request: Request, session_id: int) -> Response:
-        key = idempotency_key(request)
-        kept = KeyKept(
-            request,
-            key,
-            check_body=lambda: hand_limits(request.data),
-            answer=lambda hand: hand_response(hand, hand.session.version, 201),
-        )
-        return idempotent_write(request, self, kept, lambda kept: self._record(request, session_id, key, kept))
+        use = key_use(request, idempotency_key(request))
+        return idempotent_write(request, self, use, lambda: self._record(request, session_id, use), answer)
 
-    def _record(self, request: Request, session_id: int, key: uuid.UUID, kept: KeyKept) -> Response:
-        # hand_record judges the key, then checks membership, role, an open session and the deal number
-        # under the lock, and returns the hand already recorded with this key (a retry after a request
-        # that died): the answer is rendered again. A hand it writes gets its answer kept with it.
-        hand = hand_record(actor=actor(request), session_id=session_id, hand=request.data, client_key=key, keeper=kept)
-        if kept.kept is not None and kept.kept[0] is hand:  # written and committed with its answer
-            return kept.kept[1]
-        return hand_response(hand, hand.session.version, 201)  # found by its key: answered as usual
+    def _record(self, request: Request, session_id: int, use: KeyUse) -> Response:
+        try:
+            hand_limits(request.data)  # parses the body (DRF parses it lazily)
+        except Exception:
+            judge_alone(use)  # api.md: the key is judged before the body, one that does not parse too
+            raise
+        # hand_record judges the key under the session's lock, then checks membership, role, an open
+        # session and the deal number, and keeps the key with the hand; a retry after a request that
+        # died finds the hand by its client key. The answer is rendered once it has returned.
+        hand = hand_record(actor=actor(request), session_id=session_id, hand=request.data, client_key=use.key, key=use)
+        return answer(hand)
+
+
+def answer(hand: Hand) -> Response:
+    """A recorded hand's answer, the first time and at each replay of its key (the hand as recorded,
+    with the session's version then: `ledger.idempotency.recorded_hand`)."""
+    return hand_response(hand, hand.session.version, 201)
 
 
 class HandsRoute(Route):

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from clubscore.celery import app
-
-from .idempotency import idempotency_purge as purge
+from ledger.idempotency import idempotency_purge as purge
 
 
 @app.task

@@ -114,3 +114,17 @@ class SettledByNight(LedgerError):
     def __init__(self, message: str, night: Any) -> None:
         super().__init__(message, {"session": [message]})
         self.night = night
+
+
+class KeyInFlight(LedgerError):
+    """The Idempotency-Key's first request is still running (`ledger.idempotency`)."""
+
+    code = "idempotency_in_flight"
+    default_message = "the first request with this Idempotency-Key is still running: retry in a moment"
+
+
+class KeyReused(LedgerError):
+    """The Idempotency-Key was used with another body (`ledger.idempotency`)."""
+
+    code = "idempotency_key_reused"
+    default_message = "this Idempotency-Key was used with another body"

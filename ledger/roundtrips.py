@@ -1,4 +1,6 @@
-"""Fewer round trips to PostgreSQL on the hot path (recording a hand, issue 27's bench/api.py).
+"""The one round-trip saving the domain keeps: a recorded hand's reads in one round trip and its writes
+in another, inside Django's `transaction.atomic` (PostgreSQL). Only `ledger.services.hands` imports it
+(an import-linter contract), and only for `hand_record`, the hot path of bench/api.py.
 
 psycopg 3's pipeline mode sends statements without waiting for each one's answer; the answers come
 back together at the pipeline's end (one Sync, one round trip). Each statement still runs on its own
@@ -11,28 +13,23 @@ the same results.
   the querysets would give them (model instances with their annotations, or `values_list` rows); a
   `Select` is compiled once per process. A `Raw` statement says what no queryset says.
 - `together()`: writes in one round trip at the end of the block: `update_row(model, pk, **values)`
-  (its row count is not read) and `insert(obj)` (the object's id is set when the block ends).
-- `atomic()`: a durable transaction whose BEGIN goes with its first `fetch_together(..., begin=)` and
-  whose COMMIT goes with its last `together(commit=)`, where Django's `transaction.atomic` costs a
-  round trip each (psycopg syncs right after the BEGIN it sends itself, and again when autocommit
-  comes back).
-- `update_row(model, pk, **values)` on its own: one row's UPDATE by its primary key, in the pipeline
-  when one is open; `insert_row(obj)`, one row's INSERT, and `insert_row_unflushed(obj)`, committed
-  without waiting for the disk. Their SQL, like `insert`'s, is compiled once per process (`_Compiled`).
+  (its row count is not read) and `insert(obj)` (the object's id is set when the block ends), their
+  SQL compiled once per process (`_Compiled`).
 
-Inside Django's `transaction.atomic`, use `fetch_together` and `together()` within it, never around it
-(psycopg syncs the pipeline when the transaction's autocommit changes). A statement's error is raised
-when the block ends, as a Django `DatabaseError`, and aborts the transaction as it would have anyway.
+Use them inside Django's `transaction.atomic`, never around it (psycopg syncs the pipeline when the
+transaction's autocommit changes): BEGIN and COMMIT are Django's, so `transaction.on_commit` runs when
+the hand commits (the live channel's publish). A statement's error is raised when the block ends, as a
+Django `DatabaseError`, and aborts the transaction as it would have anyway.
 
-What it is worth (bench/api.py, bench/README.md "round 3" and "round 6"): a recorded hand went from 10
-round trips to 6 (tests/api/test_round_trips.py), and with `Select` its capacity went from 0.44 to
-0.64, 0.62 and 0.50 of the floor's in the same run (three runs, 2026-12-02, load average 8 to 21);
-with `atomic()` and the Idempotency-Key kept in the hand's transaction, from 6 to 3.
+What it is worth (issue 40, bench/README.md "issue 40"): with every statement its own (15 round trips)
+a hand cost 4.05 and 3.83 times the floor's CPU in one process (bench/inprocess.py, two rounds), with
+these two pipelines (9) 3.57 and 3.36 times, and with BEGIN and COMMIT in them too (7, `atomic()`,
+retired so that `on_commit` works) 3.41 and 3.02 times.
+Before: from 10 round trips to 6 (round 3: capacity from 0.44 to 0.50-0.64 of the floor), then to 3.
 """
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 import weakref
 from collections.abc import Callable, Iterator
@@ -40,7 +37,7 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import connections
 from django.db.models import Field, Model, Q, QuerySet
 from django.db.models.query import FlatValuesListIterable, ModelIterable, ValuesListIterable
 from django.db.models.sql import InsertQuery, UpdateQuery
@@ -108,10 +105,8 @@ class Select:
             marks = {name: _mark(kind, i) for i, (name, kind) in enumerate(kinds)}
             queryset = self.build(**marks).using(alias)
             compiler = queryset.query.get_compiler(using=alias)
-            # Django compiles FOR UPDATE only inside its transaction (a guard for querysets run outside
-            # one); `atomic()`'s is not Django's. Nothing is sent: no statement runs in this block.
-            with transaction.atomic(using=alias) if queryset.query.select_for_update else contextlib.nullcontext():
-                sql, params = compiler.as_sql()  # also sets the compiler's select and klass_info
+            sql, params = compiler.as_sql()  # also sets the compiler's select and klass_info; FOR UPDATE
+            # compiles only inside Django's transaction, where the hot path runs
             by_mark = {mark: name for name, mark in marks.items()}
             slots = {i: by_mark[p] for i, p in enumerate(params) if _hashable(p) and p in by_mark}
             if sorted(slots.values()) != names:
@@ -169,19 +164,16 @@ Statement = Select | Raw
 Read = tuple[Statement, dict[str, Any]]  # a statement with its arguments, as `fetch_together` takes it
 
 
-def fetch_together(*selects: Read, alias: str = "default", begin: Atomic | None = None) -> list[list[Any]]:
+def fetch_together(*selects: Read, alias: str = "default") -> list[list[Any]]:
     """Each SELECT's rows, sent in one round trip (PostgreSQL), run in this order; as their querysets
     would give them. Model querysets (with annotations, without select_related) and `values_list`
-    ones. Elsewhere each queryset runs as usual. `begin`: the transaction of `atomic()` that these
-    SELECTs open (its BEGIN goes first, in the same round trip)."""
-    if not _pipelines(alias) or (begin is not None and not begin.pipelined):
+    ones. Elsewhere each queryset runs as usual."""
+    if not _pipelines(alias):
         return [_run(select, arguments, alias) for select, arguments in selects]
     statements = [select.bind(alias, **arguments) for select, arguments in selects]
     cursors = []
     try:
         with _pipeline(alias):
-            if begin is not None:
-                begin.send_begin()
             for _, _, sql, params in statements:
                 cursor = _bound(alias)
                 cursors.append(cursor)
@@ -191,78 +183,6 @@ def fetch_together(*selects: Read, alias: str = "default", begin: Atomic | None 
         for cursor in cursors:
             cursor.close()
     return [_rows(q, c, rows) for (q, c, _, _), rows in zip(statements, fetched, strict=True)]
-
-
-class Atomic:
-    """`transaction.atomic(durable=True)` in fewer round trips (PostgreSQL, outside any transaction):
-    the block's first `fetch_together(..., begin=)` sends BEGIN with its SELECTs, and its last
-    `together(commit=)` sends COMMIT with its writes, where Django's `atomic` costs a round trip each
-    (psycopg syncs right after the BEGIN it sends itself, and again when autocommit comes back).
-
-    Django does not know of this transaction: inside the block, use no `transaction.atomic` (psycopg
-    refuses to change autocommit in a transaction: an error, not a wrong result) and no
-    `transaction.on_commit` (it would run at once); an exception rolls back. The `together(commit=)`
-    block must be the last to write. Elsewhere (SQLite, or inside a transaction: a test's) it is
-    `transaction.atomic(durable=True)`, and `begin`/`commit` change nothing. (A class, not a generator:
-    contextlib sets the `__traceback__` of what it re-raises, which the engine's frozen errors refuse.)
-
-    What it is worth: a recorded hand went from 6 round trips to 3 (bench/README.md "round 6")."""
-
-    def __init__(self, alias: str = "default") -> None:
-        self.alias = alias
-        self.pipelined = False
-        self.open = False  # BEGIN sent, neither COMMIT nor ROLLBACK yet
-        self._django: Any = None
-
-    def __enter__(self) -> Atomic:
-        connection = connections[self.alias]
-        self.pipelined = _pipelines(self.alias) and not connection.in_atomic_block
-        if not self.pipelined:
-            self._django = transaction.atomic(using=self.alias, durable=True)
-            self._django.__enter__()
-        return self
-
-    def __exit__(self, kind: Any, error: Any, traceback: Any) -> None:
-        if self._django is not None:
-            self._django.__exit__(kind, error, traceback)
-            return
-        if error is not None:
-            if self.open:
-                self.rollback()
-            return
-        if self.open:  # nothing committed it: no write, or no `together(commit=)`
-            try:
-                with _pipeline(self.alias):
-                    self.send_commit()
-            except BaseException:
-                self.rollback()
-                raise
-            self.open = False
-
-    def send_begin(self) -> None:
-        if self.open:
-            raise RuntimeError("roundtrips.atomic: the transaction has begun already")
-        self.open = True  # before it is sent: from here an error must roll back
-        with connections[self.alias].cursor() as cursor:
-            cursor.execute("BEGIN")
-
-    def send_commit(self) -> None:
-        with connections[self.alias].cursor() as cursor:
-            cursor.execute("COMMIT")
-
-    def rollback(self) -> None:
-        connection = connections[self.alias]
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("ROLLBACK")
-        except Exception:
-            # The connection is lost (as Django's atomic does then): closed, so the next use reconnects.
-            with contextlib.suppress(Exception):
-                connection.close()
-        self.open = False
-
-
-atomic = Atomic
 
 
 class _Compiled:
@@ -333,52 +253,6 @@ def update_row(model: type[Model], pk: Any, alias: str = "default", **values: An
         cursor.execute(sql, params)
 
 
-def insert_row(obj: Model, alias: str = "default") -> None:
-    """`obj.save(force_insert=True)` without its signals, compiled once (`_Compiled`): its id is set."""
-    if not _pipelines(alias):
-        obj.save(force_insert=True, using=alias)
-        return
-    sql, params, returning = _compiled.insert(obj, alias)
-    with connections[alias].cursor() as cursor:
-        cursor.execute(sql, params)
-        _returned(obj, alias, returning, cursor.fetchone())
-
-
-def insert_row_unflushed(obj: Model, alias: str = "default") -> None:
-    """`insert_row` committed at once without waiting for the disk: BEGIN, `SET LOCAL synchronous_commit
-    TO OFF`, the INSERT and COMMIT in one round trip (PostgreSQL, outside a transaction).
-
-    Only for a row whose loss in a crash does no harm, and for which an error must not leave a half-open
-    transaction behind: the Idempotency-Key's claim. A claim lost in a crash frees its key, and the
-    client's retry claims it again; a write made under the claim commits durably, and its WAL flush
-    carries the earlier claim with it. A durable commit waited 4 ms for the disk here (median; p95 7.7
-    ms), and a recorded hand made two of them (bench/README.md "round 5").
-    Inside a transaction (a test's) or elsewhere than PostgreSQL, `insert_row`."""
-    connection = connections[alias]
-    if not _pipelines(alias) or connection.in_atomic_block:
-        insert_row(obj, alias)
-        return
-    sql, params, returning = _compiled.insert(obj, alias)
-    control, insert = connection.cursor(), connection.cursor()
-    try:
-        with _pipeline(alias):
-            control.execute("BEGIN")
-            control.execute("SET LOCAL synchronous_commit TO OFF")
-            insert.execute(sql, params)
-            control.execute("COMMIT")
-        row = insert.fetchone()  # answered at the pipeline's end
-    except Exception:
-        # The error aborted what followed it in the pipeline, the COMMIT too: end the transaction that
-        # BEGIN opened (a connection left in it would refuse every later statement).
-        with contextlib.suppress(Exception), connection.cursor() as cursor:
-            cursor.execute("ROLLBACK")
-        raise
-    finally:
-        control.close()
-        insert.close()
-    _returned(obj, alias, returning, row)
-
-
 def _returned(obj: Model, alias: str, returning: list[Field[Any, Any]], row: Any) -> None:
     for field, value in zip(returning, row or (), strict=False):
         setattr(obj, field.attname, value)
@@ -419,23 +293,15 @@ class Together:
 
 
 @contextmanager
-def together(alias: str = "default", commit: Atomic | None = None) -> Iterator[Together]:
-    """The block's writes in one round trip (PostgreSQL), sent when it ends; inserted ids set then.
-    `commit`: the transaction of `atomic()` that these writes end (its COMMIT goes last, in the same
-    round trip)."""
-    pipelined = _pipelines(alias) and (commit is None or commit.pipelined)
+def together(alias: str = "default") -> Iterator[Together]:
+    """The block's writes in one round trip (PostgreSQL), sent when it ends; inserted ids set then."""
+    pipelined = _pipelines(alias)
     writes = Together(alias, pipelined)
     if not pipelined:
         yield writes
         return
-    if commit is not None and not commit.open:
-        raise RuntimeError("roundtrips.together: the transaction to commit has not begun")
     with _pipeline(alias):
         yield writes
-        if commit is not None:
-            commit.send_commit()
-    if commit is not None:
-        commit.open = False
     for finish in writes.finish:
         finish()
 
@@ -487,16 +353,12 @@ def _rows(queryset: QuerySet[Any, Any] | None, compiler: Any, rows: list[tuple[A
 
 
 __all__ = [
-    "Atomic",
     "Raw",
     "Read",
     "Select",
     "Statement",
     "Together",
-    "atomic",
     "fetch_together",
-    "insert_row",
-    "insert_row_unflushed",
     "together",
     "update_row",
 ]

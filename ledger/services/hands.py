@@ -3,27 +3,31 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, Protocol
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connections, transaction
 from django.db.models import BooleanField, Func, Value
 
-from ledger import roundtrips
+from ledger import idempotency, roundtrips
 from ledger.engine import EngineError
 from ledger.exceptions import (
     ClaimLapsed,
     InvalidRequest,
+    KeyInFlight,
+    KeyReused,
     LedgerError,
     NotFound,
     NotLastHand,
     StaleNumber,
 )
+from ledger.idempotency import KeyUse
 from ledger.live import HAND, announce
 from ledger.models import (
     Hand,
     HandRevision,
+    IdempotencyRecord,
     Role,
     SeatChange,
     Session,
@@ -32,8 +36,8 @@ from ledger.services.locks import check_open, check_version, lock_session, locke
 from ledger.services.projection import (
     SEAT_NAMES,
     check_hand_amounts,
+    project_state,
     replay,
-    store_state,
     without_number,
     write_projection,
 )
@@ -41,50 +45,33 @@ from ledger.services.table import clear_checks
 
 
 def _lock_session_and_sheet(
-    session_id: int, actor: User, role: str, begin: roundtrips.Atomic, keeper: KeyKeeper | None = None
-) -> tuple[Session, list[Any]]:
-    """`lock_session`, and the earlier hands' raw JSON read after the lock, in one round trip with the
-    transaction's BEGIN (a pipeline, ledger/roundtrips.py): two statements, so the second takes its
+    session_id: int, actor: User, role: str, key: KeyUse | None = None
+) -> tuple[Session, list[Any], IdempotencyRecord | None]:
+    """`lock_session`, and the earlier hands' raw JSON read after the lock, in one round trip (a pipeline,
+    ledger/roundtrips.py, inside the caller's `transaction.atomic`): two statements, so the second takes its
     snapshot once the first holds the lock and sees the hand of the writer it waited for (a subquery of
     the locking statement would not, under READ COMMITTED).
 
-    With a `keeper` (the API's Idempotency-Key), on PostgreSQL the transaction first takes the keeper's
-    advisory lock without waiting (`_HOLD`), and the session's lock is taken only if it got it: a
-    second request with a key still in use is answered at once instead of queueing behind the first.
-    The keeper's reads go after the sheet (so they see what the writer it waited for kept); `judge`
-    sees whether the hold was got, and their rows, before anything else is checked."""
+    With an Idempotency-Key (`key`), on PostgreSQL the transaction first takes the key's advisory lock
+    without waiting (`_HOLD`), and the session's lock is taken only if it got it: a second request with
+    a key still in use is answered at once instead of queueing behind the first. The key's records are
+    read after the sheet (so they see what the writer it waited for kept), and judged before anything
+    else is checked (`idempotency.judge`); returned is the record the hand's key writes over, if any."""
     arguments = {"session_id": session_id, "user_id": actor.pk}
-    held = keeper.hold() if keeper is not None and connections["default"].vendor == "postgresql" else None
+    held = key.hold() if key is not None and connections["default"].vendor == "postgresql" else None
     reads: list[roundtrips.Read] = [(_LOCKING, arguments), (_SHEET, {"session_id": session_id})]
     if held is not None:
         reads = [(_HOLD, {"held": held}), (_LOCKING_HELD, dict(arguments, held=held)), reads[1]]
-    if keeper is not None:
-        reads += keeper.reads()
-    rows = roundtrips.fetch_together(*reads, begin=begin)
+    if key is not None:
+        reads.append((_RECORDS, {"user_id": key.user_id, "key": key.key}))
+    rows = roundtrips.fetch_together(*reads)
     if held is not None:
         got, *rows = rows
     sessions, raws, *kept = rows
-    if keeper is not None:
-        keeper.judge(held is None or got == [(True,)], kept)
-    return locked(sessions[0] if sessions else None, role), raws
-
-
-class KeyKeeper(Protocol):
-    """The caller's part in the transaction that records a hand: the API's Idempotency-Key
-    (api/idempotency.py), kept with the hand instead of claimed before it, which saved a round trip
-    and a commit (bench/README.md "round 6"). `hold()` names the advisory lock the transaction holds
-    while it runs (PostgreSQL); `reads()` are statements sent after the session's lock;
-    `judge(free, rows)` learns whether the hold was free and sees the reads' rows before anything else
-    is checked, and raises to answer otherwise (nothing is written); `keep(hand, writes)` writes with
-    the hand and commits with it."""
-
-    def hold(self) -> int: ...
-
-    def reads(self) -> list[roundtrips.Read]: ...
-
-    def judge(self, free: bool, rows: list[list[Any]]) -> None: ...
-
-    def keep(self, hand: Hand, writes: roundtrips.Together) -> None: ...
+    taken = None
+    if key is not None:
+        taken = idempotency.judge(key, kept[0], free=held is None or got == [(True,)])
+    return locked(sessions[0] if sessions else None, role), raws, taken
 
 
 def _try_hold(held: Any) -> Func:
@@ -98,6 +85,7 @@ _LOCKING_HELD = roundtrips.Select(
     lambda session_id, user_id, held: locking(session_id, user_id).filter(_try_hold(Value(held)))
 )
 _HOLD = roundtrips.Raw("SELECT pg_try_advisory_xact_lock(%s)", ["held"])
+_RECORDS = roundtrips.Select(lambda user_id, key: idempotency.records(user_id, key))
 _SHEET = roundtrips.Select(
     lambda session_id: Hand.objects.filter(session_id=session_id).order_by("number").values_list("raw", flat=True)
 )
@@ -128,7 +116,7 @@ def hand_record(
     session_id: int,
     hand: Any,
     client_key: uuid.UUID | None = None,
-    keeper: KeyKeeper | None = None,
+    key: KeyUse | None = None,
 ) -> Hand:
     """Record the next deal (scorers and above). `hand` may carry `number` (see `hand_number_check`).
 
@@ -137,34 +125,42 @@ def hand_record(
     the number moved on), so a deal is recorded once however often it is sent. The lookup runs only
     when the write is refused or hits the key's unique constraint: the first attempt pays nothing.
 
-    `keeper` (`KeyKeeper`): the API's Idempotency-Key, judged first and kept with the hand; its
-    refusals pass through as they are.
+    `key` (the API's Idempotency-Key, `ledger.idempotency`): judged first, under the session's lock, and
+    kept with the hand in its transaction. A key whose hand is recorded returns that hand as it was
+    recorded, its `session` the session's version then (`idempotency.recorded_hand`); a key in flight
+    or reused raises `KeyInFlight` or `KeyReused`; an answer the caller kept raises `Replayed`.
     """
     try:
-        return _hand_record(actor, session_id, hand, client_key, keeper)
-    except (LedgerError, EngineError, IntegrityError):
-        if client_key is None:
+        return _hand_record(actor, session_id, hand, client_key, key)
+    except idempotency.Replayed as replayed:
+        if replayed.hand is None:
+            raise
+        return replayed.hand
+    except (LedgerError, EngineError, IntegrityError) as refused:
+        if client_key is None or isinstance(refused, KeyInFlight | KeyReused):
             raise
         found = (
-            Hand.objects.select_related("session")
+            Hand.objects.select_related("session", "recorded_by")
             .filter(session_id=session_id, recorded_by_id=actor.pk, client_key=client_key)
             .first()
         )
         if found is None:
             raise
+        if key is not None:  # the key answers with the hand from now on
+            idempotency.keep(key, idempotency.RECORDED_STATUS, idempotency.recorded(found, found.session.version))
         return found
 
 
-def _hand_record(
-    actor: User, session_id: int, hand: Any, client_key: uuid.UUID | None, keeper: KeyKeeper | None
-) -> Hand:
-    # On PostgreSQL (ledger/roundtrips.py): BEGIN with the lock, the earlier sheet and the keeper's read;
-    # the projection, the revision, the hand and the keeper's write with COMMIT: two round trips where
-    # one statement each took nine (bench/README.md).
-    with roundtrips.atomic() as atomic:
+def _hand_record(actor: User, session_id: int, hand: Any, client_key: uuid.UUID | None, key: KeyUse | None) -> Hand:
+    # On PostgreSQL (ledger/roundtrips.py): the key's hold, the lock, the earlier sheet and the key's records
+    # in one round trip; the projection, the revision, the hand and the key's record in another, where
+    # one statement each took eight: a hand's CPU 3.36-3.57 times the floor's, not 3.83-4.05
+    # (bench/inprocess.py, bench/README.md "issue 40"). BEGIN and COMMIT are Django's: `announce`
+    # publishes on commit.
+    with transaction.atomic(durable=True):
         # A deal settles from the deals before it only: recording one changes no earlier hand, so
         # only the new hand's row is written (and only the earlier sheet is read).
-        session, raws = _lock_session_and_sheet(session_id, actor, Role.SCORER, begin=atomic, keeper=keeper)
+        session, raws, taken = _lock_session_and_sheet(session_id, actor, Role.SCORER, key=key)
         check_open(session)
         hand_number_check(session=session, number=hand.get("number") if isinstance(hand, dict) else None)
         if session.hands_count >= settings.MAX_SESSION_HANDS:
@@ -175,8 +171,8 @@ def _hand_record(
         check_hand_amounts(result)
         number = len(raws) + 1
         new = Hand(session=session, number=number, raw=raw, settled=result, client_key=client_key, recorded_by=actor)
-        with roundtrips.together(commit=atomic) as writes:
-            store_state(session, run, number, writes=writes)
+        with roundtrips.together() as writes:
+            writes.update_row(Session, session.pk, **project_state(session, run, number))
             writes.insert(
                 HandRevision(
                     session=session,
@@ -188,11 +184,13 @@ def _hand_record(
                 )
             )
             writes.insert(new)
-            if keeper is not None:
-                keeper.keep(new, writes)
-    # After the block: `roundtrips.atomic`'s commit is not Django's (no on_commit), so this change's rows
-    # are read just after its commit (a deal recorded later in between is carried by its own change).
-    announce(session, moved=HAND, deals=[number])
+            if key is not None:  # the key, with what this write did (`idempotency.recorded`)
+                kept = idempotency.kept(key, idempotency.recorded(new, session.version))
+                if taken is not None:
+                    writes.update_row(IdempotencyRecord, taken.pk, **kept)
+                else:
+                    writes.insert(IdempotencyRecord(**key.mine(), **kept))
+        announce(session, moved=HAND, deals=[number])  # published once the transaction commits
     return new
 
 

@@ -9,7 +9,6 @@ from typing import Any
 
 from django.utils import timezone
 
-from ledger import roundtrips
 from ledger.engine import EngineError, Replay, parse_sheet
 from ledger.engine.sheet import SettledHand
 from ledger.models import (
@@ -95,26 +94,22 @@ def write_projection(
             changed.append(hand)
     if changed:
         Hand.objects.bulk_update(changed, ["settled"])
-    store_state(session, run, len(hands), bump=bump, fields=None)  # callers may have set other fields
+    store_state(session, run, len(hands), bump=bump)
 
 
 STATE_FIELDS = ["hands_count", "balances", "pools", "next_deal", "version", "updated_at"]
 
 
-def store_state(
-    session: Session,
-    run: Replay,
-    hands_count: int,
-    *,
-    bump: bool = True,
-    fields: list[str] | None = STATE_FIELDS,
-    writes: roundtrips.Together | None = None,
-) -> None:
-    """The session's row after the replay: the engine's state and, for a change, version + 1.
+def store_state(session: Session, run: Replay, hands_count: int, *, bump: bool = True) -> None:
+    """The session's row after the replay (`project_state`), saved whole: callers may have set other
+    fields (a close, a reopen)."""
+    project_state(session, run, hands_count, bump=bump)
+    session.save()
 
-    By default only the projection's columns are written (a recorded hand changes nothing else);
-    `fields=None` saves the whole row, for a close or reopen that changed more. With `writes` (and
-    fields), an UPDATE among them, its row count not read: the row is the caller's, locked."""
+
+def project_state(session: Session, run: Replay, hands_count: int, *, bump: bool = True) -> dict[str, Any]:
+    """The session's row after the replay: the engine's state and, for a change, version + 1. Returns
+    the projection's columns (`STATE_FIELDS`), all that a recorded hand changes, for its UPDATE."""
     session.hands_count = hands_count
     session.balances = list(run.balances)
     session.pools = run.pools.as_list()
@@ -122,10 +117,7 @@ def store_state(
     if bump:
         session.version += 1
     session.updated_at = timezone.now()
-    if writes is not None and fields is not None:
-        writes.update_row(Session, session.pk, **{name: getattr(session, name) for name in fields})
-    else:
-        session.save(update_fields=fields)
+    return {name: getattr(session, name) for name in STATE_FIELDS}
 
 
 def followup_request(session: Session) -> None:

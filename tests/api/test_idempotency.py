@@ -1,4 +1,4 @@
-"""The Idempotency-Key store (`api.idempotency`): claimed, in flight, replayed, reused, taken over, purged."""
+"""The Idempotency-Key store (`ledger.idempotency`): claimed, in flight, replayed, reused, taken over, purged."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from api import idempotency
+from ledger import idempotency
 from ledger.models import IdempotencyRecord
 
 pytestmark = pytest.mark.django_db

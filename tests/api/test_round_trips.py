@@ -25,19 +25,20 @@ from tests.ledger_fixtures import AMERICAN_HANDS, assert_projection, fresh, reco
 # The statements of one recorded hand, in order: the token (with its user), on PostgreSQL the
 # Idempotency-Key's hold (an advisory lock: a second request with the key is 409 at once), the
 # session's lock with the actor's role, the earlier hands' raw JSON, the key's record, the session's
-# projection, the revision, the hand, the key's record with its answer; then, just after the commit, the
-# four reads that carry the change's rows to every follower (ledger/live.py, `live_data`: the deals, their
-# seats' words, the seats' names, the open disputes), which spare each follower its read of the whole
-# fragment (bench/live.py --dense: Record's answer with followers p50 22 ms, from 2,748). (In a test's
-# transaction the atomic block is a savepoint, not counted here.)
+# projection, the revision, the hand, the key's record with what the write did; then, before the commit,
+# the four reads that carry the change's rows to every follower (ledger/live.py, `live_data`: the deals,
+# their seats' words, the seats' names, the open disputes; published on commit), which spare each
+# follower its read of the whole fragment (bench/live.py --dense: Record's answer with followers p50 22
+# ms, from 2,748). (In a test's transaction the atomic block is a savepoint, not counted here.)
 RECORD_STATEMENTS = 13 if connection.vendor == "postgresql" else 12
-# On PostgreSQL (ledger/roundtrips.py's pipelines and `atomic`): the token; BEGIN with the key's hold,
-# the lock, the earlier hands and the key's record; the projection, the revision, the hand and the key's answer with
-# COMMIT; then the live change's four reads, each its own (outside `roundtrips`' pipelines: folding them in
-# is issue 40's item 5). Before round 3 a hand made 10 (each statement its own), round 5 six (the key's
-# claim its own, BEGIN and COMMIT their own), before the live change carried data 3; the floor makes 4
-# (the token, BEGIN, INSERT, COMMIT).
-RECORD_ROUND_TRIPS = 7
+# On PostgreSQL (ledger/services/hands.py, its two pipelines inside Django's `transaction.atomic`): the
+# token; BEGIN; the key's hold, the lock, the earlier hands and the key's record; the projection, the
+# revision, the hand and the key's record; the live change's four reads, each its own; COMMIT. Issue 40
+# item 5 gave BEGIN and COMMIT back to Django (`on_commit` runs the publish): 7 became 9. Every statement
+# its own would be 15, and cost the hand 12-14 % more CPU (bench/README.md, "issue 40").
+# Before round 3 a hand made 10, round 5 six, round 6 three (BEGIN and COMMIT in the pipelines, no live
+# reads); the floor makes 4 (the token, BEGIN, INSERT, COMMIT).
+RECORD_ROUND_TRIPS = 9
 
 
 def test_recording_a_hand_takes_a_fixed_number_of_statements(api_for: Any, scorer: Any, session: Any) -> None:

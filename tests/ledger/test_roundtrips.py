@@ -2,8 +2,9 @@
 Django's own `save(force_insert=True)` and `update()` store: the first call compiles, the later ones
 reuse the SQL with values prepared afresh, so each is checked on a second and a third object.
 
-On PostgreSQL the hot path runs them (`insert_row`, `update_row`, `together()`); elsewhere those run
-the ORM, so here the compiled statements are executed directly, on whichever database the suite has.
+On PostgreSQL the hot path runs them (`together()`, inside Django's `transaction.atomic`); elsewhere
+those run the ORM, so here the compiled statements are executed directly, on whichever database the
+suite has.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import IntegrityError, connection
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Model
 from django.forms.models import model_to_dict
 from django.utils import timezone
@@ -90,33 +91,7 @@ def test_recorded_hands_are_stored_as_before(scorer: Any, session: Session) -> N
     assert_projection(session)
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_claims_insert_commits_at_once_and_a_refused_one_leaves_no_transaction_open() -> None:
-    """`insert_row_unflushed` (the Idempotency-Key's claim), outside any transaction as in production."""
-    user = make_user("claimer")
-    key = uuid.uuid4()
-    first = IdempotencyRecord(user=user, method="POST", path="/p/", key=key, body_hash="h")
-    roundtrips.insert_row_unflushed(first)
-    assert first.pk and IdempotencyRecord.objects.filter(pk=first.pk, key=key).exists()
-    twin = IdempotencyRecord(user=user, method="POST", path="/p/", key=key, body_hash="h")
-    with pytest.raises(IntegrityError):
-        roundtrips.insert_row_unflushed(twin)
-    # The connection goes on, outside any transaction, and every other commit waits for the disk.
-    assert IdempotencyRecord.objects.filter(key=key).count() == 1
-    assert not connection.in_atomic_block
-    if connection.vendor == "postgresql":
-        from psycopg import pq
-
-        assert connection.connection.info.transaction_status == pq.TransactionStatus.IDLE
-        with connection.cursor() as cursor:
-            cursor.execute("SHOW synchronous_commit")
-            assert cursor.fetchone() == ("on",)
-    third = IdempotencyRecord(user=user, method="POST", path="/q/", key=key, body_hash="h")
-    roundtrips.insert_row_unflushed(third)
-    assert third.pk and third.pk != first.pk
-
-
-# --- `atomic()`: BEGIN with the first reads, COMMIT with the last writes --------------------------
+# --- the pipelines inside Django's transaction -----------------------------------------------------
 
 _KEYS = roundtrips.Select(
     lambda user_id, path, key: IdempotencyRecord.objects.filter(user_id=user_id, path=path, key=key)
@@ -135,74 +110,75 @@ def _record(user: Any, path: str) -> IdempotencyRecord:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_atomic_commits_with_its_last_writes_and_reads_with_its_first() -> None:
-    """Outside any transaction, as in production: what the block wrote is there, in one transaction."""
+def test_the_pipelines_read_and_write_in_djangos_transaction_and_commit_with_it() -> None:
+    """Outside any transaction, as in production: what the block wrote is there once it commits, and
+    `on_commit` runs then (the live channel's publish), not before."""
     user = make_user("writer")
     first = _record(user, "/a/")
     first.save()
-    with roundtrips.atomic() as block:
-        [found] = roundtrips.fetch_together((_KEYS, {"user_id": user.pk, "path": "/a/", "key": first.key}), begin=block)
+    committed: list[bool] = []
+    with transaction.atomic(durable=True):
+        [found] = roundtrips.fetch_together((_KEYS, {"user_id": user.pk, "path": "/a/", "key": first.key}))
         assert [r.pk for r in found] == [first.pk]  # a string and a UUID bound as the filter's values
-        if block.pipelined:
-            assert _status() == "INTRANS"  # BEGIN went with the SELECT
         second = _record(user, "/b/")
-        with roundtrips.together(commit=block) as writes:
+        with roundtrips.together() as writes:
             writes.update_row(IdempotencyRecord, first.pk, body_hash="changed")
             writes.insert(second)
-    assert second.pk and not block.open
+        assert second.pk  # set when the block's pipeline ended
+        if connection.vendor == "postgresql":
+            assert _status() == "INTRANS" and not _seen_elsewhere(second.pk)
+        transaction.on_commit(lambda: committed.append(True))
+        assert committed == []
+    assert committed == [True]
     assert _status() in (None, "IDLE")
     assert IdempotencyRecord.objects.get(pk=first.pk).body_hash == "changed"
     assert IdempotencyRecord.objects.filter(pk=second.pk).exists()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_atomic_rolls_back_on_an_error_raised_between_or_in_its_writes() -> None:
+def test_a_write_refused_in_the_pipeline_rolls_the_transaction_back() -> None:
     user = make_user("writer")
     first = _record(user, "/a/")
     first.save()
-
-    class Refused(Exception):
-        pass
-
-    with pytest.raises(Refused), roundtrips.atomic() as block:
-        roundtrips.fetch_together((_KEYS, {"user_id": user.pk, "path": "/a/", "key": first.key}), begin=block)
-        roundtrips.update_row(IdempotencyRecord, first.pk, body_hash="lost")  # inside the transaction
-        raise Refused
-    assert _status() in (None, "IDLE")
-    assert IdempotencyRecord.objects.get(pk=first.pk).body_hash == "h"
-
     twin = IdempotencyRecord(user=user, method="POST", path="/a/", key=first.key, body_hash="h")
-    with pytest.raises(IntegrityError), roundtrips.atomic() as block:
-        roundtrips.fetch_together((_KEYS, {"user_id": user.pk, "path": "/a/", "key": first.key}), begin=block)
-        with roundtrips.together(commit=block) as writes:
+    committed: list[bool] = []
+    with pytest.raises(IntegrityError), transaction.atomic(durable=True):
+        transaction.on_commit(lambda: committed.append(True))
+        with roundtrips.together() as writes:
             writes.update_row(IdempotencyRecord, first.pk, body_hash="lost")
-            writes.insert(twin)  # the key's unique constraint: the COMMIT after it never runs
-    assert _status() in (None, "IDLE")
+            writes.insert(twin)  # the key's unique constraint
+    assert committed == [] and _status() in (None, "IDLE")
     assert IdempotencyRecord.objects.get(pk=first.pk).body_hash == "h"
     assert IdempotencyRecord.objects.filter(key=first.key).count() == 1
-
-    with roundtrips.atomic() as block:  # and the connection goes on
-        roundtrips.fetch_together((_KEYS, {"user_id": user.pk, "path": "/a/", "key": first.key}), begin=block)
-    assert _status() in (None, "IDLE") and not block.open
+    with transaction.atomic(durable=True):  # and the connection goes on
+        roundtrips.fetch_together((_KEYS, {"user_id": user.pk, "path": "/a/", "key": first.key}))
 
 
 @pytest.mark.django_db(transaction=True)
-def test_atomic_without_writes_commits_when_the_block_ends_and_holds_the_lock_until_then() -> None:
-    """A block that only reads (a refusal found no write to make) still ends its transaction; while it
-    is open, the FOR UPDATE lock of its first reads holds."""
+def test_a_lock_taken_in_the_pipeline_holds_until_the_transaction_ends() -> None:
     user = make_user("reader")
     session_lock = roundtrips.Select(lambda pk: IdempotencyRecord.objects.select_for_update().filter(pk=pk))
     first = _record(user, "/a/")
     first.save()
-    with roundtrips.atomic() as block:
-        [found] = roundtrips.fetch_together((session_lock, {"pk": first.pk}), begin=block)
+    with transaction.atomic(durable=True):
+        [found] = roundtrips.fetch_together((session_lock, {"pk": first.pk}))
         assert [r.pk for r in found] == [first.pk]
-        if block.pipelined:
-            assert _status() == "INTRANS"
+        if connection.vendor == "postgresql":
             assert _locked_elsewhere(first.pk)  # another connection cannot take the row
-    assert _status() in (None, "IDLE") and not block.open
     if connection.vendor == "postgresql":
         assert not _locked_elsewhere(first.pk)  # released by the commit
+
+
+def _seen_elsewhere(pk: int) -> bool:
+    """Whether another PostgreSQL connection sees the record (committed)."""
+    import psycopg
+
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params) as other:
+        table = IdempotencyRecord._meta.db_table
+        return other.execute(f'SELECT id FROM "{table}" WHERE id = %s', [pk]).fetchone() is not None
 
 
 def _locked_elsewhere(pk: int) -> bool:
