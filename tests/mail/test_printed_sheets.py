@@ -1,17 +1,22 @@
 """The printed sheets (issue 41): a 40-deal French evening's score sheet fits on two A4 pages and its text
-reads back (pypdf); the pages' PDF links answer A4 or Letter; a rouble club's payment code is GOST R
+reads back (pypdf); the pages' PDF links answer A4 or Letter; the pages' stylesheet parsed once a process
+prints the same pages as parsed from the document's link each time; a rouble club's payment code is GOST R
 56042-2014's text with the sum in kopecks."""
 
 from __future__ import annotations
 
 import io
+import os
 import re
+from pathlib import Path
 from typing import Any
 
 import pypdf
 import pytest
 import zxingcpp
-from django.test import Client
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.test import Client, override_settings
 from PIL import Image
 
 from ledger.models import Club, Player, Role
@@ -58,6 +63,8 @@ def test_a_40_deal_french_sheet_fits_on_two_a4_pages(admin: Any, club: Club) -> 
     totals = context["settlement"]["balances"]
     for total in totals:
         assert f"{abs(total):,}" in text
+    html = render_to_string("web/sheet.html", {**context, "printed": True})
+    assert drawn(printed) == drawn(pages(parsed_each_time(html, "A4")))  # app.css parsed once: the same pages
 
 
 def test_the_pages_pdf_links_answer_a4_and_letter(admin: Any, club: Club) -> None:
@@ -77,6 +84,54 @@ def test_the_pages_pdf_links_answer_a4_and_letter(admin: Any, club: Club) -> Non
         assert size(pages(letter.content)[0]) == LETTER
     page = client.get(f"/sessions/{session.pk}/sheet/").content.decode()
     assert f'href="/sessions/{session.pk}/sheet.pdf"' in page
+
+
+def parsed_each_time(html: str, size: str) -> bytes:
+    """The way before the stylesheet was parsed once a process: WeasyPrint fetches the document's own link
+    to app.css and parses it, as an author's sheet, for this PDF."""
+    from weasyprint import HTML
+
+    document = HTML(string=printing.with_paper(html, size), base_url=printing.BASE, url_fetcher=printing.fetcher(()))
+    return bytes(document.write_pdf())
+
+
+def drawn(printed: list[Any]) -> list[tuple[tuple[int, int], str, bytes]]:
+    """Each page's size, text and drawing (its content stream, to the byte)."""
+    return [(size(p), p.extract_text(), p.get_contents().get_data()) for p in printed]
+
+
+def test_the_stylesheet_parsed_once_prints_the_same_pages_on_a4_and_letter(admin: Any, club: Club) -> None:
+    """Given apart (the user's origin) and not fetched from the link again, app.css draws the same pages as
+    before on A4 as on Letter: the paper's @page rule still wins. (The 40-deal sheet above: the same.)"""
+    sheet = long_sheet("french", seed=41, deals=8)
+    session = session_import(actor=admin, club_id=club.pk, sheet=sheet)
+    html = render_to_string("web/sheet.html", {**sheet_context(session, Role.PLAYER), "printed": True})
+    printing._parsed.cache_clear()
+    for paper, expected in (("A4", A4), ("Letter", LETTER)):
+        after = pages(printing.html_pdf(html, size=paper))
+        assert [size(p) for p in after] == [expected]
+        assert drawn(after) == drawn(pages(parsed_each_time(html, paper))), paper
+    info = printing._parsed.cache_info()
+    assert (info.misses, info.hits) == (1, 1)  # parsed for the first PDF, reused for the second
+    link = f"{printing.BASE}static/clubscore/app.css"
+    assert printing.fetcher().fetch(link).read() == b""  # the document's own link parses nothing
+    assert len(printing.fetcher(()).fetch(link).read()) > 10_000
+
+
+def test_the_stylesheet_is_parsed_again_when_its_file_changes(tmp_path: Path) -> None:
+    original = Path(str(finders.find("clubscore/app.css")))
+    copy = tmp_path / "clubscore" / "app.css"
+    copy.parent.mkdir()
+    copy.write_bytes(original.read_bytes())
+    with override_settings(STATICFILES_DIRS=[tmp_path]):
+        first = printing.stylesheets()
+        assert printing.stylesheets()[0] is first[0]
+        copy.write_text(copy.read_text() + "\n.printed-later { color: #000; }\n")
+        stamp = copy.stat().st_mtime_ns + 1_000_000_000
+        os.utime(copy, ns=(stamp, stamp))
+        again = printing.stylesheets()
+        assert again[0] is not first[0]
+        assert printing.stylesheets()[0] is again[0]
 
 
 def test_a_rouble_club_pays_by_the_gost_code(admin: Any, club: Club) -> None:
