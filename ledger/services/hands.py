@@ -203,7 +203,8 @@ def _hand_record(actor: User, session_id: int, hand: Any, client_key: uuid.UUID 
         # the lock), and no checks: a seat's word is taken only on a recorded deal (`deal_check`, under
         # the session's lock), and undoing the last deal, the one way a number comes free again, clears
         # its words in its transaction (`clear_checks`), so a deal recorded has none yet. 9 round trips
-        # became 5; a hand's CPU against the floor's: see bench/README.md "live data from the write".
+        # became 5 and a hand's CPU 1.79-2.05 times the floor's, from 2.54-2.85 (bench/inprocess.py;
+        # bench/README.md "live data from the write").
         known = replace(live, hands=[*zip([*raws, raw], settled, strict=True)], checks={})
         announce(session, moved=HAND, deals=[number], known=known)  # published once the transaction commits
     return new

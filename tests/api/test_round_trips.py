@@ -44,6 +44,7 @@ RECORD_STATEMENTS = 11 if connection.vendor == "postgresql" else 10
 # reads); the floor makes 4 (the token, BEGIN, INSERT, COMMIT).
 RECORD_ROUND_TRIPS = 5
 
+
 def test_recording_a_hand_takes_a_fixed_number_of_statements(api_for: Any, scorer: Any, session: Any) -> None:
     record_all(scorer, session, AMERICAN_HANDS[:3])
     client = api_for(scorer)
