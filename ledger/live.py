@@ -39,10 +39,13 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
 
 log = logging.getLogger(__name__)
 
@@ -124,20 +127,20 @@ HAND = "hand"  # a deal recorded, amended or undone, a close, a reopen: the sess
 CHECK = "check"  # a seat's ✓ or dispute, a dispute settled: its checks' version moved
 
 
-def announce(session: Any, *, moved: str | None = None, deals: Iterable[int] = ()) -> None:
+def announce(session: Any, *, moved: str | None = None, deals: Iterable[int] = (), known: Known | None = None) -> None:
     """Publish the session's change once the current transaction commits (never for a rolled-back write).
 
     `moved` says which half of the tag the write moved by one (`HAND`, `CHECK`), so the change names the
     tag it follows; `deals` the deals whose rows changed (a deal recorded, the deals from an amended one
     on, the deal a seat's word is on). Without `moved` (a new table, a close, a reopen) the change
     carries nothing and the pages read. The data is read here, inside the write's transaction, so it is
-    the write's own state."""
+    the write's own state; or, for what the write already holds (`known`), taken from it."""
     prev = None
     if moved == HAND:
         prev = live_tag(session.version - 1, session.checks_version)
     elif moved == CHECK:
         prev = live_tag(session.version, session.checks_version - 1)
-    data = live_data(session, list(deals)) if prev is not None else None
+    data = live_data(session, list(deals), known) if prev is not None else None
     change = change_of(session, prev, data)
     transaction.on_commit(lambda: publish(change))
 
@@ -157,49 +160,87 @@ def announce_night(night: Any) -> None:
     transaction.on_commit(send)
 
 
-def live_data(session: Any, deals: list[int]) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class Known:
+    """What a write already holds of `live_data`'s reads, under the session's lock, so they are not read
+    again (the recorded hand, the hot path: bench/README.md "live data from the write"). Each left None
+    is read. `hands`: every hand's raw and settled JSON, deal 1 on, at least up to the last changed
+    deal. `checks`: the changed deals' live checks, by deal. `names`: the seats' player names, seat 0
+    on. `disputes`: the number of open disputes. tests/web/test_live_data.py checks that what a recorded
+    hand announces equals `live_data` read afresh."""
+
+    hands: list[tuple[Any, Any]] | None = None
+    checks: dict[int, list[dict[str, Any]]] | None = None
+    names: list[str] | None = None
+    disputes: int | None = None
+
+
+def seat_names(session_id: Any) -> QuerySet[Any, Any]:
+    """The seats' player names, seat 0 on (a `values_list`, flat)."""
+    from .models import Seat
+
+    return Seat.objects.filter(session_id=session_id).order_by("seat").values_list("player__name", flat=True)
+
+
+def open_disputes(session_id: Any) -> QuerySet[Any, Any]:
+    """The open disputes' ids (a `values_list`, flat): disputed, not cleared, not settled."""
+    from .models import DealCheck
+
+    return DealCheck.objects.filter(
+        session_id=session_id, state="disputed", cleared_at__isnull=True, outcome=""
+    ).values_list("id", flat=True)
+
+
+def live_data(session: Any, deals: list[int], known: Known | None = None) -> dict[str, Any] | None:
     """What a follower's page shows of the change: the `deals` (each as stored: the hand as
     recorded, what the replay settled, its seats' live words), the totals, the pools, the next deal, the
     open disputes, and of the hands before them deal 1 and the misdeals (a deal's words say belle, its
     deal of the game and a share forfeited by a misdeal's dealer). None for a closed session or more
-    than `MAX_ROWS` deals: the pages read then."""
-    from .models import DealCheck, Hand, Seat
+    than `MAX_ROWS` deals: the pages read then. What `known` holds is taken from it, not read."""
+    from .models import DealCheck, Hand
 
     if session.status != "open":
         return None
+    known = known or Known()
     numbers = sorted(n for n in set(deals) if 1 <= n <= session.hands_count)
     if len(numbers) > MAX_ROWS:
         return None
     rows: list[dict[str, Any]] = []
     earlier: dict[int, dict[str, Any]] = {}  # deal 1 and the misdeals before the rows: their words need them
     if numbers:
-        found = {
-            number: (raw, settled)
-            for number, raw, settled in Hand.objects.filter(session_id=session.pk, number__lte=numbers[-1])
-            .order_by("number")
-            .values_list("number", "raw", "settled")
-        }
+        if known.hands is not None:
+            found = {n: hand for n, hand in enumerate(known.hands[: numbers[-1]], 1)}
+        else:
+            found = {
+                number: (raw, settled)
+                for number, raw, settled in Hand.objects.filter(session_id=session.pk, number__lte=numbers[-1])
+                .order_by("number")
+                .values_list("number", "raw", "settled")
+            }
         earlier = {
             n: {"raw": raw, "dealer": settled["dealer"]}
             for n, (raw, settled) in found.items()
             if n not in numbers and (n == 1 or raw.get("bid") == "misdeal")
         }
         checks: dict[int, list[dict[str, Any]]] = {}
-        for number, seat, state, reason, outcome in (
-            DealCheck.objects.filter(session_id=session.pk, number__in=numbers, cleared_at__isnull=True)
-            .order_by("number", "seat", "id")
-            .values_list("number", "seat", "state", "reason", "outcome")
-        ):
-            checks.setdefault(number, []).append({"seat": seat, "state": state, "reason": reason, "outcome": outcome})
+        if known.checks is not None:
+            checks = known.checks
+        else:
+            for number, seat, state, reason, outcome in (
+                DealCheck.objects.filter(session_id=session.pk, number__in=numbers, cleared_at__isnull=True)
+                .order_by("number", "seat", "id")
+                .values_list("number", "seat", "state", "reason", "outcome")
+            ):
+                checks.setdefault(number, []).append(
+                    {"seat": seat, "state": state, "reason": reason, "outcome": outcome}
+                )
         rows = [
             {"number": n, "raw": found[n][0], "settled": found[n][1], "checks": checks.get(n, [])}
             for n in numbers
             if n in found
         ]
-    names = [name for _, name in sorted(Seat.objects.filter(session_id=session.pk).values_list("seat", "player__name"))]
-    disputes = DealCheck.objects.filter(
-        session_id=session.pk, state="disputed", cleared_at__isnull=True, outcome=""
-    ).count()
+    names = known.names if known.names is not None else list(seat_names(session.pk))
+    disputes = known.disputes if known.disputes is not None else open_disputes(session.pk).count()
     return {
         "variant": session.variant,
         "rules": session.rules or {},

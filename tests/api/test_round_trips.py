@@ -24,21 +24,25 @@ from tests.ledger_fixtures import AMERICAN_HANDS, assert_projection, fresh, reco
 
 # The statements of one recorded hand, in order: the token (with its user), on PostgreSQL the
 # Idempotency-Key's hold (an advisory lock: a second request with the key is 409 at once), the
-# session's lock with the actor's role, the earlier hands' raw JSON, the key's record, the session's
-# projection, the revision, the hand, the key's record with what the write did; then, before the commit,
-# the four reads that carry the change's rows to every follower (ledger/live.py, `live_data`: the deals,
-# their seats' words, the seats' names, the open disputes; published on commit), which spare each
-# follower its read of the whole fragment (bench/live.py --dense: Record's answer with followers p50 22
-# ms, from 2,748). (In a test's transaction the atomic block is a savepoint, not counted here.)
-RECORD_STATEMENTS = 13 if connection.vendor == "postgresql" else 12
+# session's lock with the actor's role, the earlier hands' raw JSON, the seats' names and the open
+# disputes (what the live change shows that the hand does not write), the key's record, the session's
+# projection, the revision, the hand, the key's record with what the write did. The change that carries
+# the deal to every follower (ledger/live.py, `live_data`, published on commit; it spares each follower
+# its read of the whole fragment: bench/live.py --dense, Record's answer with followers p50 22 ms, from
+# 2,748) reads nothing more: the hands are the sheet read and its replay, and a deal just recorded has
+# no seat's word yet (ledger/services/hands.py). Before, it read the deals, their words, the names and
+# the disputes again, each its own: 13 and 12. (In a test's transaction the atomic block is a savepoint,
+# not counted here.)
+RECORD_STATEMENTS = 11 if connection.vendor == "postgresql" else 10
 # On PostgreSQL (ledger/services/hands.py, its two pipelines inside Django's `transaction.atomic`): the
-# token; BEGIN; the key's hold, the lock, the earlier hands and the key's record; the projection, the
-# revision, the hand and the key's record; the live change's four reads, each its own; COMMIT. Issue 40
-# item 5 gave BEGIN and COMMIT back to Django (`on_commit` runs the publish): 7 became 9. Every statement
-# its own would be 15, and cost the hand 12-14 % more CPU (bench/README.md, "issue 40").
+# token; BEGIN; the key's hold, the lock, the earlier hands, the names, the disputes and the key's record;
+# the projection, the revision, the hand and the key's record; COMMIT. The live change's four reads,
+# each its own round trip, made 9 (issue 40); folded into the first pipeline or taken from what the hand
+# holds, 5 (bench/README.md, "live data from the write"). Issue 40 item 5 gave BEGIN and COMMIT back to
+# Django (`on_commit` runs the publish). Every statement its own would be 13.
 # Before round 3 a hand made 10, round 5 six, round 6 three (BEGIN and COMMIT in the pipelines, no live
 # reads); the floor makes 4 (the token, BEGIN, INSERT, COMMIT).
-RECORD_ROUND_TRIPS = 9
+RECORD_ROUND_TRIPS = 5
 
 
 def test_recording_a_hand_takes_a_fixed_number_of_statements(api_for: Any, scorer: Any, session: Any) -> None:

@@ -15,12 +15,13 @@ from django.test import Client
 from ledger import selectors
 from ledger.engine import Replay, parse_sheet, settle
 from ledger.engine.variants import variant_names
-from ledger.live import MAX_ROWS, LocalBroker, broker, club_channel, session_channel
+from ledger.live import MAX_ROWS, LocalBroker, broker, club_channel, live_data, session_channel
 from ledger.models import Club, Player, Role, Session
 from ledger.services.clubs import player_create
 from ledger.services.hands import hand_amend, hand_record, hand_undo
 from ledger.services.sessions import session_close
 from ledger.services.table import deal_check, seat_link_issue
+from ledger.web.live import Viewer, fragment
 from tests.ledger_fixtures import AMERICAN_HANDS, PASSWORD, fresh, long_sheet, member, open_session, record_all
 
 pytestmark = pytest.mark.django_db
@@ -320,3 +321,50 @@ def test_a_deal_after_a_misdeal_reads_live_as_read(
     assert part(change["html"], piece) == part(read, piece)
     assert "No share of the basket for Ann" in change["html"]
     response.close()
+
+
+def test_what_a_write_announces_from_what_it_holds_equals_a_fresh_read(
+    admin: Any, club: Club, players: list[Player], told: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A recorded hand and an amend announce from what they hold (ledger/live.py, `Known`: the hands,
+    the names and open disputes read with the lock, no checks on a new deal) instead of reading again:
+    what they announce equals `live_data` read afresh after the write, so the shortcut cannot drift.
+    Russian with a misdeal (the earlier hands' words), a ✓ and an open dispute on recorded deals, a
+    deal recorded again after an undo (whose words were cleared with it)."""
+    session = open_session(admin, club, players, variant="russian", rules={"misdeal_forfeits_share": True})
+    simple = {"bid": "simple", "bidder": 1, "trump": "spades", "turned": "spades", "jack": 2, "tricks": [4, 3, 3, 3]}
+    record_all(admin, session, [{"bid": "misdeal"}, simple])
+    link = selectors.seat_link_get(key=seat_link_issue(actor=admin, session_id=session.pk, seat=2)[0])
+    other = selectors.seat_link_get(key=seat_link_issue(actor=admin, session_id=session.pk, seat=0)[0])
+    deal_check(session_id=session.pk, number=2, state="confirmed", link=link)
+    deal_check(session_id=session.pk, number=1, state="disputed", reason="not a misdeal", link=other)
+    told(session.pk)
+
+    def announced(write: Callable[[], Any], deals: list[int]) -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            write()
+        body = told(session.pk)[-1]
+        data = body.pop("data")
+        afresh = live_data(fresh(session), deals)
+        assert afresh is not None and data == json.loads(json.dumps(afresh))
+        assert json.dumps(data, sort_keys=True) == json.dumps(afresh, sort_keys=True)
+        for view in ("follow", "sheet"):  # what the followers are relayed, rendered from each
+            assert fragment(body, data, Viewer(view=view, seat=2)) == fragment(body, afresh, Viewer(view=view, seat=2))
+
+    announced(lambda: hand_record(actor=admin, session_id=session.pk, hand=simple), [3])
+    assert told(session.pk)[-1]["data"]["disputes"] == 1
+    deal_check(session_id=session.pk, number=3, state="disputed", reason="wrong tricks", link=link)
+    hand_undo(actor=admin, session_id=session.pk, number=3, expected_version=fresh(session).version)
+    announced(lambda: hand_record(actor=admin, session_id=session.pk, hand=simple), [3])
+    assert told(session.pk)[-1]["data"]["rows"][0]["checks"] == []  # the undone deal's words went with it
+    announced(lambda: hand_record(actor=admin, session_id=session.pk, hand={"bid": "misdeal"}), [4])
+    deal_check(session_id=session.pk, number=3, state="confirmed", link=link)
+    announced(
+        lambda: hand_amend(
+            actor=admin, session_id=session.pk, number=2, hand=simple, expected_version=fresh(session).version
+        ),
+        [2, 3, 4],
+    )
+    assert [r["checks"] for r in told(session.pk)[-1]["data"]["rows"]][1] == [
+        {"seat": 2, "state": "confirmed", "reason": "", "outcome": ""}
+    ]
