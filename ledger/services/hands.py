@@ -224,12 +224,7 @@ def hand_amend(
     If the replay makes any hand invalid, nothing changes and the engine's error names that deal.
     """
     with transaction.atomic(durable=True):
-        session = lock_session(session_id, actor, Role.SCORER)
-        check_open(session)
-        check_version(session, expected_version)
-        hands = list(Hand.objects.filter(session=session).order_by("number"))
-        if not 1 <= number <= len(hands):
-            raise NotFound(f"the session has no hand {number}")
+        session, hands = _locked_hands(actor, session_id, number, expected_version)
         if number < len(hands) and (session.rules or {}).get("claims_lapse") is True:
             raise ClaimLapsed(
                 f"deal {number} can no longer be amended: under the house rule “Claims lapse” a deal stands once "
@@ -272,12 +267,7 @@ def hand_amend(
 def hand_undo(*, actor: User, session_id: int, number: int, expected_version: int | None, reason: str = "") -> Session:
     """Undo the last hand (scorers and above); any other is `NotLastHand`."""
     with transaction.atomic(durable=True):
-        session = lock_session(session_id, actor, Role.SCORER)
-        check_open(session)
-        check_version(session, expected_version)
-        hands = list(Hand.objects.filter(session=session).order_by("number"))
-        if not 1 <= number <= len(hands):
-            raise NotFound(f"the session has no hand {number}")
+        session, hands = _locked_hands(actor, session_id, number, expected_version)
         if number != len(hands):
             raise NotLastHand(f"only the last hand ({len(hands)}) can be undone, not {number}")
         last = hands.pop()
@@ -298,6 +288,20 @@ def hand_undo(*, actor: User, session_id: int, number: int, expected_version: in
         clear_checks(session, number)
         announce(session, moved=HAND)  # no row changed: the pages drop the deals after the session's last
     return session
+
+
+def _locked_hands(
+    actor: User, session_id: int, number: int, expected_version: int | None
+) -> tuple[Session, list[Hand]]:
+    """What amending or undoing deal `number` starts from: the open session locked at the version the
+    scorer saw, and its hands in order, deal `number` among them."""
+    session = lock_session(session_id, actor, Role.SCORER)
+    check_open(session)
+    check_version(session, expected_version)
+    hands = list(Hand.objects.filter(session=session).order_by("number"))
+    if not 1 <= number <= len(hands):
+        raise NotFound(f"the session has no hand {number}")
+    return session, hands
 
 
 def _seat_changes_follow_undo(session: Session, number: int) -> None:
