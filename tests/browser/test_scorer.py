@@ -329,6 +329,42 @@ def test_a_conflict_with_another_phone_is_shown(new_page: Any, scorer: Any, admi
     assert raw_hands(table) == [THREE[1], THREE[0]]
 
 
+def test_a_press_on_record_mine_is_not_lost_when_the_page_renders_again(
+    new_page: Any, scorer: Any, admin: Any, table: Session
+) -> None:
+    """The conflict box is drawn again whenever a read or the settle of my deal lands. A button rebuilt
+    then is a new node: a press begun on the old one got no click when released on the new one (a
+    mouse's press; CI's Playwright click lost "Record mine" so, and the deal stayed waiting). What is
+    unchanged stays as it was, so the press is a click."""
+    page = new_page(service_workers="block")  # no service worker: page.route holds the settle
+    login(page, "scorer", f"/sessions/{table.pk}/score/")
+    scorer_page = Scorer(page).open(table)
+    page.context.set_offline(True)
+    scorer_page.enter(THREE[0])
+    scorer_page.record()
+    hand_record(actor=admin, session_id=table.pk, hand=THREE[1])
+    held: list[Any] = []
+    page.route("**/api/v1/settle/", lambda route: held.append(route))  # what my deal pays lands mid-press
+    page.context.set_offline(False)
+    conflict = page.locator("#conflict")
+    expect(conflict.locator(".mine .pays-pending")).to_be_visible(timeout=20_000)
+    mine = conflict.get_by_text("Record mine as the next deal (2)")
+    box = mine.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/v1/settle/")
+    expect(conflict.locator(".mine .deltas")).to_be_visible()  # drawn again, mid-press
+    # and again: another tab of this phone wrote the queue (the storage event renders the page)
+    page.evaluate("key => window.dispatchEvent(new StorageEvent('storage', { key }))", f"clubscore.queue.{table.pk}")
+    page.mouse.up()
+    expect(page.locator("#scorer")).to_have_attribute("data-waiting", "0", timeout=20_000)
+    expect(conflict).to_be_hidden()
+    assert raw_hands(table) == [THREE[1], THREE[0]]
+
+
 def test_amend_shows_what_changes_then_undo(new_page: Any, scorer: Any, table: Session) -> None:
     for hand in THREE[:2]:
         hand_record(actor=scorer, session_id=table.pk, hand=hand)

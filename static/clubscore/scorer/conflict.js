@@ -3,7 +3,7 @@
  * number (a conflict: both sides in words, each with what every player pays, as the server settles it),
  * a closed session, a broken rule; or a refusal of an amendment or an undo. After either choice of a
  * conflict the form is empty: a dropped deal is never one tap away from being recorded. */
-import { $, CS, cfg, el, queue, renumberQueue, state } from './context.js';
+import { $, CS, cfg, el, queue, renumberQueue, showChildren, state } from './context.js';
 import { handWords, resetForm } from './form.js';
 import { deltasLine } from './preview.js';
 import { flush, startFix } from './record.js';
@@ -72,8 +72,10 @@ export function showConflict(problem, item) {
     if (problem.status === 412) parts.push(el('p', { class: 'muted', text: error.message }));
     buttons.push(el('button', { type: 'button', onclick: function () { state.notice = null; box.hidden = true; } }, [gettext('OK')]));
   }
-  parts.push(el('div', { class: 'buttons' }, buttons));
-  box.replaceChildren.apply(box, parts);
+  // The buttons act on the waiting deal `item` (its key): a button kept across a render is one that
+  // acts on the same deal. What is unchanged stays as it was: a press is never lost to a render.
+  parts.push(el('div', { class: 'buttons', 'data-key': item ? item.key : null }, buttons));
+  showChildren(box, parts);
   box.hidden = false;
 }
 

@@ -35,6 +35,25 @@ export function $(id) { return /** @type {HTMLElement} */ (document.getElementBy
 /** An element the page may leave out (a reader's page has no form). @param {string} id */
 export function $maybe(id) { return document.getElementById(id); }
 
+/** The box's children made `parts`, each child the same as its new part (`isEqualNode`: its tag, its
+ * attributes, its text, all the way down) left where it is, untouched; the others replaced one by one.
+ * The page renders again whenever a read or a settle lands; a button rebuilt then is a new node, and a
+ * press begun on the old one gets no click when it is released on the new one (a mouse's press, or
+ * Playwright's: CI lost "Record mine as the next deal" that way). A button whose handler acts on
+ * something the page does not show carries it in an attribute (conflict.js: the waiting deal's key), so
+ * that a button kept is one that does the same.
+ * @param {HTMLElement} box @param {(HTMLElement | null)[]} parts */
+export function showChildren(box, parts) {
+  const now = parts.filter(function (p) { return p !== null; });
+  const was = Array.from(box.childNodes);
+  now.forEach(function (part, i) {
+    const old = was[i];
+    if (!old) box.appendChild(part);
+    else if (!old.isEqualNode(part)) old.replaceWith(part);
+  });
+  was.slice(now.length).forEach(function (old) { old.remove(); });
+}
+
 export const root = $('scorer');
 /** The deal's form; null on a page of a reader who may not score. */
 export const form = /** @type {HTMLFormElement | null} */ (document.getElementById('hand-form'));

@@ -2,7 +2,7 @@
 /* The page around the form: the header (the deal, its dealer, belle, the pools), the banner (offline,
  * waiting deals, a lost login), the balances, Undo, the recorded deals with Amend, the disputes, and the
  * confirmation of what was recorded. */
-import { $, $maybe, CS, L, V, cfg, el, form, loadQueue, names, root, state } from './context.js';
+import { $, $maybe, CS, L, V, cfg, el, form, loadQueue, names, root, showChildren, state } from './context.js';
 import { belle, belleAt, dealInfo, formDeal, handWords, nextDeal, renderForm, resetForm } from './form.js';
 import { deltasLine, penaltyLine, poolsText, schedulePreview } from './preview.js';
 import { bus } from './bus.js';
@@ -138,7 +138,7 @@ export function renderStatus() {
       : ngettext('%(n)s deal waiting to be sent (%(numbers)s).', '%(n)s deals waiting to be sent (%(numbers)s).', q.length);
     lines.push(el('p', { class: 'waiting', text: fmt(text, { n: q.length, numbers: numbers }) }));
   }
-  banner.replaceChildren.apply(banner, lines);
+  showChildren(banner, lines); // its retry button stays under a press while the page renders again
   banner.hidden = !lines.length;
   banner.classList.toggle('is-offline', !state.online);
   const head = q[0];
@@ -249,7 +249,7 @@ function renderDeals() {
         onclick: function () { bus.startAmend(h.number); } }, [gettext('Amend')]) : null,
     ]);
   });
-  list.replaceChildren.apply(list, items);
+  showChildren(list, items); // an Amend pressed as a read lands is not rebuilt under the press
 }
 
 export function render() {
@@ -298,7 +298,7 @@ function renderDisputes() {
   const numbers = Object.keys(state.disputes).map(Number).filter(function (n) { return n <= state.hands.length; })
     .sort(function (a, b) { return a - b; });
   const canAmend = mayAmend();
-  box.replaceChildren.apply(box, numbers.map(function (n) {
+  showChildren(box, numbers.map(function (n) {
     return el('p', { class: 'dispute-line', 'data-number': String(n) }, [
       el('span', { class: 'badge dispute', text: fmt(gettext('Deal %(n)s disputed'), { n: n }) }), ' ',
       el('span', { text: state.disputes[n].join(' · ') }), ' ',
