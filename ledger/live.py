@@ -337,10 +337,15 @@ class LocalBroker:
         try:
             yield SUBSCRIBED
             while True:
+                # asyncio.timeout, not wait_for: on Python 3.11 (Debian 12's) a wait_for cancelled just as a
+                # message comes returns it and drops the cancel (CPython gh-86296), and a stream whose
+                # follower left would go on with nobody reading (bench/phones.py lost its pages so).
                 try:
-                    yield await asyncio.wait_for(inbox.get(), timeout)
+                    async with asyncio.timeout(timeout):
+                        message = await inbox.get()
                 except TimeoutError:
-                    yield None
+                    message = None
+                yield message
         finally:
             unsubscribe()
 
