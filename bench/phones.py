@@ -20,7 +20,10 @@ stop re-reading), the places to change are `FollowerPage.on_change` (with `tap_c
 carries its rows in the shape the live-data branch was writing (`html` and `prev`) with no read.
 
 HTTP is plain HTTP/1.1 on 127.0.0.1, one connection per request (`Connection: close`) and one per
-stream; every wait is bounded.
+stream; every wait is bounded, by `asyncio.timeout`, never `asyncio.wait_for`: on Python 3.11 a task
+cancelled in `wait_for` just as what it waits for is done (a stream's heartbeat, an answer) returns that
+result and loses the cancel (CPython gh-86296, fixed in 3.12), so a page that the evening's end cancelled
+went on until its `stop`: the tiny evening of tests/bench waited 425 s for one follower's stream.
 """
 
 from __future__ import annotations
@@ -69,7 +72,8 @@ class Client:
         """One request; None (and a failure noted) when the connection fails or it takes over a minute."""
         self.requests[kind] = self.requests.get(kind, 0) + 1
         try:
-            return await asyncio.wait_for(self._fetch(method, path, headers or {}, body), REQUEST_SECONDS)
+            async with asyncio.timeout(REQUEST_SECONDS):
+                return await self._fetch(method, path, headers or {}, body)
         except (OSError, TimeoutError, ValueError, IndexError) as error:
             self.failures.append(f"{kind} {method} {path}: {type(error).__name__} {error}")
             return None
@@ -142,7 +146,8 @@ async def follow_stream(client: Client, path: str, headers: dict[str, str], on_e
             head += [f"{k}: {v}" for k, v in headers.items()]
             writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
             await writer.drain()
-            status, answer_headers = await asyncio.wait_for(read_head(reader), max(0.1, stop - time.monotonic()))
+            async with asyncio.timeout(max(0.1, stop - time.monotonic())):
+                status, answer_headers = await read_head(reader)
             if status != 200:
                 client.failures.append(f"stream {path}: {status}")
                 await asyncio.sleep(retry)
@@ -151,7 +156,8 @@ async def follow_stream(client: Client, path: str, headers: dict[str, str], on_e
             buffer = b""
             while time.monotonic() < stop:
                 try:
-                    piece = await asyncio.wait_for(anext(source), max(0.1, stop - time.monotonic()))
+                    async with asyncio.timeout(max(0.1, stop - time.monotonic())):
+                        piece = await anext(source)
                 except (StopAsyncIteration, TimeoutError):
                     break
                 buffer += piece
