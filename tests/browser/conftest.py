@@ -1,7 +1,9 @@
 """Browser tests: Playwright driving Debian's chromium against pytest-django's live server.
 
-`bin/test` installs Debian's chromium at /usr/bin/chromium; when it is still absent the browser tests
-fail, saying so, rather than skip. No browser is ever downloaded. Screenshots go to
+`bin/setup` installs Debian's chromium headless shell (package chromium-headless-shell, the same Blink
+and V8 as /usr/bin/chromium, built from the same source without the browser's windowing shell); when it
+is still absent the browser tests fail, saying so, rather than skip. No browser is ever downloaded.
+`CHROMIUM=/usr/bin/chromium` runs them in the full browser instead. Screenshots go to
 test-artifacts/screenshots/.
 """
 
@@ -25,7 +27,11 @@ from tests.ledger_fixtures import PASSWORD
 # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls are synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = Path("/usr/bin/chromium")
+# The headless shell, not the full browser: what Playwright itself runs headless, and on this 2-core
+# machine a fifth of the full browser's CPU for a page opened and logged in (2.1 s against 11.6 s for
+# ten), 0.57 of it over tests/browser/test_scorer.py; the browser tests' chromium was the largest CPU
+# user of CI, 533 s of about 1,290 (docs/decisions.md, "The browser tests run Debian's headless shell").
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell"))
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -69,7 +75,9 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.exists():
-        pytest.fail(f"Debian's chromium is not installed at {CHROMIUM}: run bin/test (apt-get install chromium)")
+        pytest.fail(
+            f"Debian's chromium is not installed at {CHROMIUM}: run bin/setup (apt-get install chromium-headless-shell)"
+        )
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
