@@ -3,7 +3,9 @@
 The dense evening ends by cancelling its pages' tasks and waiting for them. A follower's stream whose
 cancel was lost (`asyncio.wait_for` on Python 3.11 returns what it waited for, and drops the cancel, when
 that is ready at the moment of the cancel: a heartbeat that has just come) read on until the evening's
-`stop`, and tests/bench/test_live_dense.py took 428 s instead of 12 on a loaded CI machine."""
+`stop`, and tests/bench/test_live_dense.py took 428 s instead of 12 on a loaded CI machine. Here a lost
+cancel reads on until `stop` (30 s) and ends without being cancelled; a kept one ends cancelled, at once
+on a quiet machine, and the test allows 10 s for it on a loaded one (as tests/ledger/test_live_broker.py)."""
 
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ def test_a_stream_cancelled_while_its_events_come_ends_at_once() -> None:
         try:
             for _ in range(10):
                 before = len(events)
-                stop = time.monotonic() + 5.0  # the evening's bound: a lost cancel reads on until then
+                stop = time.monotonic() + 30.0  # the evening's bound: a lost cancel reads on until then
                 task = asyncio.create_task(
                     phones.follow_stream(client, "/live/seat/k/", {}, lambda kind, data: events.append(kind), stop)
                 )
@@ -48,9 +50,9 @@ def test_a_stream_cancelled_while_its_events_come_ends_at_once() -> None:
                     await asyncio.sleep(0.01)
                 task.cancel()
                 began = time.monotonic()
-                await asyncio.wait({task}, timeout=stop - began + 1.0)
+                await asyncio.wait({task}, timeout=10.0)
                 waited = time.monotonic() - began
-                assert task.cancelled() and waited < 1.0, f"a cancelled stream read on for {waited:.1f} s"
+                assert task.cancelled(), f"a cancelled stream read on for {waited:.1f} s"
         finally:
             server.close()
             await server.wait_closed()

@@ -3,7 +3,10 @@
 Django's ASGI handler cancels a streaming response's task when its client disconnects. On Python 3.11
 (Debian 12's) `asyncio.wait_for` cancelled at the moment its message comes returns the message and drops
 the cancel (CPython gh-86296), so a stream could go on with nobody reading it, holding its subscription.
-Here messages come without a pause, so a cancel always lands as one is ready."""
+Here messages come without a pause, so a cancel always lands as one is ready. A lost cancel listens on
+for as long as messages come (here: until the test gives up), never cancelled; a kept one ends
+cancelled, at once on a quiet machine. The test waits up to 10 s for that: CI once saw 1.9 s, with the
+publishing thread holding the GIL beside two busy cores."""
 
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ import threading
 import time
 
 from ledger.live import LocalBroker
+
+WAIT = 10.0  # how long the test waits for the cancel to end the listen
 
 
 def test_a_listen_cancelled_while_messages_come_ends_at_once_and_unsubscribes() -> None:
@@ -34,9 +39,9 @@ def test_a_listen_cancelled_while_messages_come_ends_at_once_and_unsubscribes() 
                 await asyncio.sleep(0.001)
             task.cancel()
             began = time.monotonic()
-            await asyncio.wait({task}, timeout=2.0)
+            await asyncio.wait({task}, timeout=WAIT)
             waited = time.monotonic() - began
-            assert task.cancelled() and waited < 1.0, f"a cancelled stream listened on for {waited:.1f} s"
+            assert task.cancelled(), f"a cancelled stream listened on for {waited:.1f} s"
 
     publisher = threading.Thread(target=flood, daemon=True)
     publisher.start()
